@@ -1,0 +1,137 @@
+//! The crate's one public error type.
+//!
+//! Every error says what went wrong, where (a section and an index, such as
+//! `frame 12 vertex 301`) and at which byte offset of the file, so that a
+//! message alone is enough to find the fault with a hex editor.
+
+use std::fmt;
+
+/// The model formats this crate reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Quake II MD2 (`IDP2`, version 8).
+    Md2,
+    /// MilkShape 3D MS3D (`MS3D000000`, versions 3 and 4).
+    Ms3d,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Md2 => "MD2",
+            Format::Ms3d => "MS3D",
+        })
+    }
+}
+
+/// An error while reading or writing a model.
+///
+/// Reading never panics and never allocates more than the input can justify;
+/// anything it cannot make sense of comes back as one of these variants.
+///
+/// ```
+/// use retromodel::{md2::Md2, Error};
+///
+/// let err = Md2::from_bytes(b"IDP2").unwrap_err();
+/// assert!(matches!(err, Error::Truncated { .. }));
+/// assert_eq!(
+///     err.to_string(),
+///     "header: needs 68 bytes at offset 0x0 but the file is 4 bytes long"
+/// );
+/// ```
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// The data ends before a part that the header or a count promises.
+    #[error("{context}: needs {needed} bytes at offset {offset:#x} but the file is {file_len} bytes long")]
+    Truncated {
+        /// The part being read, e.g. `frame 12` or `header`.
+        context: String,
+        /// Byte offset where the part starts.
+        offset: u64,
+        /// How many bytes the part needs.
+        needed: u64,
+        /// Length of the whole input.
+        file_len: u64,
+    },
+    /// The file does not start with the format's magic bytes.
+    #[error("not a {format} file: magic {found:?} at offset 0x0, expected {expected:?}")]
+    BadMagic {
+        /// The format that was expected.
+        format: Format,
+        /// The magic that was expected.
+        expected: &'static str,
+        /// What the file holds there, shown lossily.
+        found: String,
+    },
+    /// The version field names a version this crate does not know.
+    #[error(
+        "{format} version {found} is not supported (supported: {supported}) at offset {offset:#x}"
+    )]
+    UnsupportedVersion {
+        /// The format being read.
+        format: Format,
+        /// The version the file claims.
+        found: i64,
+        /// The versions that are supported.
+        supported: &'static str,
+        /// Byte offset of the version field.
+        offset: u64,
+    },
+    /// A field holds a value that makes the file unreadable (a negative
+    /// count, overlapping sections, a frame size that cannot hold its
+    /// vertices, ...).
+    #[error("{context}: {message} at offset {offset:#x}")]
+    Invalid {
+        /// The field or part, e.g. `header.num_frames`.
+        context: String,
+        /// What is wrong with it.
+        message: String,
+        /// Byte offset of the field or part.
+        offset: u64,
+    },
+    /// A model cannot be written as it is (a limit of the format is
+    /// exceeded, or its parts disagree with each other).
+    #[error("cannot write {context}: {message}")]
+    Unwritable {
+        /// The part of the model, e.g. `frames[3].vertices`.
+        context: String,
+        /// Why it cannot be written.
+        message: String,
+    },
+}
+
+impl Error {
+    /// The byte offset this error points at, if it has one.
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            Error::Truncated { offset, .. }
+            | Error::UnsupportedVersion { offset, .. }
+            | Error::Invalid { offset, .. } => Some(*offset),
+            Error::BadMagic { .. } => Some(0),
+            Error::Unwritable { .. } => None,
+        }
+    }
+
+    pub(crate) fn invalid(
+        context: impl Into<String>,
+        message: impl Into<String>,
+        offset: u64,
+    ) -> Self {
+        Error::Invalid {
+            context: context.into(),
+            message: message.into(),
+            offset,
+        }
+    }
+
+    pub(crate) fn unwritable(context: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Unwritable {
+            context: context.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

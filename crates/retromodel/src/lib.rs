@@ -1,0 +1,58 @@
+//! # retromodel
+//!
+//! Read, validate, write and animate the classic animated model formats
+//! **Quake II MD2** (and, soon, **MilkShape 3D MS3D**).
+//!
+//! - Lossless: a model keeps everything its file holds (raw names with the
+//!   bytes after their NUL, GL commands as stored, bytes after the end), so
+//!   writing it back reproduces the file.
+//! - Hardened: parsing never panics, never loops forever and never
+//!   allocates more than the input's size justifies; errors say what, where
+//!   and at which byte offset.
+//! - Lenient where real files need it: repairable faults are kept and
+//!   reported by `validate()` with a path such as
+//!   `frames[12].vertices[301].normal_index`.
+//! - Ready for a renderer: frames decode and blend into caller buffers
+//!   without allocating, and [`md2::RenderMesh`] fills `bytemuck::Pod`
+//!   vertices.
+//!
+//! ## Example
+//!
+//! ```
+//! use retromodel::md2::{Md2, MeshVertex, RenderMesh};
+//!
+//! # fn main() -> Result<(), retromodel::Error> {
+//! # let bytes = retromodel::md2::sample::sample_model().to_bytes()?;
+//! // let bytes = std::fs::read("tris.md2")?;
+//! let model = Md2::from_bytes(&bytes)?;
+//! for problem in model.validate() {
+//!     eprintln!("{problem}");
+//! }
+//!
+//! // Play the "run" animation at Quake II's 10 frames per second.
+//! let run = model.animations().into_iter().find(|a| a.name == "run").unwrap();
+//! let mesh = RenderMesh::new(&model);
+//! let mut vertices = vec![MeshVertex::default(); mesh.vertex_count()];
+//! let time = 0.25; // seconds
+//! let pos = time * retromodel::md2::DEFAULT_FPS;
+//! let (k, t) = (pos.floor() as usize, pos.fract());
+//! let from = run.first_frame + k % run.frame_count;
+//! let to = run.first_frame + (k + 1) % run.frame_count;
+//! mesh.fill_interpolated(&model, from, to, t, &mut vertices);
+//! let gpu_bytes: &[u8] = bytemuck::cast_slice(&vertices);
+//! assert_eq!(gpu_bytes.len(), 32 * mesh.vertex_count());
+//!
+//! // Writing gives back the same bytes.
+//! assert_eq!(model.to_bytes()?, bytes);
+//! # Ok(()) }
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod bytes;
+mod error;
+pub mod md2;
+mod problem;
+
+pub use error::{Error, Format, Result};
+pub use problem::{Problem, Severity};

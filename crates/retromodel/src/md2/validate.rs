@@ -1,0 +1,258 @@
+//! `Md2::validate`: every problem in a model, with a path and an offset.
+
+use super::gl_commands::GlFault;
+use super::{
+    limits, Md2, FRAME_HEADER_SIZE, HEADER_SIZE, NORMAL_COUNT, TRIANGLE_SIZE, VERTEX_SIZE,
+};
+use crate::problem::{Problem, Severity};
+
+/// Collects problems with the model's offsets at hand.
+struct Collector {
+    problems: Vec<Problem>,
+}
+
+impl Collector {
+    fn push(&mut self, severity: Severity, path: String, message: String, offset: Option<u64>) {
+        self.problems.push(Problem {
+            severity,
+            path,
+            message,
+            offset,
+        });
+    }
+
+    fn warn(&mut self, path: impl Into<String>, message: impl Into<String>, offset: Option<u64>) {
+        self.push(Severity::Warning, path.into(), message.into(), offset);
+    }
+
+    fn error(&mut self, path: impl Into<String>, message: impl Into<String>, offset: Option<u64>) {
+        self.push(Severity::Error, path.into(), message.into(), offset);
+    }
+}
+
+fn at(base: i32, add: u64) -> Option<u64> {
+    u64::try_from(base).ok().map(|b| b + add)
+}
+
+impl Md2 {
+    /// Every problem in the model: what, a path to it such as
+    /// `frames[12].vertices[301].normal_index`, and its byte offset in the
+    /// file (or in the standard layout, for a model built in memory).
+    ///
+    /// Warnings are faults the model can be used despite (the reader keeps
+    /// them as they are; renderers here skip or zero what is out of range);
+    /// errors make the model unusable. An empty list means the model is a
+    /// valid Quake II model within id's engine limits.
+    ///
+    /// ```
+    /// use retromodel::md2::sample::sample_model;
+    /// use retromodel::Severity;
+    /// let mut model = sample_model();
+    /// assert!(model.validate().is_empty());
+    /// model.frames[1].vertices[3].normal_index = 200;
+    /// let problems = model.validate();
+    /// assert_eq!(problems[0].severity, Severity::Warning);
+    /// assert_eq!(problems[0].path, "frames[1].vertices[3].normal_index");
+    /// assert_eq!(problems[0].message, "normal index 200 out of range 0..162");
+    /// ```
+    pub fn validate(&self) -> Vec<Problem> {
+        let h = self.layout_offsets();
+        let mut c = Collector {
+            problems: Vec::new(),
+        };
+        self.check_header(&mut c);
+        self.check_triangles(&mut c, h.ofs_triangles);
+        self.check_frames(&mut c, h.ofs_frames, h.frame_size);
+        self.check_gl_commands(&mut c, h.ofs_gl_commands);
+        if let Some(src) = &self.source {
+            let end = src.file_len - self.trailing.len() as u64;
+            if src.header.ofs_end as i64 != end as i64 {
+                c.warn(
+                    "header.ofs_end",
+                    format!(
+                        "ofs_end {} is not the end of the data ({end})",
+                        src.header.ofs_end
+                    ),
+                    Some(HEADER_SIZE as u64 - 4),
+                );
+            }
+        }
+        c.problems
+    }
+
+    fn check_header(&self, c: &mut Collector) {
+        if self.skin_width <= 0 || self.skin_height <= 0 {
+            c.warn(
+                "header.skin_width",
+                format!(
+                    "skin size {}×{} is not positive",
+                    self.skin_width, self.skin_height
+                ),
+                Some(8),
+            );
+        }
+        if self.skin_height > limits::SKIN_HEIGHT {
+            c.warn(
+                "header.skin_height",
+                format!(
+                    "skin height {} exceeds Quake II's limit of {}",
+                    self.skin_height,
+                    limits::SKIN_HEIGHT
+                ),
+                Some(12),
+            );
+        }
+        let counts = [
+            ("skins", self.skins.len(), limits::SKINS, 20),
+            ("vertices", self.num_vertices, limits::VERTICES, 24),
+            ("triangles", self.triangles.len(), limits::TRIANGLES, 32),
+            ("frames", self.frames.len(), limits::FRAMES, 40),
+        ];
+        for (what, count, limit, offset) in counts {
+            if count > limit {
+                c.warn(
+                    format!("header.num_{what}"),
+                    format!("{count} {what} exceed Quake II's limit of {limit}"),
+                    Some(offset),
+                );
+            }
+        }
+        if self.frames.is_empty() {
+            c.error("header.num_frames", "the model has no frames", Some(40));
+        }
+        if self.frames.first().is_some_and(|f| !f.padding.is_empty()) {
+            c.warn(
+                "header.frame_size",
+                format!(
+                    "frame size {} is larger than its vertices need",
+                    self.frame_size()
+                ),
+                Some(16),
+            );
+        }
+    }
+
+    fn check_triangles(&self, c: &mut Collector, ofs: i32) {
+        for (i, tri) in self.triangles.iter().enumerate() {
+            let base = i as u64 * TRIANGLE_SIZE as u64;
+            for k in 0..3 {
+                let v = tri.vertices[k];
+                if v as usize >= self.num_vertices {
+                    c.warn(
+                        format!("triangles[{i}].vertices[{k}]"),
+                        format!("vertex index {v} out of range 0..{}", self.num_vertices),
+                        at(ofs, base + 2 * k as u64),
+                    );
+                }
+                let st = tri.texcoords[k];
+                if st as usize >= self.texcoords.len() {
+                    c.warn(
+                        format!("triangles[{i}].texcoords[{k}]"),
+                        format!(
+                            "texcoord index {st} out of range 0..{}",
+                            self.texcoords.len()
+                        ),
+                        at(ofs, base + 6 + 2 * k as u64),
+                    );
+                }
+            }
+            let [a, b, d] = tri.vertices;
+            if a == b || b == d || a == d {
+                c.warn(
+                    format!("triangles[{i}]"),
+                    format!("degenerate triangle (vertices {a}, {b}, {d})"),
+                    at(ofs, base),
+                );
+            }
+        }
+    }
+
+    fn check_frames(&self, c: &mut Collector, ofs: i32, frame_size: i32) {
+        for (i, frame) in self.frames.iter().enumerate() {
+            let base = i as u64 * frame_size.max(0) as u64;
+            if frame
+                .scale
+                .iter()
+                .chain(&frame.translate)
+                .any(|v| !v.is_finite())
+            {
+                c.error(
+                    format!("frames[{i}].scale"),
+                    "scale or translate is not a finite number",
+                    at(ofs, base),
+                );
+            }
+            if frame.name.is_unterminated() {
+                c.warn(
+                    format!("frames[{i}].name"),
+                    "frame name fills 16 bytes with no NUL",
+                    at(ofs, base + 24),
+                );
+            }
+            for (v, packed) in frame.vertices.iter().enumerate() {
+                if packed.normal_index as usize >= NORMAL_COUNT {
+                    c.warn(
+                        format!("frames[{i}].vertices[{v}].normal_index"),
+                        format!(
+                            "normal index {} out of range 0..{NORMAL_COUNT}",
+                            packed.normal_index
+                        ),
+                        at(ofs, base + (FRAME_HEADER_SIZE + VERTEX_SIZE * v + 3) as u64),
+                    );
+                }
+            }
+        }
+    }
+
+    fn check_gl_commands(&self, c: &mut Collector, ofs: i32) {
+        if self.gl_commands.is_empty() {
+            c.warn(
+                "gl_commands",
+                "no GL commands: the original engine reads past the list and crashes",
+                None,
+            );
+            return;
+        }
+        let word = |w: usize| at(ofs, 4 * w as u64);
+        for fault in self.decode_gl_commands().faults {
+            match fault {
+                GlFault::Unterminated => c.warn("gl_commands", "the list has no terminating 0", None),
+                GlFault::Truncated { command, word: w } => c.warn(
+                    format!("gl_commands[{command}]"),
+                    "the command has more vertices than words remain",
+                    word(w),
+                ),
+                GlFault::VertexOutOfRange {
+                    command,
+                    vertex,
+                    word: w,
+                    index,
+                } => c.warn(
+                    format!("gl_commands[{command}].vertices[{vertex}].index"),
+                    format!("vertex index {index} out of range 0..{}", self.num_vertices),
+                    word(w),
+                ),
+                GlFault::BadTexCoord { command, word: w } => c.warn(
+                    format!("gl_commands[{command}]"),
+                    "texture coordinate is not a finite number",
+                    word(w),
+                ),
+                GlFault::Degenerate { command, count } => c.warn(
+                    format!("gl_commands[{command}]"),
+                    format!("a primitive of {count} vertices draws nothing"),
+                    None,
+                ),
+                GlFault::TrailingWords { count } => c.warn(
+                    "gl_commands",
+                    format!("{count} words after the terminating 0"),
+                    None,
+                ),
+                GlFault::FieldOrder => c.warn(
+                    "gl_commands",
+                    "vertices look stored as {index, s, t} instead of {s, t, index}; regenerate the list",
+                    word(0),
+                ),
+            }
+        }
+    }
+}
