@@ -226,3 +226,47 @@ pub fn sample_skin() -> (Vec<u8>, Vec<[u8; 3]>) {
     }
     (pixels, palette)
 }
+
+/// The sample skin as an 8-bit paletted, run-length encoded PCX file (the
+/// format Quake II skins use), palette at the end after the `0x0C` marker.
+///
+/// ```
+/// let pcx = retromodel::md2::sample::sample_skin_pcx();
+/// assert_eq!(&pcx[..4], &[0x0a, 5, 1, 8]);
+/// assert_eq!(pcx[pcx.len() - 769], 0x0c);
+/// ```
+pub fn sample_skin_pcx() -> Vec<u8> {
+    let (pixels, palette) = sample_skin();
+    let (w, h) = (SKIN_SIZE.0 as u16, SKIN_SIZE.1 as u16);
+    let mut out = Vec::with_capacity(128 + pixels.len() + 769);
+    out.extend_from_slice(&[0x0a, 5, 1, 8]); // manufacturer, version, RLE, 8 bits
+    for v in [0, 0, w - 1, h - 1, 72, 72] {
+        out.extend_from_slice(&v.to_le_bytes()); // window, dpi
+    }
+    out.extend_from_slice(&[0u8; 48]); // 16-colour palette, unused
+    out.extend_from_slice(&[0, 1]); // reserved, one plane
+    for v in [w, 1, 0, 0] {
+        out.extend_from_slice(&v.to_le_bytes()); // bytes per line, colour palette, screen size
+    }
+    out.resize(128, 0);
+    for row in pixels.chunks(w as usize) {
+        let mut i = 0;
+        while i < row.len() {
+            let run = row[i..]
+                .iter()
+                .take(63)
+                .take_while(|&&p| p == row[i])
+                .count();
+            if run > 1 || row[i] >= 0xc0 {
+                out.push(0xc0 | run as u8);
+            }
+            out.push(row[i]);
+            i += run;
+        }
+    }
+    out.push(0x0c);
+    for c in &palette {
+        out.extend_from_slice(c);
+    }
+    out
+}
