@@ -1,1 +1,73 @@
-fn main() {}
+//! `retromodel`: inspect, validate and convert Quake II MD2 models.
+//!
+//! A thin layer over the `retromodel` library: argument parsing, file
+//! access and printing live here, everything else in the library.
+
+/// `println!` that returns an error instead of panicking when stdout is
+/// closed (e.g. piped into `head`); use inside functions returning
+/// `anyhow::Result`.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?;
+    }};
+}
+
+mod convert;
+mod info;
+mod load;
+mod output;
+mod validate;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Inspect, validate and convert classic animated 3D models (Quake II MD2).
+#[derive(Debug, Parser)]
+#[command(name = "retromodel", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print a summary of a model: header, counts, skins, animations, warnings.
+    Info(info::Args),
+    /// Check models and report every problem with its path and byte offset.
+    ///
+    /// Exit status: 0 when every file is valid, 1 when any has a problem,
+    /// 2 on a usage error.
+    Validate(validate::Args),
+    /// Rewrite a model through the library (the output format follows the
+    /// output file's extension).
+    Convert(convert::Args),
+}
+
+fn main() -> ExitCode {
+    // A bug must still end in one clear line, not a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("retromodel: internal error: {info}");
+    }));
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Info(args) => info::run(&args),
+        Command::Validate(args) => validate::run(&args),
+        Command::Convert(args) => convert::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("retromodel: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Whether `err` is stdout being closed by the reader, which is no error of
+/// ours.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+}

@@ -1,0 +1,62 @@
+//! `retromodel validate`.
+
+use crate::load::{parse, read_file, Model};
+use anyhow::Context;
+use anyhow::Result;
+use retromodel::Severity;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `validate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The model files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Treat every warning as a failure.
+    #[arg(long)]
+    strict: bool,
+    /// Print only failures, not the files that pass.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Runs `validate`: one line per problem on stdout, `FILE: ok` for a file
+/// without problems; exit 1 when any file fails.
+pub fn run(args: &Args) -> Result<ExitCode> {
+    let mut failed = 0usize;
+    for path in &args.files {
+        let problems =
+            match read_file(path).and_then(|b| parse(&b).context("cannot read the model")) {
+                Ok(Model::Md2(model)) => model.validate(),
+                Err(err) => {
+                    outln!("{}: error: {:#}", path.display(), err.root_cause());
+                    failed += 1;
+                    continue;
+                }
+            };
+        let fails = problems
+            .iter()
+            .any(|p| p.severity == Severity::Error || args.strict);
+        for p in &problems {
+            outln!("{}: {p}", path.display());
+        }
+        if fails {
+            failed += 1;
+        } else if !args.quiet {
+            let note = if problems.is_empty() {
+                String::new()
+            } else {
+                let n = problems.len();
+                format!(" ({n} warning{})", if n == 1 { "" } else { "s" })
+            };
+            outln!("{}: ok{note}", path.display());
+        }
+    }
+    if failed > 0 {
+        eprintln!("{failed} of {} files failed validation", args.files.len());
+        Ok(ExitCode::FAILURE)
+    } else {
+        Ok(ExitCode::SUCCESS)
+    }
+}

@@ -1,0 +1,289 @@
+//! Runs the built `retromodel` binary in temporary folders and checks its
+//! output, exit codes and files against facts read independently (the
+//! sample's header bytes, the corpus's facts.json).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_retromodel"))
+}
+
+fn run(args: &[&str]) -> Output {
+    let out = bin().args(args).output().expect("run retromodel");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    out
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn sample() -> PathBuf {
+    repo().join("examples/models/sample.md2")
+}
+
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("RETROMODEL_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("../shared/corpus"));
+    if dir.join("facts.json").is_file() {
+        Some(dir)
+    } else if std::env::var_os("CI").is_some() {
+        panic!(
+            "corpus not found at {} (set RETROMODEL_CORPUS)",
+            dir.display()
+        );
+    } else {
+        eprintln!("corpus not found at {}; skipping", dir.display());
+        None
+    }
+}
+
+fn header_field(bytes: &[u8], i: usize) -> i64 {
+    i32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap()).into()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn info_json_matches_the_header_bytes() {
+    let bytes = std::fs::read(sample()).unwrap();
+    let j = json(&run(&["info", "--json", sample().to_str().unwrap()]));
+    assert_eq!(j["format"], "md2");
+    assert_eq!(j["version"], 8);
+    assert_eq!(j["skin_width"], header_field(&bytes, 2));
+    assert_eq!(j["skin_height"], header_field(&bytes, 3));
+    assert_eq!(j["skins"], serde_json::json!(["sample.pcx"]));
+    assert_eq!(j["vertices"], header_field(&bytes, 6));
+    assert_eq!(j["texcoords"], header_field(&bytes, 7));
+    assert_eq!(j["triangles"], header_field(&bytes, 8));
+    assert_eq!(j["frames"], header_field(&bytes, 10));
+    assert_eq!(j["gl_command_words"], header_field(&bytes, 9));
+    assert_eq!(
+        j["animations"],
+        serde_json::json!([
+            {"name": "stand", "first_frame": 0, "frame_count": 10},
+            {"name": "run", "first_frame": 10, "frame_count": 6}
+        ])
+    );
+    assert_eq!(j["warnings"], serde_json::json!([]));
+}
+
+#[test]
+fn info_json_matches_facts_for_every_corpus_md2() {
+    let Some(dir) = corpus() else { return };
+    let facts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("facts.json")).unwrap()).unwrap();
+    let mut checked = 0;
+    for (name, f) in facts.as_object().unwrap() {
+        if f["fmt"] != "MD2" {
+            continue;
+        }
+        let path = dir.join(name);
+        let j = json(&run(&["info", "--json", path.to_str().unwrap()]));
+        for (ours, theirs) in [
+            ("skin_width", "skin_w"),
+            ("skin_height", "skin_h"),
+            ("vertices", "verts"),
+            ("texcoords", "st"),
+            ("triangles", "tris"),
+            ("frames", "frames"),
+            ("gl_command_words", "glcmds"),
+            ("version", "version"),
+        ] {
+            assert_eq!(j[ours], f[theirs], "{name}: {ours}");
+        }
+        // facts.json lists at most the first eight skin names.
+        let skins = j["skins"].as_array().unwrap();
+        assert_eq!(skins.len() as u64, f["skins"].as_u64().unwrap(), "{name}");
+        let listed = f["skin_names"].as_array().unwrap();
+        assert!(!listed.is_empty() || skins.is_empty(), "{name}");
+        assert_eq!(&skins[..listed.len()], &listed[..], "{name}");
+        // facts.json "gl": "strips=30 fans=166 glverts=1046 ..."
+        if let Some(gl) = f["gl"].as_str() {
+            let get = |key: &str| -> u64 {
+                gl.split_whitespace()
+                    .find_map(|kv| kv.strip_prefix(key))
+                    .and_then(|v| v.parse().ok())
+                    .unwrap()
+            };
+            assert_eq!(j["gl_commands"], get("strips=") + get("fans="), "{name}");
+            assert_eq!(j["gl_vertices"], get("glverts="), "{name}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 28, "only {checked} MD2 files in facts.json");
+}
+
+#[test]
+fn info_text_names_the_animations() {
+    let out = run(&["info", sample().to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("MD2 version 8"), "{text}");
+    assert!(text.contains("stand") && text.contains("run"), "{text}");
+}
+
+#[test]
+fn validate_exit_codes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = sample();
+    assert_eq!(
+        run(&["validate", good.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    assert_eq!(run(&["validate"]).status.code(), Some(2), "usage error");
+    assert_eq!(
+        run(&["validate", "--bogus", good.to_str().unwrap()])
+            .status
+            .code(),
+        Some(2)
+    );
+
+    // A truncated file fails, with the section and offset named.
+    let bytes = std::fs::read(&good).unwrap();
+    let cut = tmp.path().join("cut.md2");
+    std::fs::write(&cut, &bytes[..1000]).unwrap();
+    let out = run(&["validate", good.to_str().unwrap(), cut.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("cut.md2: error: "), "{text}");
+    assert!(text.contains("offset 0x"), "{text}");
+    assert!(text.contains("sample.md2: ok"), "{text}");
+
+    // A warning passes leniently and fails with --strict.
+    let mut bad_normal = bytes.clone();
+    let ofs_frames = header_field(&bytes, 14) as usize;
+    bad_normal[ofs_frames + 40 + 3] = 200; // frame 0 vertex 0 normal index
+    let warn = tmp.path().join("warn.md2");
+    std::fs::write(&warn, &bad_normal).unwrap();
+    let out = run(&["validate", warn.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let expected = format!(
+        "frames[0].vertices[0].normal_index: normal index 200 out of range 0..162 at offset {:#x}",
+        ofs_frames + 43
+    );
+    assert!(text.contains(&expected), "{text}");
+    assert_eq!(
+        run(&["validate", "--strict", warn.to_str().unwrap()])
+            .status
+            .code(),
+        Some(1)
+    );
+
+    // A missing file is a failure of that file, not a crash.
+    let out = run(&["validate", tmp.path().join("nope.md2").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+fn dir_entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn convert_is_lossless_and_never_clobbers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = sample();
+    let out_path = tmp.path().join("out.md2");
+    let out_str = out_path.to_str().unwrap();
+    let status = run(&["convert", input.to_str().unwrap(), out_str]).status;
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(
+        std::fs::read(&out_path).unwrap(),
+        std::fs::read(&input).unwrap()
+    );
+
+    // An existing output is kept unless --force.
+    std::fs::write(&out_path, b"precious").unwrap();
+    let out = run(&["convert", input.to_str().unwrap(), out_str]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
+    assert_eq!(std::fs::read(&out_path).unwrap(), b"precious");
+    assert_eq!(
+        run(&["convert", "--force", input.to_str().unwrap(), out_str])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        std::fs::read(&out_path).unwrap(),
+        std::fs::read(&input).unwrap()
+    );
+
+    // A corrupt input leaves no output and no temporary file behind.
+    let corrupt = tmp.path().join("corrupt.md2");
+    std::fs::write(&corrupt, &std::fs::read(&input).unwrap()[..500]).unwrap();
+    let before = dir_entries(tmp.path());
+    let out = run(&[
+        "convert",
+        corrupt.to_str().unwrap(),
+        tmp.path().join("new.md2").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one line per problem: {stderr}");
+    assert_eq!(dir_entries(tmp.path()), before);
+
+    // Unsupported output formats are refused up front.
+    let out = run(&[
+        "convert",
+        input.to_str().unwrap(),
+        tmp.path().join("x.obj").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!tmp.path().join("x.obj").exists());
+}
+
+#[test]
+fn convert_keeps_non_standard_files_losslessly() {
+    let Some(dir) = corpus() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    // GL commands stored first: not the standard layout.
+    let input = dir.join("md2/ufoai_objects_vegi_fern_fern.md2");
+    let original = std::fs::read(&input).unwrap();
+    let exact = tmp.path().join("exact.md2");
+    let std_out = tmp.path().join("std.md2");
+    let r = run(&[
+        "convert",
+        "--layout",
+        "original",
+        input.to_str().unwrap(),
+        exact.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(0));
+    assert_eq!(std::fs::read(&exact).unwrap(), original);
+    assert_eq!(
+        run(&[
+            "convert",
+            input.to_str().unwrap(),
+            std_out.to_str().unwrap()
+        ])
+        .status
+        .code(),
+        Some(0)
+    );
+    let rewritten = std::fs::read(&std_out).unwrap();
+    assert_eq!(rewritten.len(), original.len());
+    // Same sections, now in the standard order: skins right after the header.
+    let ofs_skins = header_field(&original, 11) as usize;
+    assert_eq!(header_field(&rewritten, 11), 68);
+    assert_eq!(
+        &rewritten[68..68 + 64],
+        &original[ofs_skins..ofs_skins + 64]
+    );
+}
