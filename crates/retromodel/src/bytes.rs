@@ -12,13 +12,13 @@ use crate::error::{Error, Result};
 ///
 /// The product is computed in 64-bit arithmetic, so no count can overflow
 /// the check.
-pub(crate) fn slice<'a>(
-    data: &'a [u8],
+pub(crate) fn slice(
+    data: &[u8],
     offset: u64,
     count: u64,
     size: u64,
     context: impl FnOnce() -> String,
-) -> Result<&'a [u8]> {
+) -> Result<&[u8]> {
     let needed = count.checked_mul(size);
     let end = needed.and_then(|n| offset.checked_add(n));
     match (needed, end) {
