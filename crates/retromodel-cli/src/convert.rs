@@ -26,6 +26,10 @@ pub struct Args {
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
+    /// Repair what can be repaired first: drop triangles with out-of-range
+    /// indices, fix out-of-range normal indices, rebuild faulty GL commands.
+    #[arg(long, conflicts_with = "layout")]
+    repair: bool,
     /// Section layout of an MD2 output.
     #[arg(long, value_enum, default_value = "standard")]
     layout: LayoutArg,
@@ -57,7 +61,25 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         LayoutArg::Original => Layout::Original,
     };
     let out = match load(&args.input)?.1 {
-        Model::Md2(model) => model.to_bytes_with(layout)?,
+        Model::Md2(mut model) => {
+            if args.repair {
+                let r = model.repair();
+                if !r.is_empty() {
+                    eprintln!(
+                        "{}: repaired: dropped {} triangles, fixed {} normals{}",
+                        args.input.display(),
+                        r.dropped_triangles,
+                        r.fixed_normals,
+                        if r.rebuilt_gl_commands {
+                            ", rebuilt GL commands"
+                        } else {
+                            ""
+                        }
+                    );
+                }
+            }
+            model.to_bytes_with(layout)?
+        }
     };
     write_atomic(&args.output, &out, args.force)?;
     Ok(ExitCode::SUCCESS)

@@ -287,3 +287,39 @@ fn convert_keeps_non_standard_files_losslessly() {
         &original[ofs_skins..ofs_skins + 64]
     );
 }
+
+#[test]
+fn convert_repair_fixes_what_validate_warns_about() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(sample()).unwrap();
+    let ofs_frames = header_field(&bytes, 14) as usize;
+    let ofs_tris = header_field(&bytes, 13) as usize;
+    let num_tris = header_field(&bytes, 8) as usize;
+    bytes[ofs_frames + 40 + 4 * 7 + 3] = 170; // frame 0, vertex 7: bad normal
+    bytes[ofs_tris + 2..ofs_tris + 4].copy_from_slice(&0xffffu16.to_le_bytes()); // triangle 0
+    let broken = tmp.path().join("broken.md2");
+    let fixed = tmp.path().join("fixed.md2");
+    std::fs::write(&broken, &bytes).unwrap();
+    assert_eq!(
+        run(&["validate", "--strict", broken.to_str().unwrap()])
+            .status
+            .code(),
+        Some(1)
+    );
+    let out = run(&[
+        "convert",
+        "--repair",
+        broken.to_str().unwrap(),
+        fixed.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("dropped 1 triangles, fixed 1 normals"));
+    assert_eq!(
+        run(&["validate", "--strict", fixed.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    let repaired = std::fs::read(&fixed).unwrap();
+    assert_eq!(header_field(&repaired, 8) as usize, num_tris - 1);
+}

@@ -31,6 +31,7 @@ mod encode;
 pub mod gl_commands;
 mod mesh;
 mod read;
+mod repair;
 pub mod sample;
 mod validate;
 mod write;
@@ -41,6 +42,7 @@ pub use animation::{
 pub use anorms::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
 pub use encode::{encode_frame, vertex_normals};
 pub use mesh::{MeshVertex, RenderMesh};
+pub use repair::RepairReport;
 pub use write::Layout;
 
 /// The four bytes every MD2 file starts with.
