@@ -311,6 +311,33 @@ impl Md2 {
     }
 }
 
+impl Md2 {
+    /// Parses an MD2 file strictly: like [`Md2::from_bytes`], but any
+    /// problem [`Md2::validate`] finds (warnings included, such as a normal
+    /// index out of range or a missing GL command list) is an error naming
+    /// the first one.
+    ///
+    /// ```
+    /// use retromodel::md2::{sample::sample_model, Md2};
+    /// let mut model = sample_model();
+    /// assert!(Md2::from_bytes_strict(&model.to_bytes().unwrap()).is_ok());
+    /// model.frames[0].vertices[0].normal_index = 162;
+    /// let err = Md2::from_bytes_strict(&model.to_bytes().unwrap()).unwrap_err();
+    /// assert!(err.to_string().starts_with("frames[0].vertices[0].normal_index: normal index 162"));
+    /// ```
+    pub fn from_bytes_strict(data: &[u8]) -> Result<Md2> {
+        let model = Md2::from_bytes(data)?;
+        match model.validate().into_iter().next() {
+            None => Ok(model),
+            Some(p) => Err(Error::Invalid {
+                context: p.path,
+                message: p.message,
+                offset: p.offset.unwrap_or(0),
+            }),
+        }
+    }
+}
+
 /// Reads one frame from exactly `frame_size` bytes (checked by the caller
 /// to be at least `40 + vertex_bytes`).
 fn read_frame(c: &[u8], vertex_bytes: usize) -> Frame {
