@@ -77,11 +77,19 @@ struct Track {
     positions: Vec<(f32, Vec3)>,
     /// `(in, out)` tangent per position key.
     tangents: Vec<(Vec3, Vec3)>,
+    /// Whether both key lists have strictly increasing times, so the
+    /// interval can be found by binary search.
+    sorted: bool,
+}
+
+/// Whether the key times strictly increase.
+fn strictly_increasing<T>(keys: &[(f32, T)]) -> bool {
+    keys.windows(2).all(|w| w[0].0 < w[1].0)
 }
 
 impl Track {
     fn new(rotation_keys: &[Key], position_keys: &[Key], fps: f32) -> Track {
-        let rotations = rotation_keys
+        let rotations: Vec<(f32, Quat)> = rotation_keys
             .iter()
             .map(|k| (k.time * fps, euler_to_quat(k.value)))
             .collect();
@@ -102,17 +110,29 @@ impl Track {
                 *tangent = (dir * dt1 / dt, dir * dt2 / dt);
             }
         }
+        let sorted = strictly_increasing(&rotations) && strictly_increasing(&positions);
         Track {
             rotations,
             positions,
             tangents,
+            sorted,
         }
     }
 
-    /// The interval `[i, i + 1)` of `times` holding `frame`, as the viewer
-    /// finds it (first match).
-    fn interval<T>(keys: &[(f32, T)], frame: f32) -> Option<usize> {
-        (0..keys.len().saturating_sub(1)).find(|&i| frame >= keys[i].0 && frame < keys[i + 1].0)
+    /// The interval `[i, i + 1)` of the keys holding `frame`, as the viewer
+    /// finds it (the first match of a linear scan). With strictly
+    /// increasing times at most one interval matches, so a binary search
+    /// finds the same one.
+    fn interval<T>(&self, keys: &[(f32, T)], frame: f32) -> Option<usize> {
+        if keys.len() < 2 {
+            return None;
+        }
+        if self.sorted {
+            // The last key with time <= frame.
+            let i = keys.partition_point(|k| k.0 <= frame).checked_sub(1)?;
+            return (i + 1 < keys.len() && frame < keys[i + 1].0).then_some(i);
+        }
+        (0..keys.len() - 1).find(|&i| frame >= keys[i].0 && frame < keys[i + 1].0)
     }
 
     fn position(&self, frame: f32) -> Vec3 {
@@ -120,7 +140,7 @@ impl Track {
         let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
             return Vec3::ZERO;
         };
-        match Self::interval(keys, frame) {
+        match self.interval(keys, frame) {
             Some(i) => {
                 let (p0, p1) = (keys[i], keys[i + 1]);
                 let (m0, m1) = (self.tangents[i].1, self.tangents[i + 1].0);
@@ -134,7 +154,8 @@ impl Track {
             }
             None if frame < first.0 => first.1,
             None if frame >= last.0 => last.1,
-            // Unsorted keys leave the viewer with no key: no motion.
+            // Only a NaN frame gets here (between the first and last key
+            // some interval always matches); the viewer leaves it at zero.
             None => Vec3::ZERO,
         }
     }
@@ -144,7 +165,7 @@ impl Track {
         let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
             return Quat::IDENTITY;
         };
-        match Self::interval(keys, frame) {
+        match self.interval(keys, frame) {
             Some(i) => {
                 let t = (frame - keys[i].0) / (keys[i + 1].0 - keys[i].0);
                 slerp(keys[i].1, keys[i + 1].1, t)
@@ -376,5 +397,80 @@ impl Skeleton {
         for (m, inv) in joints.iter_mut().zip(&self.inverse_bind) {
             *m *= *inv;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn linear_scan(keys: &[(f32, Vec3)], frame: f32) -> Option<usize> {
+        (0..keys.len().saturating_sub(1)).find(|&i| frame >= keys[i].0 && frame < keys[i + 1].0)
+    }
+
+    #[test]
+    fn binary_search_finds_the_viewers_interval() {
+        let times = [0.5f32, 1.0, 2.0, 2.5, 7.0, 7.25];
+        let keys: Vec<Key> = times
+            .iter()
+            .map(|&t| Key {
+                time: t,
+                value: [t; 3],
+            })
+            .collect();
+        let track = Track::new(&[], &keys, 1.0);
+        assert!(track.sorted);
+        let mut frame = -1.0f32;
+        while frame < 9.0 {
+            assert_eq!(
+                track.interval(&track.positions, frame),
+                linear_scan(&track.positions, frame),
+                "frame {frame}"
+            );
+            frame += 0.125;
+        }
+        for &t in &times {
+            assert_eq!(
+                track.interval(&track.positions, t),
+                linear_scan(&track.positions, t)
+            );
+        }
+    }
+
+    #[test]
+    fn unsorted_keys_use_the_viewers_scan() {
+        let keys: Vec<Key> = [2.0f32, 1.0, 3.0]
+            .iter()
+            .map(|&t| Key {
+                time: t,
+                value: [t; 3],
+            })
+            .collect();
+        let track = Track::new(&[], &keys, 1.0);
+        assert!(!track.sorted);
+        // The viewer's first matching interval, even where times go back.
+        assert_eq!(track.interval(&track.positions, 1.5), Some(1));
+        assert_eq!(
+            track.position(0.5),
+            Vec3::splat(2.0),
+            "before the first key"
+        );
+        assert_eq!(
+            track.interval(&track.positions, 2.5),
+            Some(1)
+                .filter(|_| false)
+                .or(linear_scan(&track.positions, 2.5))
+        );
+    }
+
+    #[test]
+    fn euler_quaternion_matches_the_matrix_convention() {
+        let angles = [0.3f32, -0.7, 1.1];
+        let q = euler_to_quat(angles);
+        let m = glam::Mat3::from_rotation_z(angles[2])
+            * glam::Mat3::from_rotation_y(angles[1])
+            * glam::Mat3::from_rotation_x(angles[0]);
+        let v = Vec3::new(0.2, -1.5, 3.0);
+        assert!((q * v - m * v).length() < 1e-5);
     }
 }
