@@ -85,7 +85,19 @@ pub(crate) fn read(data: &[u8], counts: Counts) -> (Extras, usize) {
     let mut best: Option<Reading> = None;
     for (comments, at) in comment_readings(&view) {
         let parts = usize::from(comments.is_some());
-        for mut reading in tail_readings(&view, at, counts) {
+        // The later parts follow a complete comments part (every reader
+        // reads them in sequence): without one, nothing else is read, so
+        // a cut comments block is not mistaken for vertex extras.
+        let tails = if comments.is_some() {
+            tail_readings(&view, at, counts)
+        } else {
+            vec![Reading {
+                extras: Extras::default(),
+                end: at,
+                parts: 0,
+            }]
+        };
+        for mut reading in tails {
             reading.extras.comments = comments.clone();
             reading.parts += parts;
             // Readings come in order of preference, so only a strictly
@@ -141,9 +153,9 @@ fn comment_readings(view: &View) -> Vec<(Option<Comments>, usize)> {
                     }
                 }
                 Some(flag) => out.push((Some(make(ModelComment::None(flag))), at + 4)),
-                // The file ends before the flag: keep the lists only if
-                // nothing follows them.
-                None if at == view.data.len() => out.push((Some(make(ModelComment::None(0))), at)),
+                // The file ends before the flag: the block is incomplete
+                // (and writing it back would add a flag), so its bytes
+                // stay trailing.
                 None => {}
             }
         }
