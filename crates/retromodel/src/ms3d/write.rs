@@ -136,6 +136,12 @@ impl Ms3d {
             put_comments(out, &c.materials, "material comments")?;
             put_comments(out, &c.joints, "joint comments")?;
             match &c.model {
+                ModelComment::None(1) => {
+                    return Err(Error::unwritable(
+                        "extras.comments.model",
+                        "flag 1 announces a model comment but none is given",
+                    ))
+                }
                 ModelComment::None(flag) => out.put_i32(*flag),
                 ModelComment::LengthText(text) => {
                     out.put_i32(1);
