@@ -242,8 +242,12 @@ impl Md2 {
         ];
         check_sections(data, &header, &sections)?;
         let [skins, texcoords, triangles, frames, gl] = sections;
-        // Every section is now known to lie inside `data`.
-        let bytes_of = |s: &Section| &data[s.offset as usize..s.end() as usize];
+        // Every non-empty section is now known to lie inside `data`; an
+        // empty one's offset was not checked and may point past the end.
+        let bytes_of = |s: &Section| match s.count {
+            0 => &data[..0],
+            _ => &data[s.offset as usize..s.end() as usize],
+        };
 
         let skins = bytes_of(&skins)
             .chunks_exact(SKIN_NAME_SIZE)
