@@ -273,6 +273,11 @@ fn every_truncated_prefix_is_an_error() {
                     assert!(offset + needed > len as u64, "{}", what());
                     if len < 68 {
                         assert_eq!((context.as_str(), offset), ("header", 0), "{}", what());
+                    } else if context.starts_with("data up to header.ofs_end") {
+                        // Every section fits, but the header says the data
+                        // goes on to ofs_end: the file was cut short.
+                        assert!(len >= data_end && len < ofs_end, "{}", what());
+                        assert_eq!((offset, needed), (0, ofs_end as u64), "{}", what());
                     } else {
                         // It names a section that really starts there.
                         assert!(context.contains(" section"), "{}: {context}", what());
@@ -285,17 +290,13 @@ fn every_truncated_prefix_is_an_error() {
                 }
                 Err(other) => panic!("{}: not a truncation error: {other}", what()),
                 Ok(model) => {
-                    // Only a cut after the last section can still hold every
-                    // section. A cut at or after ofs_end just shortens the
-                    // trailing bytes; one between the data and ofs_end (the
-                    // crafted zero-vertices file has 136 bytes there) leaves
-                    // ofs_end pointing past the end, and validate says so.
-                    assert!(len >= data_end, "{}: parsed", what());
-                    let end_warning = model.validate().iter().any(|p| p.path == "header.ofs_end");
-                    assert_eq!(end_warning, len < ofs_end, "{}: ofs_end warning", what());
-                    if len >= ofs_end {
-                        assert_eq!(model.trailing, file[ofs_end..len], "{}", what());
-                    }
+                    // Only a cut at or after ofs_end can parse (it just
+                    // shortens the trailing bytes); a cut between the last
+                    // section and ofs_end (the crafted zero-vertices file has
+                    // 136 bytes there) is a truncation error above.
+                    assert!(len >= data_end && len >= ofs_end, "{}: parsed", what());
+                    assert!(!model.validate().iter().any(|p| p.path == "header.ofs_end"));
+                    assert_eq!(model.trailing, file[ofs_end..len], "{}", what());
                 }
             }
         }

@@ -294,14 +294,14 @@ mod tests {
     fn table_is_recognised_by_structure_not_spelling() {
         let mut names = player_names(198);
         // Sydney-style: pain and death numbered straight through, a typo.
-        for (k, i) in (54..66).enumerate() {
-            names[i] = format!("pain{}", k + 1);
+        for (k, name) in names[54..66].iter_mut().enumerate() {
+            *name = format!("pain{}", k + 1);
         }
-        for (k, i) in (178..198).enumerate() {
-            names[i] = format!("death{}", k + 1);
+        for (k, name) in names[178..198].iter_mut().enumerate() {
+            *name = format!("death{}", k + 1);
         }
-        for i in 173..178 {
-            names[i] = format!("crdeth{}", i - 172);
+        for (k, name) in names[173..178].iter_mut().enumerate() {
+            *name = format!("crdeth{}", k + 1);
         }
         let anims = summary(&names);
         assert_eq!(anims.len(), 20);

@@ -178,7 +178,8 @@ impl Md2 {
     /// GL commands, bytes after the end) are kept as they are and reported
     /// by [`Md2::validate`]. Faults that leave no sensible model (a wrong
     /// magic or version, negative counts, sections outside the file or
-    /// overlapping each other, a frame size too small for its vertices)
+    /// overlapping each other, a frame size too small for its vertices, an
+    /// `ofs_end` past the end of the file, which means it was cut short)
     /// are errors.
     ///
     /// ```
@@ -290,6 +291,15 @@ impl Md2 {
             .max(HEADER_SIZE as u64);
         let file_len = data.len() as u64;
         let ofs_end = header.ofs_end.max(0) as u64;
+        if ofs_end > file_len {
+            // The header says the data goes on: the file was cut short.
+            return Err(Error::Truncated {
+                context: format!("data up to header.ofs_end ({ofs_end})"),
+                offset: 0,
+                needed: ofs_end,
+                file_len,
+            });
+        }
         let end = if (data_end..=file_len).contains(&ofs_end) {
             ofs_end
         } else {
