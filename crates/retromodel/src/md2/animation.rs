@@ -5,6 +5,8 @@
 //! recognised as a whole, which names `pain101..pain104` `pain1`, not a
 //! generic `pain`.
 
+use std::collections::{HashMap, HashSet};
+
 use super::Md2;
 
 /// Quake II plays model animations at 10 frames per second.
@@ -178,11 +180,20 @@ fn group_runs(names: &[&str]) -> Vec<Animation> {
             }),
         }
     }
+    // Counted up front, and names kept in sets: thousands of short runs
+    // (a hostile file) must not cost quadratic or cubic time.
+    let mut runs_per_prefix = HashMap::<&str, usize>::new();
+    for run in &runs {
+        *runs_per_prefix.entry(run.prefix).or_default() += 1;
+    }
+    let mut taken = HashSet::<String>::new();
+    // For each name, the suffix to try next: every smaller one is taken.
+    let mut next_suffix = HashMap::<String, usize>::new();
     let mut out: Vec<Animation> = Vec::with_capacity(runs.len());
     for run in &runs {
         let base = display_name(run.prefix);
         let base = if base.is_empty() { "frames" } else { base };
-        let shared_prefix = runs.iter().filter(|r| r.prefix == run.prefix).count() > 1;
+        let shared_prefix = runs_per_prefix.get(run.prefix).is_some_and(|&n| n > 1);
         let mut name = base.to_string();
         if shared_prefix {
             // `pain101..pain104`: the digits before the last two name the part.
@@ -191,11 +202,12 @@ fn group_runs(names: &[&str]) -> Vec<Animation> {
             }
         }
         let mut unique = name.clone();
-        let mut k = 2;
-        while out.iter().any(|a| a.name == unique) {
+        let k = next_suffix.entry(name.clone()).or_insert(2);
+        while taken.contains(&unique) {
             unique = format!("{name}_{k}");
-            k += 1;
+            *k += 1;
         }
+        taken.insert(unique.clone());
         out.push(Animation {
             name: unique,
             first_frame: run.first,
@@ -282,14 +294,14 @@ mod tests {
     fn table_is_recognised_by_structure_not_spelling() {
         let mut names = player_names(198);
         // Sydney-style: pain and death numbered straight through, a typo.
-        for (k, i) in (54..66).enumerate() {
-            names[i] = format!("pain{}", k + 1);
+        for (k, name) in names[54..66].iter_mut().enumerate() {
+            *name = format!("pain{}", k + 1);
         }
-        for (k, i) in (178..198).enumerate() {
-            names[i] = format!("death{}", k + 1);
+        for (k, name) in names[178..198].iter_mut().enumerate() {
+            *name = format!("death{}", k + 1);
         }
-        for i in 173..178 {
-            names[i] = format!("crdeth{}", i - 172);
+        for (k, name) in names[173..178].iter_mut().enumerate() {
+            *name = format!("crdeth{}", k + 1);
         }
         let anims = summary(&names);
         assert_eq!(anims.len(), 20);

@@ -178,7 +178,8 @@ impl Md2 {
     /// GL commands, bytes after the end) are kept as they are and reported
     /// by [`Md2::validate`]. Faults that leave no sensible model (a wrong
     /// magic or version, negative counts, sections outside the file or
-    /// overlapping each other, a frame size too small for its vertices)
+    /// overlapping each other, a frame size too small for its vertices, an
+    /// `ofs_end` past the end of the file, which means it was cut short)
     /// are errors.
     ///
     /// ```
@@ -242,8 +243,12 @@ impl Md2 {
         ];
         check_sections(data, &header, &sections)?;
         let [skins, texcoords, triangles, frames, gl] = sections;
-        // Every section is now known to lie inside `data`.
-        let bytes_of = |s: &Section| &data[s.offset as usize..s.end() as usize];
+        // Every non-empty section is now known to lie inside `data`; an
+        // empty one's offset was not checked and may point past the end.
+        let bytes_of = |s: &Section| match s.count {
+            0 => &data[..0],
+            _ => &data[s.offset as usize..s.end() as usize],
+        };
 
         let skins = bytes_of(&skins)
             .chunks_exact(SKIN_NAME_SIZE)
@@ -286,6 +291,15 @@ impl Md2 {
             .max(HEADER_SIZE as u64);
         let file_len = data.len() as u64;
         let ofs_end = header.ofs_end.max(0) as u64;
+        if ofs_end > file_len {
+            // The header says the data goes on: the file was cut short.
+            return Err(Error::Truncated {
+                context: format!("data up to header.ofs_end ({ofs_end})"),
+                offset: 0,
+                needed: ofs_end,
+                file_len,
+            });
+        }
         let end = if (data_end..=file_len).contains(&ofs_end) {
             ofs_end
         } else {

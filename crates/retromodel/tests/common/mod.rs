@@ -1,0 +1,480 @@
+//! Helpers shared by the MD2 integration tests: where the corpus is, which
+//! MD2 files it holds, its `facts.json` oracle, and a tiny byte-builder for
+//! hand-made MD2 files.
+
+#![allow(dead_code)] // each test binary uses a subset
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// The corpus folder: `$RETROMODEL_CORPUS`, or `../shared/corpus` relative
+/// to the repository root.
+///
+/// When the folder is missing the test is skipped with a note, except in CI
+/// (environment variable `CI` set), where a missing corpus is a failure.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("RETROMODEL_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+    };
+    if dir.join("facts.json").is_file() {
+        return Some(dir);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "the test corpus is missing at {} (set RETROMODEL_CORPUS); CI must run the corpus tests",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "note: test corpus not found at {} (set RETROMODEL_CORPUS); skipping",
+        dir.display()
+    );
+    None
+}
+
+/// One corpus MD2 file.
+#[derive(Debug, Clone)]
+pub struct CorpusFile {
+    /// Path relative to the corpus folder with `/` separators, as used for
+    /// the keys of `facts.json` (`md2/x.md2`, `gametrees/.../x.md2`).
+    pub key: String,
+    /// Full path.
+    pub path: PathBuf,
+}
+
+impl CorpusFile {
+    /// The file's bytes.
+    pub fn read(&self) -> Vec<u8> {
+        std::fs::read(&self.path).unwrap_or_else(|e| panic!("{}: {e}", self.path.display()))
+    }
+
+    /// The file name without folders.
+    pub fn name(&self) -> &str {
+        self.key.rsplit('/').next().unwrap_or(&self.key)
+    }
+}
+
+fn collect_md2(dir: &Path, corpus: &Path, recursive: bool, out: &mut Vec<CorpusFile>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if recursive {
+                collect_md2(&path, corpus, true, out);
+            }
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("md2"))
+        {
+            let rel = path.strip_prefix(corpus).unwrap_or(&path);
+            let key = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            out.push(CorpusFile { key, path });
+        }
+    }
+}
+
+/// Every MD2 file of the corpus (`md2/*.md2` and `gametrees/**/*.md2`),
+/// sorted by key. Panics when there are none (the folder exists, so an
+/// empty list means it is not the corpus we expect).
+pub fn md2_files(corpus: &Path) -> Vec<CorpusFile> {
+    let mut out = Vec::new();
+    collect_md2(&corpus.join("md2"), corpus, false, &mut out);
+    collect_md2(&corpus.join("gametrees"), corpus, true, &mut out);
+    out.sort_by(|a, b| a.key.cmp(&b.key));
+    assert!(!out.is_empty(), "no MD2 files under {}", corpus.display());
+    out
+}
+
+/// The corpus's `facts.json`: an object keyed by corpus-relative path.
+pub fn facts(corpus: &Path) -> Value {
+    let path = corpus.join("facts.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The facts of one file; panics when facts.json does not list it.
+pub fn facts_of<'a>(facts: &'a Value, key: &str) -> &'a Value {
+    facts
+        .get(key)
+        .unwrap_or_else(|| panic!("facts.json has no entry for {key}"))
+}
+
+/// An unsigned number from a facts entry (`path` such as `"ofs.frames"`).
+pub fn fact_u64(entry: &Value, path: &str) -> u64 {
+    let mut v = entry;
+    for part in path.split('.') {
+        v = v
+            .get(part)
+            .unwrap_or_else(|| panic!("facts entry has no {path}"));
+    }
+    v.as_u64()
+        .unwrap_or_else(|| panic!("facts {path} is not an unsigned number: {v}"))
+}
+
+/// A string from a facts entry.
+pub fn fact_str<'a>(entry: &'a Value, key: &str) -> &'a str {
+    entry
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("facts entry has no string {key}"))
+}
+
+/// Reads the little-endian `i32` at `at` (for reading headers in tests
+/// without going through the library).
+pub fn le_i32(bytes: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+// ---------------------------------------------------------------------------
+// Byte-builder for synthetic MD2 files.
+// ---------------------------------------------------------------------------
+
+/// The 15 header fields after magic and version, in file order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    SkinWidth,
+    SkinHeight,
+    FrameSize,
+    NumSkins,
+    NumVertices,
+    NumTexCoords,
+    NumTriangles,
+    NumGlCommands,
+    NumFrames,
+    OfsSkins,
+    OfsTexCoords,
+    OfsTriangles,
+    OfsFrames,
+    OfsGlCommands,
+    OfsEnd,
+}
+
+impl Field {
+    /// All fields in file order.
+    pub const ALL: [Field; 15] = [
+        Field::SkinWidth,
+        Field::SkinHeight,
+        Field::FrameSize,
+        Field::NumSkins,
+        Field::NumVertices,
+        Field::NumTexCoords,
+        Field::NumTriangles,
+        Field::NumGlCommands,
+        Field::NumFrames,
+        Field::OfsSkins,
+        Field::OfsTexCoords,
+        Field::OfsTriangles,
+        Field::OfsFrames,
+        Field::OfsGlCommands,
+        Field::OfsEnd,
+    ];
+
+    /// Index among the 15 fields.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Byte offset of the field in the file (after 4 bytes of magic and 4
+    /// of version).
+    pub fn offset(self) -> usize {
+        8 + 4 * self.index()
+    }
+
+    /// The field's name as the library's messages spell it.
+    pub fn name(self) -> &'static str {
+        [
+            "skin_width",
+            "skin_height",
+            "frame_size",
+            "num_skins",
+            "num_vertices",
+            "num_texcoords",
+            "num_triangles",
+            "num_gl_commands",
+            "num_frames",
+            "ofs_skins",
+            "ofs_texcoords",
+            "ofs_triangles",
+            "ofs_frames",
+            "ofs_gl_commands",
+            "ofs_end",
+        ][self.index()]
+    }
+}
+
+/// The five sections of an MD2 file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sec {
+    Skins,
+    TexCoords,
+    Triangles,
+    Frames,
+    GlCommands,
+}
+
+impl Sec {
+    /// The sections in the standard order.
+    pub const STANDARD: [Sec; 5] = [
+        Sec::Skins,
+        Sec::TexCoords,
+        Sec::Triangles,
+        Sec::Frames,
+        Sec::GlCommands,
+    ];
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The header field holding the section's count.
+    pub fn count_field(self) -> Field {
+        [
+            Field::NumSkins,
+            Field::NumTexCoords,
+            Field::NumTriangles,
+            Field::NumFrames,
+            Field::NumGlCommands,
+        ][self.index()]
+    }
+
+    /// The header field holding the section's offset.
+    pub fn offset_field(self) -> Field {
+        [
+            Field::OfsSkins,
+            Field::OfsTexCoords,
+            Field::OfsTriangles,
+            Field::OfsFrames,
+            Field::OfsGlCommands,
+        ][self.index()]
+    }
+}
+
+/// A hand-made MD2 file: header fields set one by one, section contents
+/// placed at any offset in any order, extra bytes anywhere (gaps, trailing
+/// data). Bytes no piece covers are filled with [`Md2Builder::fill`].
+#[derive(Debug, Clone)]
+pub struct Md2Builder {
+    /// The magic (normally `IDP2`).
+    pub magic: [u8; 4],
+    /// The version (normally 8).
+    pub version: i32,
+    /// The 15 header fields after magic and version.
+    pub fields: [i32; 15],
+    /// Contents of each section (indexed like [`Sec`]).
+    content: [Vec<u8>; 5],
+    /// Offsets the sections were placed at, if placed.
+    placed: [Option<usize>; 5],
+    /// Raw bytes at absolute offsets (written after the sections).
+    extra: Vec<(usize, Vec<u8>)>,
+    /// Byte for the places nothing covers.
+    pub fill: u8,
+    /// Length of the file, when it should differ from the end of the last
+    /// piece (longer: filled; shorter: cut).
+    pub len: Option<usize>,
+}
+
+impl Default for Md2Builder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Md2Builder {
+    /// An empty model: `IDP2`, version 8, skin 64×64, every count 0, every
+    /// offset 68, frame size 40.
+    pub fn new() -> Self {
+        let mut fields = [0i32; 15];
+        fields[Field::SkinWidth.index()] = 64;
+        fields[Field::SkinHeight.index()] = 64;
+        fields[Field::FrameSize.index()] = 40;
+        for sec in Sec::STANDARD {
+            fields[sec.offset_field().index()] = 68;
+        }
+        fields[Field::OfsEnd.index()] = 68;
+        Md2Builder {
+            magic: *b"IDP2",
+            version: 8,
+            fields,
+            content: Default::default(),
+            placed: [None; 5],
+            extra: Vec::new(),
+            fill: 0,
+            len: None,
+        }
+    }
+
+    /// Sets a header field.
+    pub fn set(&mut self, field: Field, value: i32) -> &mut Self {
+        self.fields[field.index()] = value;
+        self
+    }
+
+    /// A header field's value.
+    pub fn get(&self, field: Field) -> i32 {
+        self.fields[field.index()]
+    }
+
+    /// Sets the number of vertices per frame.
+    pub fn vertices(&mut self, n: i32) -> &mut Self {
+        self.set(Field::NumVertices, n)
+    }
+
+    /// Sets a section's bytes and its count field.
+    pub fn content(&mut self, sec: Sec, count: i32, bytes: Vec<u8>) -> &mut Self {
+        self.content[sec.index()] = bytes;
+        self.set(sec.count_field(), count)
+    }
+
+    /// Skin names, each given as its raw bytes (padded with NULs to 64).
+    pub fn skins(&mut self, names: &[&[u8]]) -> &mut Self {
+        let bytes = names.iter().flat_map(|n| skin_record(n)).collect();
+        self.content(Sec::Skins, names.len() as i32, bytes)
+    }
+
+    /// Texture coordinates `(s, t)`.
+    pub fn texcoords(&mut self, st: &[(i16, i16)]) -> &mut Self {
+        let mut bytes = Vec::new();
+        for (s, t) in st {
+            bytes.extend_from_slice(&s.to_le_bytes());
+            bytes.extend_from_slice(&t.to_le_bytes());
+        }
+        self.content(Sec::TexCoords, st.len() as i32, bytes)
+    }
+
+    /// Triangles as (vertex indices, texture coordinate indices).
+    pub fn triangles(&mut self, tris: &[([u16; 3], [u16; 3])]) -> &mut Self {
+        let mut bytes = Vec::new();
+        for (v, st) in tris {
+            for x in v.iter().chain(st) {
+                bytes.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        self.content(Sec::Triangles, tris.len() as i32, bytes)
+    }
+
+    /// Frames, each made by [`frame_record`]; sets the frame size to the
+    /// length of the first one.
+    pub fn frames(&mut self, frames: &[Vec<u8>]) -> &mut Self {
+        if let Some(first) = frames.first() {
+            self.set(Field::FrameSize, first.len() as i32);
+        }
+        let bytes = frames.concat();
+        self.content(Sec::Frames, frames.len() as i32, bytes)
+    }
+
+    /// GL command words.
+    pub fn gl_commands(&mut self, words: &[u32]) -> &mut Self {
+        let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        self.content(Sec::GlCommands, words.len() as i32, bytes)
+    }
+
+    /// Puts a section at `offset` (and writes that offset into the header).
+    pub fn place(&mut self, sec: Sec, offset: usize) -> &mut Self {
+        self.placed[sec.index()] = Some(offset);
+        self.set(sec.offset_field(), offset as i32)
+    }
+
+    /// Places the sections one after another from offset 68 in `order`,
+    /// with `gaps[i]` filler bytes before the i-th (missing entries: none),
+    /// and sets `ofs_end` to the end of the last. Sections not listed keep
+    /// their offsets.
+    pub fn layout(&mut self, order: &[Sec], gaps: &[usize]) -> &mut Self {
+        let mut pos = 68;
+        for (i, &sec) in order.iter().enumerate() {
+            pos += gaps.get(i).copied().unwrap_or(0);
+            self.place(sec, pos);
+            pos += self.content[sec.index()].len();
+        }
+        self.set(Field::OfsEnd, pos as i32)
+    }
+
+    /// The standard layout: skins, texcoords, triangles, frames, GL
+    /// commands, back to back.
+    pub fn standard(&mut self) -> &mut Self {
+        self.layout(&Sec::STANDARD, &[])
+    }
+
+    /// Raw bytes at an absolute offset (over anything else there).
+    pub fn bytes_at(&mut self, offset: usize, bytes: &[u8]) -> &mut Self {
+        self.extra.push((offset, bytes.to_vec()));
+        self
+    }
+
+    /// Where a section was placed.
+    pub fn offset_of(&self, sec: Sec) -> usize {
+        self.placed[sec.index()].unwrap_or_else(|| panic!("{sec:?} not placed"))
+    }
+
+    /// The file's bytes.
+    pub fn build(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&self.magic);
+        out.extend_from_slice(&self.version.to_le_bytes());
+        for f in self.fields {
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+        let mut put = |offset: usize, bytes: &[u8]| {
+            if out.len() < offset + bytes.len() {
+                out.resize(offset + bytes.len(), self.fill);
+            }
+            out[offset..offset + bytes.len()].copy_from_slice(bytes);
+        };
+        for sec in Sec::STANDARD {
+            if let Some(offset) = self.placed[sec.index()] {
+                put(offset, &self.content[sec.index()]);
+            }
+        }
+        for (offset, bytes) in &self.extra {
+            put(*offset, bytes);
+        }
+        if let Some(len) = self.len {
+            out.resize(len, self.fill);
+        }
+        out
+    }
+}
+
+/// A 64-byte skin record: `name` then NULs (or cut at 64 bytes).
+pub fn skin_record(name: &[u8]) -> [u8; 64] {
+    let mut raw = [0u8; 64];
+    let n = name.len().min(64);
+    raw[..n].copy_from_slice(&name[..n]);
+    raw
+}
+
+/// A 16-byte frame name field: `name` then NULs (or cut at 16 bytes).
+pub fn name16(name: &[u8]) -> [u8; 16] {
+    let mut raw = [0u8; 16];
+    let n = name.len().min(16);
+    raw[..n].copy_from_slice(&name[..n]);
+    raw
+}
+
+/// One frame record: scale, translate, the raw 16-byte name, packed
+/// vertices `[x, y, z, normal_index]`, then `padding`.
+pub fn frame_record(
+    scale: [f32; 3],
+    translate: [f32; 3],
+    name: [u8; 16],
+    vertices: &[[u8; 4]],
+    padding: &[u8],
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in scale.iter().chain(&translate) {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&name);
+    for v in vertices {
+        out.extend_from_slice(v);
+    }
+    out.extend_from_slice(padding);
+    out
+}

@@ -1,0 +1,154 @@
+//! Replays inputs through the same checks the fuzz targets run
+//! (`tests/support/md2_checks.rs`): the minimised crash inputs saved in
+//! `tests/regression/`, and the fuzzers' working corpus in `fuzz/corpus/*/`
+//! when it exists (it is git-ignored, so usually only on a machine that has
+//! fuzzed).
+
+#[path = "support/md2_checks.rs"]
+mod md2_checks;
+
+use std::path::{Path, PathBuf};
+
+use md2_checks::{check_roundtrip, exercise_parse};
+use retromodel::md2::{Frame, FrameName, Md2};
+
+/// What replaying one file found.
+struct Replayed {
+    len: usize,
+    parsed: bool,
+}
+
+/// Runs both fuzz targets' checks on every file in `dir` (not recursing);
+/// a missing folder gives nothing.
+fn replay_dir(dir: &Path) -> Vec<Replayed> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .map(|e| e.expect("readable directory entry").path())
+        .filter(|p| p.is_file())
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let data = std::fs::read(&path).expect("readable input");
+            let parsed = exercise_parse(&data).is_some();
+            assert_eq!(
+                check_roundtrip(&data),
+                parsed,
+                "{}: the two targets disagree on whether it parses",
+                path.display()
+            );
+            Replayed {
+                len: data.len(),
+                parsed,
+            }
+        })
+        .collect()
+}
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn replays_saved_inputs_and_fuzz_corpus() {
+    // The library's sample model, written here, goes through the same file
+    // replay: the test cannot pass without having read at least this file.
+    let sample = retromodel::md2::sample::sample_model()
+        .to_bytes()
+        .expect("sample model writes");
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("regression_sample");
+    std::fs::create_dir_all(&scratch).expect("scratch folder");
+    std::fs::write(scratch.join("sample.md2"), &sample).expect("write sample");
+    let own = replay_dir(&scratch);
+    assert_eq!(
+        own.len(),
+        1,
+        "replayed {} files of the scratch folder",
+        own.len()
+    );
+    assert_eq!(own[0].len, sample.len());
+    assert!(own[0].parsed, "the sample model did not parse");
+
+    let saved = replay_dir(&crate_dir().join("tests/regression"));
+    println!("tests/regression: {} inputs replayed", saved.len());
+
+    let corpus = crate_dir().join("../../fuzz/corpus");
+    if let Ok(targets) = std::fs::read_dir(&corpus) {
+        for target in targets {
+            let dir = target.expect("readable directory entry").path();
+            let replayed = replay_dir(&dir);
+            let parsed = replayed.iter().filter(|r| r.parsed).count();
+            println!(
+                "{}: {} inputs replayed, {parsed} parse",
+                dir.display(),
+                replayed.len()
+            );
+        }
+    } else {
+        println!("no fuzz corpus at {}", corpus.display());
+    }
+}
+
+/// Found by `md2_parse`: a section with a count of 0 and an offset past the
+/// end of the file made `from_bytes` slice out of range and panic. The file
+/// is a bare 68-byte header whose counts are all 0 and whose
+/// `ofs_triangles` is 1970435072 (bytes 52..56 of the file).
+#[test]
+fn empty_section_with_offset_past_the_end_parses() {
+    let path = crate_dir().join("tests/regression/md2_empty_section_offset_past_end.md2");
+    let data = std::fs::read(&path).expect("regression input");
+    assert_eq!(data.len(), 68);
+    let ofs_triangles = i32::from_le_bytes(data[52..56].try_into().unwrap());
+    assert!(ofs_triangles as usize > data.len());
+    let counts: Vec<i32> = data[20..56]
+        .chunks_exact(4)
+        .take(6)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(counts, [0; 6], "num_skins..num_frames in the file");
+
+    let model = Md2::from_bytes(&data).expect("empty sections may point anywhere");
+    assert!(model.skins.is_empty() && model.triangles.is_empty() && model.frames.is_empty());
+    assert!(check_roundtrip(&data));
+}
+
+/// `animations()` once deduplicated names by scanning every earlier
+/// animation for every candidate suffix: cubic in the number of runs, so a
+/// 256 KB file of 6400 empty frames named `b`, `a`, `b`, `a`, ... took a
+/// minute and a 4 MB one would never finish. 20000 such frames must now be
+/// grouped at once, with the documented `name_2`, `name_3` ... suffixes.
+#[test]
+fn many_short_runs_group_quickly() {
+    let frames = 20_000;
+    let model = Md2 {
+        frames: (0..frames)
+            .map(|i| Frame {
+                name: FrameName::new(if i % 2 == 0 { "b" } else { "a" }),
+                ..Frame::default()
+            })
+            .collect(),
+        ..Md2::default()
+    };
+    let bytes = model.to_bytes().expect("model writes");
+    let model = Md2::from_bytes(&bytes).expect("model parses");
+
+    let start = std::time::Instant::now();
+    let animations = model.animations();
+    let elapsed = start.elapsed();
+    assert!(
+        elapsed.as_secs() < 10,
+        "animations() took {elapsed:?} for {frames} frames"
+    );
+
+    assert_eq!(animations.len(), frames);
+    let names: Vec<&str> = animations.iter().take(6).map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["b", "a", "b_2", "a_2", "b_3", "a_3"]);
+    assert_eq!(animations[frames - 1].name, format!("a_{}", frames / 2));
+    assert!(animations
+        .iter()
+        .enumerate()
+        .all(|(i, a)| a.first_frame == i && a.frame_count == 1));
+}
