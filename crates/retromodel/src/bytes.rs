@@ -119,6 +119,7 @@ pub(crate) fn le_u16(b: &[u8], at: usize) -> u16 {
 }
 
 /// See [`le_i16`].
+#[allow(dead_code)] // the MD2 reader copies whole sections instead
 pub(crate) fn le_i32(b: &[u8], at: usize) -> i32 {
     i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }

@@ -208,10 +208,24 @@ pub fn nearest_normal_index(n: [f32; 3]) -> u8 {
 /// table (as Q2PRO treats corrupt indices).
 #[inline]
 pub fn normal(index: u8) -> [f32; 3] {
-    match NORMALS.get(index as usize) {
-        Some(n) => *n,
-        None => [0.0; 3],
+    let n = &NORMALS_PADDED[index as usize];
+    [n[0], n[1], n[2]]
+}
+
+/// [`NORMALS`] widened for the decoding loops: one entry for every byte
+/// value (zero past the table, so no index needs a check or a branch), and
+/// four lanes per entry (the fourth is zero) so an entry loads and stores
+/// as one 16-byte vector.
+pub(crate) static NORMALS_PADDED: [[f32; 4]; 256] = pad_normals();
+
+const fn pad_normals() -> [[f32; 4]; 256] {
+    let mut table = [[0.0; 4]; 256];
+    let mut i = 0;
+    while i < NORMAL_COUNT {
+        table[i] = [NORMALS[i][0], NORMALS[i][1], NORMALS[i][2], 0.0];
+        i += 1;
     }
+    table
 }
 
 #[cfg(test)]
@@ -234,5 +248,14 @@ mod tests {
         assert_eq!(normal(161), NORMALS[161]);
         assert_eq!(normal(162), [0.0; 3]);
         assert_eq!(normal(255), [0.0; 3]);
+    }
+
+    #[test]
+    fn padded_table_matches_table() {
+        for index in 0..=255u8 {
+            let padded = NORMALS_PADDED[index as usize];
+            let expected = NORMALS.get(index as usize).copied().unwrap_or([0.0; 3]);
+            assert_eq!(padded, [expected[0], expected[1], expected[2], 0.0]);
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! index buffer, filled per frame into `Pod` vertices a renderer can upload
 //! as they are.
 
-use super::anorms::normal;
+use super::anorms::NORMALS_PADDED;
 use super::decode::blend_vertex;
 use super::Md2;
 
@@ -108,15 +108,16 @@ impl RenderMesh {
         let Some(f) = model.frames.get(frame) else {
             return false;
         };
+        // Positions and normals come as four lanes (see `decode.rs`), so
+        // each vertex is a few vector instructions and two 16-byte stores.
+        let position_lanes = f.position_lanes();
         for ((o, &src), uv) in out.iter_mut().zip(&self.source_vertices).zip(&self.uvs) {
             let v = f.vertices.get(src as usize).copied().unwrap_or_default();
+            let p = position_lanes(v);
+            let n = NORMALS_PADDED[v.normal_index as usize];
             *o = MeshVertex {
-                position: [
-                    v.position[0] as f32 * f.scale[0] + f.translate[0],
-                    v.position[1] as f32 * f.scale[1] + f.translate[1],
-                    v.position[2] as f32 * f.scale[2] + f.translate[2],
-                ],
-                normal: normal(v.normal_index),
+                position: [p[0], p[1], p[2]],
+                normal: [n[0], n[1], n[2]],
                 uv: *uv,
             };
         }
@@ -150,5 +151,41 @@ impl RenderMesh {
             };
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{sample::sample_model, NORMALS};
+    use super::{MeshVertex, RenderMesh};
+
+    #[test]
+    fn fill_frame_matches_the_formulas() {
+        let mut model = sample_model();
+        // Make the second frame short, as in a malformed file: its missing
+        // vertices decode as the all-zero packed vertex.
+        let frame = model.frames.len() - 1;
+        model.frames[frame].vertices.pop();
+        let mesh = RenderMesh::new(&model);
+        for f in [0, frame] {
+            let mut out = vec![MeshVertex::default(); mesh.vertex_count()];
+            assert!(mesh.fill_frame(&model, f, &mut out));
+            let fr = &model.frames[f];
+            for (k, o) in out.iter().enumerate() {
+                let src = mesh.source_vertices[k] as usize;
+                let (p, n) = match fr.vertices.get(src) {
+                    Some(v) => (v.position, v.normal_index),
+                    None => ([0; 3], 0),
+                };
+                let position: [f32; 3] =
+                    std::array::from_fn(|i| f32::from(p[i]) * fr.scale[i] + fr.translate[i]);
+                let normal = NORMALS.get(usize::from(n)).copied().unwrap_or([0.0; 3]);
+                assert_eq!(o.position, position, "frame {f}, mesh vertex {k}");
+                assert_eq!(o.normal, normal, "frame {f}, mesh vertex {k}");
+                assert_eq!(o.uv, mesh.uvs[k]);
+            }
+        }
+        let mut out = vec![MeshVertex::default(); mesh.vertex_count()];
+        assert!(!mesh.fill_frame(&model, model.frames.len(), &mut out));
     }
 }

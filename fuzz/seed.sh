@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Fills fuzz/corpus/<target>/ with seeds: the library's sample model and the
+# MD2 files of the shared test corpus ($RETROMODEL_CORPUS, by default
+# ../shared/corpus beside the repository). The corpus folder is git-ignored:
+# model files must never be committed.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+corpus="${RETROMODEL_CORPUS:-$root/../shared/corpus}"
+targets=(md2_parse md2_roundtrip)
+dirs=()
+for t in "${targets[@]}"; do dirs+=("$here/corpus/$t"); done
+cargo run --quiet --manifest-path "$here/Cargo.toml" --example write_sample -- "${dirs[@]}"
+if [ -d "$corpus" ]; then
+  for d in "${dirs[@]}"; do
+    find "$corpus" -name '*.md2' -type f -exec cp -n {} "$d/" \;
+    echo "$d: $(ls "$d" | wc -l) seeds"
+  done
+else
+  echo "note: no corpus at $corpus; seeded with the sample model only" >&2
+fi
