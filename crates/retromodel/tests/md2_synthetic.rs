@@ -876,3 +876,21 @@ fn render_mesh_reproduces_the_triangles() {
         assert_eq!(v.normal, n[src as usize]);
     }
 }
+
+/// A header may claim any vertex count when there are no frames to hold
+/// them; buffers sized by `vertex_count()` must not follow it.
+#[test]
+fn frameless_header_vertex_count_does_not_size_buffers() {
+    let mut bytes = vec![0u8; 68];
+    bytes[..4].copy_from_slice(b"IDP2");
+    bytes[4..8].copy_from_slice(&8i32.to_le_bytes());
+    bytes[24..28].copy_from_slice(&i32::MAX.to_le_bytes()); // num_vertices
+    bytes[64..68].copy_from_slice(&68i32.to_le_bytes()); // ofs_end
+    let mut model = retromodel::md2::Md2::from_bytes(&bytes).unwrap();
+    assert_eq!(model.num_vertices, i32::MAX as usize);
+    assert_eq!(model.vertex_count(), 0);
+    assert!(!model.interpolate(0, 0, 0.5, &mut [], &mut []));
+    let report = model.repair(); // must not allocate i32::MAX positions
+    assert_eq!(report.fixed_normals, 0);
+    assert_eq!(model.to_bytes().unwrap()[24..28], i32::MAX.to_le_bytes());
+}

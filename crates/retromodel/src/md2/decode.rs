@@ -280,8 +280,12 @@ impl Md2 {
         positions: &mut [[f32; 3]],
         normals: &mut [[f32; 3]],
     ) -> bool {
-        assert_eq!(positions.len(), self.num_vertices, "position buffer length");
-        assert_eq!(normals.len(), self.num_vertices, "normal buffer length");
+        assert_eq!(
+            positions.len(),
+            self.vertex_count(),
+            "position buffer length"
+        );
+        assert_eq!(normals.len(), self.vertex_count(), "normal buffer length");
         let (Some(a), Some(b)) = (self.frames.get(from), self.frames.get(to)) else {
             return false;
         };

@@ -65,7 +65,7 @@ impl RenderMesh {
         } else {
             1.0
         };
-        let num_vertices = model.num_vertices;
+        let num_vertices = model.vertex_count();
         let num_texcoords = model.texcoords.len();
         // (vertex, texcoord) pair → mesh vertex.
         let mut map = std::collections::HashMap::<(u16, u16), u32>::new();

@@ -218,9 +218,16 @@ pub struct SourceLayout {
 }
 
 impl Md2 {
-    /// Number of vertices in every frame.
+    /// Number of vertices each frame holds: the size of the buffers that
+    /// decoding and [`Md2::interpolate`] fill. 0 for a model without
+    /// frames, whatever its header claims (a header alone cannot justify a
+    /// buffer).
     pub fn vertex_count(&self) -> usize {
-        self.num_vertices
+        if self.frames.is_empty() {
+            0
+        } else {
+            self.num_vertices
+        }
     }
 
     /// Offset of the frames section in the file this model came from, or

@@ -54,7 +54,7 @@ impl Md2 {
         report.dropped_triangles = before - self.triangles.len();
 
         let index_triangles: Vec<[u16; 3]> = self.triangles.iter().map(|t| t.vertices).collect();
-        let mut positions = vec![[0.0f32; 3]; nv];
+        let mut positions = vec![[0.0f32; 3]; self.vertex_count()];
         for frame in &mut self.frames {
             if frame.vertices.len() != nv
                 || frame

@@ -1,0 +1,100 @@
+// Times Assimp's MD2 import from memory, for bench/compare.sh.
+//
+// Usage: assimp_harness ITERATIONS FILE...
+// For each file, the bytes are read once; then imports with
+// Assimp::Importer::ReadFileFromMemory (no post-processing flags, hint "md2")
+// are timed, measured the same way as crates/retromodel/examples/bench_parse.rs.
+// A memcpy of the same bytes is timed as a floor.
+// Output lines: "RESULT <what> <file> <median µs per op> <fastest µs per op>".
+#include <assimp/Importer.hpp>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+static std::vector<char> read_all(const char *path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        std::fprintf(stderr, "cannot open %s\n", path);
+        std::exit(2);
+    }
+    return std::vector<char>(std::istreambuf_iterator<char>(in), {});
+}
+
+static std::string stem(const char *path) {
+    std::string s(path);
+    size_t slash = s.find_last_of('/');
+    if (slash != std::string::npos) s = s.substr(slash + 1);
+    size_t dot = s.find_last_of('.');
+    if (dot != std::string::npos) s = s.substr(0, dot);
+    return s;
+}
+
+// Median and fastest microseconds per call of `op`: warmed up, then run
+// `iterations` times in batches of kBatch, each batch timed (the median
+// resists other processes taking the CPU, which the mean does not).
+static const long kBatch = 10;
+template <class Op>
+static std::pair<double, double> time_per_op(long iterations, Op op) {
+    using clock = std::chrono::steady_clock;
+    for (long i = 0; i < std::max(iterations / 10, 20L); ++i) op();
+    std::vector<double> samples;
+    for (long b = 0; b < std::max(iterations / kBatch, 1L); ++b) {
+        auto t0 = clock::now();
+        for (long i = 0; i < kBatch; ++i) op();
+        auto t1 = clock::now();
+        samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / kBatch);
+    }
+    std::sort(samples.begin(), samples.end());
+    return {samples[samples.size() / 2], samples[0]};
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: %s ITERATIONS FILE...\n", argv[0]);
+        return 2;
+    }
+    const long iterations = std::atol(argv[1]);
+    for (int a = 2; a < argc; ++a) {
+        const std::vector<char> bytes = read_all(argv[a]);
+        const std::string name = stem(argv[a]);
+
+        // memcpy baseline: copy the file bytes into a buffer.
+        std::vector<char> copy(bytes.size());
+        volatile char sink = 0;
+        auto r = time_per_op(iterations * 10, [&]() {
+            std::memcpy(copy.data(), bytes.data(), bytes.size());
+            sink = sink + copy[bytes.size() / 2];
+        });
+        std::printf("RESULT memcpy %s %.3f %.3f\n", name.c_str(), r.first, r.second);
+
+        // One importer, as a program loading many models would keep; each
+        // import frees the previous scene.
+        Assimp::Importer importer;
+        size_t vertices = 0;
+        bool failed = false;
+        r = time_per_op(iterations, [&]() {
+            const aiScene *scene =
+                importer.ReadFileFromMemory(bytes.data(), bytes.size(), 0, "md2");
+            if (!scene || scene->mNumMeshes == 0) {
+                failed = true;
+                return;
+            }
+            vertices += scene->mMeshes[0]->mNumVertices;
+        });
+        if (failed || vertices == 0) {
+            std::fprintf(stderr, "assimp failed on %s: %s\n", argv[a], importer.GetErrorString());
+            return 1;
+        }
+        std::printf("RESULT assimp_import %s %.3f %.3f\n", name.c_str(), r.first, r.second);
+    }
+    return 0;
+}
