@@ -192,15 +192,16 @@ pub struct Skeleton {
     fps: f32,
 }
 
-/// The index of the joint named `name` (exact bytes up to the NUL, first
-/// match, as the viewer's `FindJointByName`).
-fn find_joint(model: &Ms3d, name: &[u8]) -> Option<usize> {
-    model.joints.iter().position(|j| j.name.as_bytes() == name)
-}
-
 /// The parent of each joint: `None` for roots and for joints whose parent
-/// name matches no joint.
+/// name matches no joint. A name is matched by its exact bytes up to the
+/// NUL, and the first joint of a name is the one found (as the viewer's
+/// `FindJointByName`). Linear in the joint count: the names are indexed
+/// once rather than scanned for every joint.
 pub(crate) fn parents(model: &Ms3d) -> Vec<Option<usize>> {
+    let mut by_name = std::collections::HashMap::with_capacity(model.joints.len());
+    for (i, j) in model.joints.iter().enumerate() {
+        by_name.entry(j.name.as_bytes()).or_insert(i);
+    }
     model
         .joints
         .iter()
@@ -209,7 +210,7 @@ pub(crate) fn parents(model: &Ms3d) -> Vec<Option<usize>> {
             if name.is_empty() {
                 None
             } else {
-                find_joint(model, name)
+                by_name.get(name).copied()
             }
         })
         .collect()
