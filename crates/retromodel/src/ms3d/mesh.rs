@@ -52,13 +52,35 @@ impl GroupMesh {
     /// ```
     pub fn build_all(model: &Ms3d) -> Vec<GroupMesh> {
         let influences = Influences::new(model);
+        let mut first = vec![NONE; model.vertices.len()];
         (0..model.groups.len())
-            .map(|g| GroupMesh::build(model, &influences, g))
+            .map(|g| GroupMesh::build_with(model, &influences, g, &mut first))
             .collect()
     }
 
     /// The mesh of group `group` (empty for an index out of range).
     pub fn build(model: &Ms3d, influences: &Influences, group: usize) -> GroupMesh {
+        let mut first = vec![NONE; model.vertices.len()];
+        GroupMesh::build_with(model, influences, group, &mut first)
+    }
+
+    /// [`GroupMesh::build`] with `first`, one entry per model vertex, all
+    /// [`NONE`] (and left so on return).
+    ///
+    /// Corners are merged when they share the model vertex and the bits of
+    /// normal and texture coordinate. The first [`CHAIN`] mesh vertices
+    /// made from one model vertex form a chain: `first[v]` is the newest,
+    /// `next[i]` the one made before mesh vertex `i`. A model vertex rarely
+    /// has more than a few distinct corners, so walking its chain is much
+    /// cheaper than hashing every corner; the corners of a model vertex
+    /// beyond that many go to a hash map, so no file can make the search
+    /// quadratic.
+    fn build_with(
+        model: &Ms3d,
+        influences: &Influences,
+        group: usize,
+        first: &mut [u32],
+    ) -> GroupMesh {
         let mut mesh = GroupMesh {
             group,
             ..GroupMesh::default()
@@ -69,7 +91,9 @@ impl GroupMesh {
         mesh.material = usize::try_from(g.material)
             .ok()
             .filter(|&m| m < model.materials.len());
-        let mut map = std::collections::HashMap::<(u16, [u32; 5]), u32>::new();
+        mesh.indices.reserve(3 * g.triangles.len());
+        let mut next: Vec<u32> = Vec::new();
+        let mut overflow = std::collections::HashMap::<(usize, [u32; 5]), u32>::new();
         for &ti in &g.triangles {
             let Some(tri) = model.triangles.get(ti as usize) else {
                 continue;
@@ -82,38 +106,139 @@ impl GroupMesh {
                 continue;
             }
             for k in 0..3 {
-                let vi = tri.vertices[k];
+                let vi = tri.vertices[k] as usize;
                 let n = tri.normals[k];
-                let key = (
-                    vi,
-                    [
-                        n[0].to_bits(),
-                        n[1].to_bits(),
-                        n[2].to_bits(),
-                        tri.s[k].to_bits(),
-                        tri.t[k].to_bits(),
-                    ],
-                );
-                let next = mesh.vertices.len() as u32;
-                let index = *map.entry(key).or_insert_with(|| {
-                    let inf = influences
-                        .vertices
-                        .get(vi as usize)
-                        .copied()
-                        .unwrap_or_default();
-                    mesh.vertices.push(SkinnedVertex {
-                        position: model.vertices[vi as usize].position,
-                        normal: n,
-                        uv: [tri.s[k], tri.t[k]],
-                        joints: inf.joints,
-                        weights: inf.weights,
-                    });
-                    mesh.source_vertices.push(vi as u32);
-                    next
-                });
+                let uv = [tri.s[k], tri.t[k]];
+                let key = corner_bits(n, uv);
+                let (mut at, mut walked) = (first[vi], 0);
+                while at != NONE {
+                    let v = &mesh.vertices[at as usize];
+                    if same_bits(&corner_bits(v.normal, v.uv), &key) {
+                        break;
+                    }
+                    at = next[at as usize];
+                    walked += 1;
+                }
+                let found = if at != NONE {
+                    Some(at)
+                } else if walked < CHAIN {
+                    None
+                } else {
+                    overflow.get(&(vi, key)).copied()
+                };
+                let index = match found {
+                    Some(index) => index,
+                    None => {
+                        let new = mesh.vertices.len() as u32;
+                        if walked < CHAIN {
+                            next.push(first[vi]);
+                            first[vi] = new;
+                        } else {
+                            next.push(NONE);
+                            overflow.insert((vi, key), new);
+                        }
+                        let inf = influences.vertices.get(vi).copied().unwrap_or_default();
+                        mesh.vertices.push(SkinnedVertex {
+                            position: model.vertices[vi].position,
+                            normal: n,
+                            uv,
+                            joints: inf.joints,
+                            weights: inf.weights,
+                        });
+                        mesh.source_vertices.push(vi as u32);
+                        new
+                    }
+                };
                 mesh.indices.push(index);
             }
         }
+        for &vi in &mesh.source_vertices {
+            first[vi as usize] = NONE;
+        }
         mesh
+    }
+}
+
+/// No mesh vertex (a mesh has fewer than 3 × 65 535 vertices).
+const NONE: u32 = u32::MAX;
+
+/// How many mesh vertices of one model vertex are found by walking a chain
+/// (the rest by hashing).
+const CHAIN: usize = 8;
+
+/// Whether two corners' bits are equal. Written out rather than `==` on
+/// the arrays, which the compiler turned into byte-wise vector compares of
+/// values just spilled to the stack (stalling on store forwarding).
+#[inline]
+fn same_bits(a: &[u32; 5], b: &[u32; 5]) -> bool {
+    (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]) | (a[4] ^ b[4]) == 0
+}
+
+/// The bits a corner is merged by, besides its model vertex.
+#[inline]
+fn corner_bits(normal: [f32; 3], uv: [f32; 2]) -> [u32; 5] {
+    [
+        normal[0].to_bits(),
+        normal[1].to_bits(),
+        normal[2].to_bits(),
+        uv[0].to_bits(),
+        uv[1].to_bits(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ms3d::{Group, Triangle, Vertex};
+
+    /// One model vertex with more distinct corners than a chain holds, each
+    /// corner listed twice: the duplicates are found whether their first
+    /// copy went to the chain or to the map.
+    #[test]
+    fn corners_beyond_the_chain_are_merged_too() {
+        let distinct = 3 * CHAIN + 1;
+        let mut model = Ms3d::default();
+        for x in 0..3 {
+            model.vertices.push(Vertex {
+                position: [x as f32, 0.0, 0.0],
+                ..Vertex::default()
+            });
+        }
+        for i in 0..distinct {
+            model.triangles.push(Triangle {
+                vertices: [0, 1, 2],
+                normals: [[0.0, 0.0, 1.0]; 3],
+                // Only corner 0 differs between triangles; -0.0 and 0.0
+                // are different bits, so they are different corners.
+                s: [if i == 1 { -0.0 } else { i as f32 }, 0.5, 0.5],
+                t: [0.0, 0.25, 0.25],
+                ..Triangle::default()
+            });
+        }
+        let once: Vec<u16> = (0..distinct as u16).collect();
+        let mut triangles = once.clone();
+        triangles.extend(once.iter().rev());
+        model.groups.push(Group {
+            triangles,
+            material: -1,
+            ..Group::default()
+        });
+        let mesh = &GroupMesh::build_all(&model)[0];
+        // Corners 1 and 2 are the same in every triangle: one vertex each.
+        assert_eq!(mesh.vertices.len(), distinct + 2);
+        assert_eq!(mesh.indices.len(), 6 * distinct);
+        let (first, second) = mesh.indices.split_at(3 * distinct);
+        for (i, tri) in first.chunks(3).enumerate() {
+            let again = &second[3 * (distinct - 1 - i)..][..3];
+            assert_eq!(tri, again, "triangle {i}");
+            let v = &mesh.vertices[tri[0] as usize];
+            assert_eq!(v.uv[0].to_bits(), model.triangles[i].s[0].to_bits());
+            assert_eq!(mesh.source_vertices[tri[0] as usize], 0);
+        }
+        // Vertices are numbered in order of first use.
+        assert_eq!(&first[..6], &[0, 1, 2, 3, 1, 2]);
+        // The same vertex from `build` alone.
+        let influences = Influences::new(&model);
+        assert_eq!(&GroupMesh::build(&model, &influences, 0), mesh);
     }
 }

@@ -34,10 +34,12 @@ fn count(r: &mut Reader, what: &str, min_size: u64) -> Result<usize> {
     Ok(n as usize)
 }
 
+#[inline(always)]
 fn f32x3(b: &[u8], at: usize) -> [f32; 3] {
     [le_f32(b, at), le_f32(b, at + 4), le_f32(b, at + 8)]
 }
 
+#[inline(always)]
 fn f32x4(b: &[u8], at: usize) -> [f32; 4] {
     [
         le_f32(b, at),
@@ -47,12 +49,14 @@ fn f32x4(b: &[u8], at: usize) -> [f32; 4] {
     ]
 }
 
+#[inline(always)]
 fn name32(b: &[u8], at: usize) -> Name32 {
     let mut raw = [0u8; 32];
     raw.copy_from_slice(&b[at..at + 32]);
     Name32(raw)
 }
 
+#[inline(always)]
 fn name128(b: &[u8], at: usize) -> Name128 {
     let mut raw = [0u8; 128];
     raw.copy_from_slice(&b[at..at + 128]);
