@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compares retromodel's MD2 parsing with Assimp's MD2 import (and, when
-# node and npm are there, three.js's MD2Loader) on the same bytes in memory.
+# Compares retromodel's MD2 and MS3D parsing with Assimp's import (and, for
+# MD2, when node and npm are there, three.js's MD2Loader) on the same bytes
+# in memory. three.js has no MS3D loader.
 #
 # Needs: cargo, g++ and libassimp-dev (Debian: apt-get install g++ libassimp-dev).
 # Optional: node and npm (three.js is then installed into bench/build/js).
@@ -9,6 +10,8 @@
 # Environment:
 #   RETROMODEL_CORPUS  corpus folder (default: ../shared/corpus beside the repository)
 #   ITERATIONS         operations timed per measurement (default 2000)
+#   MS3D_ITERATIONS    the same for the MS3D files (default 1000; Assimp takes
+#                      about 5 ms per import of the animated Woman4)
 #   RUNS               how many times the whole measurement is repeated; the
 #                      table shows the median run of each figure (default 3)
 #   THREE_ITERATIONS   iterations for three.js, which is ~1000x slower (default 30)
@@ -27,7 +30,11 @@ iterations="${ITERATIONS:-2000}"
 runs="${RUNS:-3}"
 three_iterations="${THREE_ITERATIONS:-30}"
 build="$here/build"
+ms3d_iterations="${MS3D_ITERATIONS:-1000}"
 models=(assimpdeb_faerie assimpdeb_sydney)
+# Woman4 as GLScene ships it (Assimp 5.2.5 rejects its model comment) and as
+# Maverick Model 3D re-exported it (same mesh and 69 276 keys, no extras).
+ms3d_models=(assimpdeb_Wuson assimpdeb_jeep1 glscene_Woman4 mm3d_from_glscene_Woman4)
 
 files=()
 for m in "${models[@]}"; do
@@ -37,6 +44,15 @@ for m in "${models[@]}"; do
         exit 1
     fi
     files+=("$f")
+done
+ms3d_files=()
+for m in "${ms3d_models[@]}"; do
+    f="$corpus/ms3d/$m.ms3d"
+    if [[ ! -f "$f" ]]; then
+        echo "compare.sh: $f not found; set RETROMODEL_CORPUS to the corpus folder" >&2
+        exit 1
+    fi
+    ms3d_files+=("$f")
 done
 
 if ! command -v g++ >/dev/null || [[ ! -f /usr/include/assimp/Importer.hpp ]]; then
@@ -78,6 +94,9 @@ for ((run = 1; run <= runs; run++)); do
     if [[ -n "$three_loader" ]]; then
         node "$here/three_harness.mjs" "$three_loader" "$three_iterations" "${files[@]}" | tee -a "$results"
     fi
+    # The harness exits with 1 when Assimp rejects a file (a FAILED line).
+    "$build/assimp_harness" "$ms3d_iterations" "${ms3d_files[@]}" | tee -a "$results" || true
+    "$ours" "$ms3d_iterations" "${ms3d_files[@]}" | tee -a "$results"
 done
 
 # The median over the runs of one figure (column 4: median of batches,
@@ -133,3 +152,38 @@ for m in "${models[@]}"; do
     echo "  parse + decode all frames: ${r}x assimp (target <= 1.5x: $met_decode)"
 done
 
+echo
+echo "MS3D parse speed, µs per operation (median of $runs runs; each run's figure is"
+echo "the median of batches of 10 over $ms3d_iterations operations; 'fastest' is the fastest batch)"
+ms3d_labels=(
+    "memcpy:memcpy of the file bytes"
+    "assimp_import:assimp ReadFileFromMemory"
+    "ours_parse:ours: Ms3d::from_bytes"
+    "ours_load:ours: parse + Skeleton + GroupMeshes"
+)
+for m in "${ms3d_models[@]}"; do
+    bytes="$(wc -c <"$corpus/ms3d/$m.ms3d" | tr -d ' ')"
+    assimp="$(median_of assimp_import "$m" 4)"
+    echo
+    echo "$m.ms3d ($bytes bytes)"
+    printf '  %-42s %10s %10s %12s\n' "operation" "µs/op" "fastest" "ours/assimp"
+    for entry in "${ms3d_labels[@]}"; do
+        what="${entry%%:*}"
+        label="${entry#*:}"
+        med="$(median_of "$what" "$m" 4)"
+        [[ "$med" == "-" ]] && continue
+        fast="$(median_of "$what" "$m" 5)"
+        printf '  %-42s %10.2f %10.2f %12s\n' "$label" "$med" "$fast" "$(ratio "$med" "$assimp")"
+    done
+    failed="$(awk -v m="$m" '$1 == "FAILED" && $3 == m { $1 = $2 = $3 = ""; sub(/^ +/, ""); print; exit }' "$results")"
+    parse="$(median_of ours_parse "$m" 4)"
+    gbps="$(awk -v b="$bytes" -v us="$parse" 'BEGIN { printf "%.1f", b / us / 1000 }')"
+    echo "  parse throughput: $gbps GB/s"
+    if [[ "$assimp" == "-" ]]; then
+        echo "  assimp could not import it: ${failed:-no result}"
+    else
+        speedup="$(ratio "$assimp" "$parse")"
+        met="$(awk -v s="$speedup" 'BEGIN { print (s >= 5 ? "met" : "NOT met") }')"
+        echo "  parse is ${speedup}x faster than assimp (target >= 5x: $met)"
+    fi
+done

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Keeps the fuzz targets from rotting: builds them on stable Rust and runs
-# each once over the saved regression inputs (no fuzzing). Called by CI.
+# each once over the saved regression inputs (no fuzzing). Every target gets
+# every saved input, whatever its format: no target may crash on any input.
+# Called by CI.
 #
 #   bash fuzz/check.sh
 #
@@ -13,7 +15,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 inputs="$root/crates/retromodel/tests/regression"
-targets=(md2_parse md2_roundtrip)
+targets=(md2_parse md2_roundtrip ms3d_parse ms3d_roundtrip)
 
 if [ -z "${FUZZ_CHECK_PLAIN:-}" ] && cargo fuzz --version >/dev/null 2>&1; then
   echo "fuzz/check.sh: cargo fuzz build -s none"

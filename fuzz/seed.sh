@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# Fills fuzz/corpus/<target>/ with seeds: the library's sample model and the
-# MD2 files of the shared test corpus ($RETROMODEL_CORPUS, by default
-# ../shared/corpus beside the repository). The corpus folder is git-ignored:
-# model files must never be committed.
+# Fills fuzz/corpus/<target>/ with seeds: the library's sample models and
+# the model files of the shared test corpus ($RETROMODEL_CORPUS, by default
+# ../shared/corpus beside the repository): *.md2 for the md2_* targets,
+# *.ms3d for the ms3d_* targets. The corpus folder is git-ignored: model
+# files must never be committed.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 corpus="${RETROMODEL_CORPUS:-$root/../shared/corpus}"
-targets=(md2_parse md2_roundtrip)
+targets=(md2_parse md2_roundtrip ms3d_parse ms3d_roundtrip)
 dirs=()
 for t in "${targets[@]}"; do dirs+=("$here/corpus/$t"); done
 cargo run --quiet --manifest-path "$here/Cargo.toml" --example write_sample -- "${dirs[@]}"
 if [ -d "$corpus" ]; then
-  for d in "${dirs[@]}"; do
-    find "$corpus" -name '*.md2' -type f -exec cp -n {} "$d/" \;
+  for t in "${targets[@]}"; do
+    d="$here/corpus/$t"
+    ext="${t%%_*}" # md2_parse -> md2
+    find "$corpus" -name "*.$ext" -type f -exec cp -n {} "$d/" \;
     echo "$d: $(ls "$d" | wc -l) seeds"
   done
 else
-  echo "note: no corpus at $corpus; seeded with the sample model only" >&2
+  echo "note: no corpus at $corpus; seeded with the sample models only" >&2
 fi

@@ -21,7 +21,7 @@ enum LayoutArg {
 pub struct Args {
     /// The model to read.
     input: PathBuf,
-    /// The file to write; its extension chooses the format (`.md2`).
+    /// The file to write; its extension chooses the format (`.md2`, `.ms3d`).
     output: PathBuf,
     /// Replace the output file if it exists.
     #[arg(long)]
@@ -30,7 +30,8 @@ pub struct Args {
     /// indices, fix out-of-range normal indices, rebuild faulty GL commands.
     #[arg(long, conflicts_with = "layout")]
     repair: bool,
-    /// Section layout of an MD2 output.
+    /// Section layout of an MD2 output (MS3D files are always rewritten
+    /// exactly as read).
     #[arg(long, value_enum, default_value = "standard")]
     layout: LayoutArg,
 }
@@ -44,9 +45,9 @@ fn extension(path: &std::path::Path) -> String {
 /// Runs `convert`.
 pub fn run(args: &Args) -> Result<ExitCode> {
     let out_ext = extension(&args.output);
-    if out_ext != "md2" {
+    if out_ext != "md2" && out_ext != "ms3d" {
         bail!(
-            "{}: cannot write .{out_ext} files (supported: .md2)",
+            "{}: cannot write .{out_ext} files (supported: .md2, .ms3d)",
             args.output.display()
         );
     }
@@ -61,6 +62,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         LayoutArg::Original => Layout::Original,
     };
     let out = match load(&args.input)?.1 {
+        Model::Md2(_) if out_ext != "md2" => bail!(
+            "{}: cannot convert MD2 to .{out_ext} yet",
+            args.output.display()
+        ),
+        Model::Ms3d(_) if out_ext != "ms3d" => bail!(
+            "{}: cannot convert MS3D to .{out_ext} yet",
+            args.output.display()
+        ),
+        Model::Ms3d(model) => model.to_bytes()?,
         Model::Md2(mut model) => {
             if args.repair {
                 let r = model.repair();

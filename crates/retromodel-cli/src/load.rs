@@ -2,19 +2,22 @@
 
 use anyhow::{bail, Context, Result};
 use retromodel::md2::Md2;
+use retromodel::ms3d::Ms3d;
 use std::path::Path;
 
 /// A model read from a file.
 pub enum Model {
     /// A Quake II MD2 model.
     Md2(Md2),
+    /// A MilkShape 3D model.
+    Ms3d(Ms3d),
 }
 
 /// The format a file's first bytes announce.
 pub fn sniff(bytes: &[u8]) -> Option<retromodel::Format> {
     if bytes.starts_with(&retromodel::md2::MAGIC) {
         Some(retromodel::Format::Md2)
-    } else if bytes.starts_with(b"MS3D000000") {
+    } else if bytes.starts_with(&retromodel::ms3d::MAGIC) {
         Some(retromodel::Format::Ms3d)
     } else {
         None
@@ -30,10 +33,10 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
 pub fn parse(bytes: &[u8]) -> Result<Model> {
     match sniff(bytes) {
         Some(retromodel::Format::Md2) => Ok(Model::Md2(Md2::from_bytes(bytes)?)),
-        Some(retromodel::Format::Ms3d) => bail!("MS3D files are not supported yet"),
+        Some(retromodel::Format::Ms3d) => Ok(Model::Ms3d(Ms3d::from_bytes(bytes)?)),
         _ => bail!(
-            "unknown format: starts with {:?}, expected \"IDP2\" (MD2)",
-            String::from_utf8_lossy(&bytes[..bytes.len().min(4)])
+            "unknown format: starts with {:?}, expected \"IDP2\" (MD2) or \"MS3D000000\" (MS3D)",
+            String::from_utf8_lossy(&bytes[..bytes.len().min(10)])
         ),
     }
 }

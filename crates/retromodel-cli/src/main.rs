@@ -1,4 +1,5 @@
-//! `retromodel`: inspect, validate and convert Quake II MD2 models.
+//! `retromodel`: inspect, validate and convert Quake II MD2 and MilkShape 3D
+//! MS3D models.
 //!
 //! A thin layer over the `retromodel` library: argument parsing, file
 //! access and printing live here, everything else in the library.
@@ -22,7 +23,8 @@ mod validate;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Inspect, validate and convert classic animated 3D models (Quake II MD2).
+/// Inspect, validate and convert classic animated 3D models (Quake II MD2,
+/// MilkShape 3D MS3D).
 #[derive(Debug, Parser)]
 #[command(name = "retromodel", version, about, max_term_width = 100)]
 struct Cli {

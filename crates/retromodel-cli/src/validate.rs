@@ -29,6 +29,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         let problems =
             match read_file(path).and_then(|b| parse(&b).context("cannot read the model")) {
                 Ok(Model::Md2(model)) => model.validate(),
+                Ok(Model::Ms3d(model)) => model.validate(),
                 Err(err) => {
                     outln!("{}: error: {:#}", path.display(), err.root_cause());
                     failed += 1;

@@ -323,3 +323,106 @@ fn convert_repair_fixes_what_validate_warns_about() {
     let repaired = std::fs::read(&fixed).unwrap();
     assert_eq!(header_field(&repaired, 8) as usize, num_tris - 1);
 }
+
+#[test]
+fn info_json_matches_facts_for_every_corpus_ms3d() {
+    let Some(dir) = corpus() else { return };
+    let facts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("facts.json")).unwrap()).unwrap();
+    let mut checked = 0;
+    for (name, f) in facts.as_object().unwrap() {
+        if f["fmt"] != "MS3D" {
+            continue;
+        }
+        let path = dir.join(name);
+        let j = json(&run(&["info", "--json", path.to_str().unwrap()]));
+        assert_eq!(j["format"], "ms3d");
+        for (ours, theirs) in [
+            ("version", "version"),
+            ("vertices", "verts"),
+            ("triangles", "tris"),
+            ("groups", "groups"),
+            ("materials", "materials"),
+            ("joints", "joints"),
+            ("fps", "fps"),
+            ("total_frames", "total_frames"),
+        ] {
+            assert_eq!(j[ours], f[theirs], "{name}: {ours}");
+        }
+        // facts.json gives a prefix of the model comment.
+        match f["extras"]["model_comment"].as_str() {
+            Some(prefix) => assert!(
+                j["model_comment"].as_str().unwrap().starts_with(prefix),
+                "{name}"
+            ),
+            None => assert!(j["model_comment"].is_null(), "{name}"),
+        }
+        let problems = f["problems"].as_array().unwrap();
+        assert_eq!(
+            j["warnings"].as_array().unwrap().len(),
+            problems.len(),
+            "{name}"
+        );
+        // The rewrite is byte-identical.
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out.ms3d");
+        assert_eq!(
+            run(&["convert", path.to_str().unwrap(), out.to_str().unwrap()])
+                .status
+                .code(),
+            Some(0)
+        );
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            std::fs::read(&path).unwrap(),
+            "{name}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 19, "only {checked} MS3D files in facts.json");
+}
+
+#[test]
+fn ms3d_validate_and_cross_format_refusal() {
+    let Some(dir) = corpus() else { return };
+    let bad = dir.join("ms3d/assimp_InvalidMaterialIndex.ms3d");
+    let out = run(&["validate", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "warnings pass");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("groups[0].material: material index 1 out of range -1..1"),
+        "{text}"
+    );
+    assert_eq!(
+        run(&["validate", "--strict", bad.to_str().unwrap()])
+            .status
+            .code(),
+        Some(1)
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "convert",
+        bad.to_str().unwrap(),
+        tmp.path().join("x.md2").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot convert MS3D to .md2"));
+    // A clip beyond the timeline is reported as such.
+    let woman = dir.join("ms3d/glscene_Woman4.ms3d");
+    let j = json(&run(&[
+        "info",
+        "--json",
+        "--clip",
+        "tail:2000-2200",
+        woman.to_str().unwrap(),
+    ]));
+    assert_eq!(j["clips"][0]["name"], "timeline");
+    assert_eq!(j["clips"][0]["last_frame"], 2133.0);
+    assert_eq!(j["clips"][1]["within_timeline"], false);
+    assert_eq!(
+        run(&["info", "--clip", "bad", woman.to_str().unwrap()])
+            .status
+            .code(),
+        Some(2)
+    );
+}

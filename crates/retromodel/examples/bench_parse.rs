@@ -1,5 +1,5 @@
-//! Times MD2 parsing for `bench/compare.sh`, measured the same way as
-//! `bench/assimp_harness.cpp`.
+//! Times MD2 and MS3D parsing for `bench/compare.sh`, measured the same way
+//! as `bench/assimp_harness.cpp`.
 //!
 //! Usage: `cargo run --release -p retromodel --example bench_parse -- ITERATIONS FILE...`
 //!
@@ -18,9 +18,18 @@
 //!   frame-sized buffer, reused for each frame (as an animation loop
 //!   would).
 //!
+//! For an `.ms3d` file (by extension; anything else is read as MD2):
+//!
+//! - `memcpy` as above;
+//! - `ours_parse`: [`Ms3d::from_bytes`];
+//! - `ours_load`: parse, then [`Skeleton::new`] (keys converted for
+//!   sampling) and [`GroupMesh::build_all`] (one indexed, skinnable vertex
+//!   buffer per group): what an importer such as Assimp's delivers.
+//!
 //! Output lines: `RESULT <what> <file> <median µs per op> <fastest µs per op>`.
 
 use retromodel::md2::Md2;
+use retromodel::ms3d::{GroupMesh, Ms3d, Skeleton};
 use std::hint::black_box;
 use std::path::Path;
 use std::process::ExitCode;
@@ -61,6 +70,100 @@ fn parse_and_decode(bytes: &[u8], positions: &mut [[f32; 3]], normals: &mut [[f3
     model
 }
 
+/// Times the MD2 operations on `bytes`.
+fn time_md2(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
+    let model = match Md2::from_bytes(bytes) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("cannot parse {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let n = model.vertex_count();
+    let total = n * model.frames.len();
+    {
+        // Settle the allocator first: glibc raises its trim threshold
+        // after the first large free. Without this, the first file
+        // timed would give memory back to the system after every parse
+        // and fault it in again, which no long-running program sees.
+        let (mut p, mut q) = (vec![[0.0f32; 3]; total], vec![[0.0f32; 3]; total]);
+        black_box(parse_and_decode(bytes, &mut p, &mut q));
+    }
+
+    time_memcpy(iterations, name, bytes);
+
+    let (med, min) = time_per_op(iterations, || {
+        black_box(Md2::from_bytes(black_box(bytes)).is_ok());
+    });
+    println!("RESULT ours_parse {name} {med:.3} {min:.3}");
+
+    let mut positions = vec![[0.0f32; 3]; total];
+    let mut normals = vec![[0.0f32; 3]; total];
+    let (med, min) = time_per_op(iterations, || {
+        black_box(parse_and_decode(
+            black_box(bytes),
+            &mut positions,
+            &mut normals,
+        ));
+        black_box((&positions, &normals));
+    });
+    println!("RESULT ours_parse_decode {name} {med:.3} {min:.3}");
+
+    let (mut positions, mut normals) = (vec![[0.0f32; 3]; n], vec![[0.0f32; 3]; n]);
+    let (med, min) = time_per_op(iterations, || {
+        black_box(parse_and_decode(
+            black_box(bytes),
+            &mut positions,
+            &mut normals,
+        ));
+        black_box((&positions, &normals));
+    });
+    println!("RESULT ours_parse_decode_reuse {name} {med:.3} {min:.3}");
+    ExitCode::SUCCESS
+}
+
+/// Parses `bytes` as MS3D and prepares the skeleton and the group meshes.
+fn load_ms3d(bytes: &[u8]) -> Option<(Ms3d, Skeleton, Vec<GroupMesh>)> {
+    let model = Ms3d::from_bytes(bytes).ok()?;
+    let skeleton = Skeleton::new(&model).ok()?;
+    let meshes = GroupMesh::build_all(&model);
+    Some((model, skeleton, meshes))
+}
+
+/// Times the MS3D operations on `bytes`.
+fn time_ms3d(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
+    if let Err(e) = Ms3d::from_bytes(bytes).and_then(|m| Skeleton::new(&m)) {
+        eprintln!("cannot load {path}: {e}");
+        return ExitCode::FAILURE;
+    }
+    // Settle the allocator (see `time_md2`).
+    drop(black_box(vec![0u8; 8 << 20]));
+    black_box(load_ms3d(bytes));
+
+    time_memcpy(iterations, name, bytes);
+
+    let (med, min) = time_per_op(iterations, || {
+        black_box(Ms3d::from_bytes(black_box(bytes)).is_ok());
+    });
+    println!("RESULT ours_parse {name} {med:.3} {min:.3}");
+
+    let (med, min) = time_per_op(iterations, || {
+        black_box(load_ms3d(black_box(bytes)));
+    });
+    println!("RESULT ours_load {name} {med:.3} {min:.3}");
+    ExitCode::SUCCESS
+}
+
+/// Times a copy of `bytes` into a buffer (a floor).
+fn time_memcpy(iterations: u32, name: &str, bytes: &[u8]) {
+    let mut copy = vec![0u8; bytes.len()];
+    let (med, min) = time_per_op(iterations * 10, || {
+        copy.copy_from_slice(black_box(bytes));
+        black_box(&copy);
+    });
+    println!("RESULT memcpy {name} {med:.3} {min:.3}");
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(iterations) = args.first().and_then(|s| s.parse::<u32>().ok()) else {
@@ -75,61 +178,21 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let name = Path::new(path)
+        let file = Path::new(path);
+        let name = file
             .file_stem()
             .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
-        let model = match Md2::from_bytes(&bytes) {
-            Ok(m) => m,
-            Err(e) => {
-                eprintln!("cannot parse {path}: {e}");
-                return ExitCode::FAILURE;
-            }
+        let is_ms3d = file
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("ms3d"));
+        let status = if is_ms3d {
+            time_ms3d(iterations, &name, path, &bytes)
+        } else {
+            time_md2(iterations, &name, path, &bytes)
         };
-        let n = model.vertex_count();
-        let total = n * model.frames.len();
-        {
-            // Settle the allocator first: glibc raises its trim threshold
-            // after the first large free. Without this, the first file
-            // timed would give memory back to the system after every parse
-            // and fault it in again, which no long-running program sees.
-            let (mut p, mut q) = (vec![[0.0f32; 3]; total], vec![[0.0f32; 3]; total]);
-            black_box(parse_and_decode(&bytes, &mut p, &mut q));
+        if status != ExitCode::SUCCESS {
+            return status;
         }
-
-        let mut copy = vec![0u8; bytes.len()];
-        let (med, min) = time_per_op(iterations * 10, || {
-            copy.copy_from_slice(black_box(&bytes));
-            black_box(&copy);
-        });
-        println!("RESULT memcpy {name} {med:.3} {min:.3}");
-
-        let (med, min) = time_per_op(iterations, || {
-            black_box(Md2::from_bytes(black_box(&bytes)).is_ok());
-        });
-        println!("RESULT ours_parse {name} {med:.3} {min:.3}");
-
-        let mut positions = vec![[0.0f32; 3]; total];
-        let mut normals = vec![[0.0f32; 3]; total];
-        let (med, min) = time_per_op(iterations, || {
-            black_box(parse_and_decode(
-                black_box(&bytes),
-                &mut positions,
-                &mut normals,
-            ));
-            black_box((&positions, &normals));
-        });
-        println!("RESULT ours_parse_decode {name} {med:.3} {min:.3}");
-
-        let (mut positions, mut normals) = (vec![[0.0f32; 3]; n], vec![[0.0f32; 3]; n]);
-        let (med, min) = time_per_op(iterations, || {
-            black_box(parse_and_decode(
-                black_box(&bytes),
-                &mut positions,
-                &mut normals,
-            ));
-            black_box((&positions, &normals));
-        });
-        println!("RESULT ours_parse_decode_reuse {name} {med:.3} {min:.3}");
     }
     ExitCode::SUCCESS
 }

@@ -1,7 +1,7 @@
 //! # retromodel
 //!
 //! Read, validate, write and animate the classic animated model formats
-//! **Quake II MD2** (and, soon, **MilkShape 3D MS3D**).
+//! **Quake II MD2** and **MilkShape 3D MS3D**.
 //!
 //! - Lossless: a model keeps everything its file holds (raw names with the
 //!   bytes after their NUL, GL commands as stored, bytes after the end), so
@@ -49,9 +49,12 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[macro_use]
+mod name;
 mod bytes;
 mod error;
 pub mod md2;
+pub mod ms3d;
 mod problem;
 
 pub use error::{Error, Format, Result};
