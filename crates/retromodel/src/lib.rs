@@ -53,6 +53,8 @@ mod bytes;
 mod error;
 pub mod md2;
 mod problem;
+#[cfg(feature = "textures")]
+pub mod texture;
 
 pub use error::{Error, Format, Result};
 pub use problem::{Problem, Severity};
