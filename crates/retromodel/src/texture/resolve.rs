@@ -1,7 +1,7 @@
 //! Finding the image file that a texture name read from a model stands for,
 //! without ever opening a file outside the folders the user allowed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs;
 use std::io::Read;
@@ -557,6 +557,9 @@ struct Search<'a> {
     allowed: Vec<&'a Path>,
     tried: Vec<PathBuf>,
     skipped: Vec<Skipped>,
+    /// Paths already checked (the search below a root can meet the files
+    /// of the model's folder again).
+    opened: HashSet<PathBuf>,
 }
 
 impl<'a> Search<'a> {
@@ -567,6 +570,7 @@ impl<'a> Search<'a> {
             allowed: folders.iter().map(|f| f.real.as_path()).collect(),
             tried: Vec::new(),
             skipped: Vec::new(),
+            opened: HashSet::new(),
         }
     }
 
@@ -596,6 +600,9 @@ impl<'a> Search<'a> {
     /// Checks that `path` really lies inside an allowed folder and is a
     /// regular file of acceptable size, then reads it. Records why not.
     fn open(&mut self, path: &Path) -> Option<ResolvedTexture> {
+        if !self.opened.insert(path.to_path_buf()) {
+            return None;
+        }
         let skip = |reason| Skipped {
             path: path.to_path_buf(),
             reason,
