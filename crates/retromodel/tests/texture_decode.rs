@@ -460,3 +460,75 @@ fn texture_errors_convert_into_the_crate_error() {
     let err: retromodel::Error = decode(b"GIF89a......").unwrap_err().into();
     assert!(matches!(err, retromodel::Error::Invalid { .. }), "{err}");
 }
+
+/// An 18-byte TGA header for a true-colour image.
+fn tga_header(image_type: u8, w: u16, h: u16, bits: u8, descriptor: u8) -> Vec<u8> {
+    let mut b = vec![0, 0, image_type, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    b.extend_from_slice(&w.to_le_bytes());
+    b.extend_from_slice(&h.to_le_bytes());
+    b.extend_from_slice(&[bits, descriptor]);
+    b
+}
+
+#[test]
+fn hand_made_tgas_decode_with_their_origin_and_alpha() {
+    // 2×2, 24-bit BGR, origin bottom-left: the first stored row is the
+    // bottom one.
+    let mut tga = tga_header(2, 2, 2, 24, 0);
+    tga.extend_from_slice(&[
+        3, 2, 1, 6, 5, 4, // bottom row: (1,2,3) (4,5,6)
+        9, 8, 7, 12, 11, 10, // top row: (7,8,9) (10,11,12)
+    ]);
+    assert_eq!(ImageFormat::detect(&tga), Some(ImageFormat::Tga));
+    let img = decode(&tga).unwrap();
+    assert_eq!(
+        img.pixels(),
+        &[7, 8, 9, 255, 10, 11, 12, 255, 1, 2, 3, 255, 4, 5, 6, 255]
+    );
+
+    // RLE (type 10), 32-bit BGRA, origin top-left (descriptor bit 5) with 8
+    // alpha bits: a run of 3 then a raw packet of 1.
+    let mut tga = tga_header(10, 2, 2, 32, 0x28);
+    tga.extend_from_slice(&[0x82, 30, 20, 10, 40, 0x00, 3, 2, 1, 0]);
+    assert_eq!(ImageFormat::detect(&tga), Some(ImageFormat::Tga));
+    let img = decode(&tga).unwrap();
+    assert_eq!(img.pixel(0, 0), Some([10, 20, 30, 40]));
+    assert_eq!(img.pixel(1, 1), Some([1, 2, 3, 0]));
+    assert!(!img.is_opaque());
+
+    // Cut short: an error.
+    assert!(decode(&tga[..tga.len() - 2]).is_err());
+}
+
+#[test]
+fn detection_tells_the_corpus_formats_apart() {
+    let Some(corpus) = corpus() else { return };
+    // No file of one format is taken for another (TGA has no magic, so
+    // this checks its heuristic does not claim the others).
+    for (dir, ext, format) in [
+        ("skins", "pcx", ImageFormat::Pcx),
+        ("skins", "png", ImageFormat::Png),
+        ("md2", "bmp", ImageFormat::Bmp),
+        ("ms3d", "jpg", ImageFormat::Jpeg),
+    ] {
+        for entry in std::fs::read_dir(corpus.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == ext) {
+                assert_eq!(
+                    ImageFormat::detect(&read(&path)),
+                    Some(format),
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+    }
+    // Model files are no images.
+    for file in ["md2/assimpdeb_faerie.md2", "ms3d/assimpdeb_jeep1.ms3d"] {
+        assert_eq!(
+            ImageFormat::detect(&read(&corpus.join(file))),
+            None,
+            "{file}"
+        );
+    }
+}

@@ -535,3 +535,27 @@ fn corpus_quake_style_path_without_its_tree_is_not_found() {
     assert_eq!(tried.len(), 3);
     assert_eq!(tried[2], corpus.join("md2/weapon.pcx"));
 }
+
+#[test]
+fn a_long_name_against_a_large_folder_ends_quickly() {
+    // 300 components (the longest name accepted is 1024 bytes) in a
+    // folder of 2000 files: each suffix needs a case-insensitive lookup in
+    // the folder's listing, which is read once.
+    let t = Tree::new();
+    for i in 0..2000 {
+        t.write(&format!("game/models/monster/f{i}.png"), b"");
+    }
+    let name = "A/".repeat(300) + "missing.png";
+    let start = std::time::Instant::now();
+    let err = t.with_root().resolve(&name).unwrap_err();
+    let elapsed = start.elapsed();
+    let ResolveError::NotFound { tried, .. } = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(tried.len(), 301 * 2);
+    // Generous, for slow CI machines; it takes milliseconds here.
+    assert!(elapsed.as_secs() < 20, "{elapsed:?}");
+    // Longer than 1024 bytes: refused.
+    let name = "a/".repeat(600) + "x.png";
+    assert_eq!(refusal(resolve(&t.resolver(), &name)), Refusal::TooLong);
+}

@@ -560,6 +560,8 @@ struct Search<'a> {
     /// Paths already checked (the search below a root can meet the files
     /// of the model's folder again).
     opened: HashSet<PathBuf>,
+    /// Folder listings read so far: (lower-case name, name), sorted by name.
+    listings: HashMap<PathBuf, Vec<(String, String)>>,
 }
 
 impl<'a> Search<'a> {
@@ -571,6 +573,7 @@ impl<'a> Search<'a> {
             tried: Vec::new(),
             skipped: Vec::new(),
             opened: HashSet::new(),
+            listings: HashMap::new(),
         }
     }
 
@@ -584,17 +587,43 @@ impl<'a> Search<'a> {
     ) -> Option<ResolvedTexture> {
         let mut dir = base.to_path_buf();
         for component in dirs {
-            let entry = find_entry(&dir, component)?;
+            let entry = self.find_entry(&dir, component)?;
             dir.push(entry);
         }
         for file in files {
-            if let Some(entry) = find_entry(&dir, file) {
+            if let Some(entry) = self.find_entry(&dir, file) {
                 if let Some(found) = self.open(&dir.join(entry)) {
                     return Some(found);
                 }
             }
         }
         None
+    }
+
+    /// The entry of `dir` called `name`: exactly, or else the first (by
+    /// name) whose name matches case-insensitively. Listings are read once
+    /// per lookup.
+    fn find_entry(&mut self, dir: &Path, name: &str) -> Option<String> {
+        if fs::symlink_metadata(dir.join(name)).is_ok() {
+            return Some(name.to_owned());
+        }
+        let listing = self.listings.entry(dir.to_path_buf()).or_insert_with(|| {
+            let mut names: Vec<(String, String)> = fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+                        .map(|entry| (entry.to_lowercase(), entry))
+                        .collect()
+                })
+                .unwrap_or_default();
+            names.sort_by(|a, b| a.1.cmp(&b.1));
+            names
+        });
+        let wanted = name.to_lowercase();
+        listing
+            .iter()
+            .find(|(lower, _)| *lower == wanted)
+            .map(|(_, entry)| entry.clone())
     }
 
     /// Checks that `path` really lies inside an allowed folder and is a
@@ -690,22 +719,6 @@ impl<'a> Search<'a> {
             }
         }
     }
-}
-
-/// The entry of `dir` called `name`: exactly, or else the first (by name)
-/// whose name matches case-insensitively.
-fn find_entry(dir: &Path, name: &str) -> Option<String> {
-    if fs::symlink_metadata(dir.join(name)).is_ok() {
-        return Some(name.to_owned());
-    }
-    let wanted = name.to_lowercase();
-    let mut matches: Vec<String> = fs::read_dir(dir)
-        .ok()?
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|entry| entry.to_lowercase() == wanted)
-        .collect();
-    matches.sort();
-    matches.into_iter().next()
 }
 
 /// How many trailing folder names `a` and `b` share.
