@@ -171,9 +171,9 @@ pub enum ResolveError {
     NotFound {
         /// The name as given.
         name: String,
-        /// Where it was looked for: each folder joined with each form of
-        /// the name (the extension alternatives of one form are not listed
-        /// one by one).
+        /// Where it was looked for: each folder joined with each suffix of
+        /// the name as written (the extension alternatives of a suffix and
+        /// the search below the roots are not listed one by one).
         tried: Vec<PathBuf>,
         /// Matching files that were passed over.
         skipped: Vec<Skipped>,
