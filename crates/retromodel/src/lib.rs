@@ -15,6 +15,10 @@
 //! - Ready for a renderer: frames decode and blend into caller buffers
 //!   without allocating, and [`md2::RenderMesh`] fills `bytemuck::Pod`
 //!   vertices.
+//! - Skins and textures (feature `textures`, on by default): the
+//!   `texture` module decodes PCX, PNG, JPEG, TGA and BMP to RGBA8,
+//!   encodes PNG, and finds the file a skin name stands for without ever
+//!   leaving the model's folder and the search roots you allow.
 //!
 //! ## Example
 //!
@@ -56,6 +60,8 @@ mod error;
 pub mod md2;
 pub mod ms3d;
 mod problem;
+#[cfg(feature = "textures")]
+pub mod texture;
 
 pub use error::{Error, Format, Result};
 pub use problem::{Problem, Severity};
