@@ -311,7 +311,7 @@ fn qdata_prims(mesh: &Mesh, fans_first: bool) -> Vec<Prim> {
             for startv in 0..3 {
                 stamp += 1;
                 let p = qdata_grow(mesh, i, startv, fan, &used, &mut mark, stamp);
-                if best.as_ref().map_or(true, |b| p.tris.len() > b.tris.len()) {
+                if best.as_ref().is_none_or(|b| p.tris.len() > b.tris.len()) {
                     best = Some(p);
                 }
             }
@@ -630,7 +630,7 @@ impl<'m> Greedy<'m> {
             }
             let iso = self.isolated_by(p);
             let key = (4 * p.tris.len() as i64 - w * iso as i64, usize::MAX - iso);
-            if best.map_or(true, |(_, b)| key > b) {
+            if best.is_none_or(|(_, b)| key > b) {
                 best = Some((i, key));
             }
         }
