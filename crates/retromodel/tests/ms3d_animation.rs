@@ -790,7 +790,7 @@ fn the_sample_model_matches_the_reference_evaluator() {
 /// identity.
 fn first_keys_identity(j: &retromodel::ms3d::Joint) -> bool {
     let zero = |k: Option<&retromodel::ms3d::Key>| {
-        k.map_or(true, |k| k.value.iter().all(|x| x.abs() < 1e-5))
+        k.is_none_or(|k| k.value.iter().all(|x| x.abs() < 1e-5))
     };
     zero(j.rotation_keys.first()) && zero(j.position_keys.first())
 }
