@@ -56,6 +56,10 @@ mod error;
 pub mod md2;
 pub mod ms3d;
 mod problem;
+#[cfg(feature = "scene")]
+pub mod scene;
+#[cfg(feature = "gltf")]
+pub mod gltf;
 
 pub use error::{Error, Format, Result};
 pub use problem::{Problem, Severity};
