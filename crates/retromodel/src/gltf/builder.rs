@@ -12,6 +12,9 @@ pub(crate) struct Builder {
     pub root: json::Root,
     /// The bytes of buffer 0.
     pub bin: Vec<u8>,
+    /// Views of zeros already written, by (length, stride), shared by
+    /// every all-zero accessor that fits.
+    zero_views: std::collections::HashMap<(usize, Option<usize>), Index<View>>,
 }
 
 /// The component type and per-element byte size of data to store.
@@ -67,6 +70,7 @@ impl Builder {
         Builder {
             root,
             bin: Vec::new(),
+            zero_views: Default::default(),
         }
     }
 
@@ -141,6 +145,30 @@ impl Builder {
             normalized: layout.normalized,
             sparse: None,
         })
+    }
+
+    /// An accessor of `count` zero elements over a shared view of zeros.
+    /// (glTF allows an accessor without a view to mean zeros, but some
+    /// loaders, such as the `gltf` crate, reject it.)
+    pub fn zeros(
+        &mut self,
+        count: usize,
+        layout: Layout,
+        min_max: Option<(Vec<f32>, Vec<f32>)>,
+    ) -> Index<json::Accessor> {
+        let elem = component_size(layout.component) * component_count(layout.kind);
+        let stride = elem.div_ceil(4) * 4;
+        let explicit = (stride != elem).then_some(stride);
+        let len = stride * count;
+        let view = match self.zero_views.get(&(len, explicit)) {
+            Some(&v) => v,
+            None => {
+                let v = self.view(&vec![0; len], explicit, Some(BufferTarget::ArrayBuffer));
+                self.zero_views.insert((len, explicit), v);
+                v
+            }
+        };
+        self.accessor(Some(view), count, layout, min_max)
     }
 
     /// Stores floats, `kind` elements of them, optionally with their

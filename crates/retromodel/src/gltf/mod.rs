@@ -7,8 +7,7 @@
 //!   from the model.
 //! - Meshes with `POSITION` (with min/max), `NORMAL`, `TEXCOORD_0`, skinned
 //!   ones with `JOINTS_0`/`WEIGHTS_0`, morph targets (`POSITION` with
-//!   min/max, `NORMAL`); all-zero targets are accessors without a buffer
-//!   view (glTF's "initialised with zeros").
+//!   min/max, `NORMAL`); all-zero targets share one buffer view of zeros.
 //! - Materials (metallic-roughness). A texture is embedded only when the
 //!   scene's [`Texture`](crate::scene::Texture) has PNG bytes, as an image
 //!   in a buffer view with `mimeType: image/png` (in a `.glb` and in the
@@ -138,13 +137,17 @@ fn build(scene: &Scene, options: &GltfOptions, uri: Option<&str>) -> Result<Buil
         );
     }
     roots.extend(mesh_nodes.iter().flatten().copied());
-    let scene_index = b.root.push(json::Scene {
-        extensions: None,
-        extras: None,
-        name: name(&scene.name),
-        nodes: roots,
-    });
-    b.root.scene = Some(scene_index);
+    // A scene needs at least one node; a model with nothing to draw gets
+    // none (glTF allows a document without scenes).
+    if !roots.is_empty() {
+        let scene_index = b.root.push(json::Scene {
+            extensions: None,
+            extras: None,
+            name: name(&scene.name),
+            nodes: roots,
+        });
+        b.root.scene = Some(scene_index);
+    }
     finish_buffer(&mut b, uri)?;
     Ok(b)
 }
@@ -440,7 +443,7 @@ fn write_float_targets(b: &mut Builder, mesh: &Mesh) -> Option<Vec<json::mesh::M
     let write = |b: &mut Builder, v: &[[f32; 3]], min_max: bool| {
         if v.iter().all(|x| *x == [0.0; 3]) {
             let mm = min_max.then(|| (vec![0.0; 3], vec![0.0; 3]));
-            b.accessor(None, n, layout, mm)
+            b.zeros(n, layout, mm)
         } else {
             b.floats(
                 &flat(v),

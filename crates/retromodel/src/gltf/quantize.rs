@@ -120,7 +120,7 @@ impl Grid {
 }
 
 /// Writes integer vectors (with min/max, which morph target positions
-/// need); all-zero data becomes an accessor without a buffer view.
+/// need); all-zero data shares a view of zeros.
 fn write_ints(b: &mut Builder, v: &[[i64; 3]], layout: Layout) -> json::Index<json::Accessor> {
     let mut min = [i64::MAX; 3];
     let mut max = [i64::MIN; 3];
@@ -134,7 +134,7 @@ fn write_ints(b: &mut Builder, v: &[[i64; 3]], layout: Layout) -> json::Index<js
     let as_f32 = |a: [i64; 3]| a.iter().map(|&x| x as f32).collect::<Vec<f32>>();
     let mm = Some((as_f32(min), as_f32(max)));
     if v.iter().all(|e| *e == [0; 3]) {
-        return b.accessor(None, v.len(), layout, mm);
+        return b.zeros(v.len(), layout, mm);
     }
     let elements: Vec<Vec<i64>> = v.iter().map(|e| e.to_vec()).collect();
     b.vertex_ints(&elements, layout, mm)
