@@ -157,8 +157,9 @@ impl Builder {
         min_max: Option<(Vec<f32>, Vec<f32>)>,
     ) -> Index<json::Accessor> {
         let elem = component_size(layout.component) * component_count(layout.kind);
+        // Shared by several accessors, so the view must state its stride.
         let stride = elem.div_ceil(4) * 4;
-        let explicit = (stride != elem).then_some(stride);
+        let explicit = Some(stride);
         let len = stride * count;
         let view = match self.zero_views.get(&(len, explicit)) {
             Some(&v) => v,

@@ -97,6 +97,25 @@ impl Doc {
                 assert_eq!(s.0 % 4, 0, "bufferViews[{i}] stride");
             }
         }
+        // A vertex buffer view shared by several accessors must state its
+        // stride (glTF 2.0, 3.6.2.4).
+        let mut users = vec![0usize; self.root.buffer_views.len()];
+        for a in &self.root.accessors {
+            if let Some(v) = a.buffer_view {
+                users[v.value()] += 1;
+            }
+        }
+        for (i, v) in self.root.buffer_views.iter().enumerate() {
+            let vertex = matches!(
+                v.target,
+                Some(Checked::Valid(gltf_json::buffer::Target::ArrayBuffer))
+            );
+            assert!(
+                !(vertex && users[i] > 1) || v.byte_stride.is_some(),
+                "bufferViews[{i}] is shared by {} accessors without a byteStride",
+                users[i]
+            );
+        }
         for (i, a) in self.root.accessors.iter().enumerate() {
             let Some(view) = a.buffer_view else { continue };
             let v = &self.root.buffer_views[view.value()];
