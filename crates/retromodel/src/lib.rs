@@ -57,9 +57,13 @@
 mod name;
 mod bytes;
 mod error;
+#[cfg(feature = "gltf")]
+pub mod gltf;
 pub mod md2;
 pub mod ms3d;
 mod problem;
+#[cfg(feature = "scene")]
+pub mod scene;
 #[cfg(feature = "textures")]
 pub mod texture;
 

@@ -40,6 +40,8 @@ mod write;
 
 pub use clip::Clip;
 pub use mesh::{GroupMesh, SkinnedVertex};
+#[cfg(feature = "scene")]
+pub(crate) use skeleton::euler_to_quat;
 pub use skeleton::Skeleton;
 pub use skin::{Influence, Influences};
 

@@ -353,6 +353,13 @@ impl Skeleton {
         &self.inverse_bind
     }
 
+    /// The viewer's `(in, out)` Hermite tangents of a joint's position
+    /// keys, in position units per normalised interval (one per key).
+    #[cfg(feature = "scene")]
+    pub(crate) fn position_tangents(&self, joint: usize) -> Option<&[(Vec3, Vec3)]> {
+        self.tracks.get(joint).map(|t| t.tangents.as_slice())
+    }
+
     /// The animated local transform `[R(q) | p]` a joint's keys give at
     /// `frame` (before the bind local is applied).
     pub fn key_transform(&self, joint: usize, frame: f32) -> Option<(Quat, Vec3)> {

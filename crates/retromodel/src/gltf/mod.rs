@@ -1,0 +1,581 @@
+//! glTF 2.0 export of a [`Scene`]: a binary `.glb`, or a `.gltf` JSON
+//! document with a separate `.bin`.
+//!
+//! What is written:
+//! - A node per joint (hierarchy by parent, rest TRS), a node per non-empty
+//!   mesh, one skin over all joints when the scene has a skeleton; names
+//!   from the model.
+//! - Meshes with `POSITION` (with min/max), `NORMAL`, `TEXCOORD_0`, skinned
+//!   ones with `JOINTS_0`/`WEIGHTS_0`, morph targets (`POSITION` with
+//!   min/max, `NORMAL`); all-zero targets share one buffer view of zeros.
+//! - Materials (metallic-roughness). A texture is embedded only when the
+//!   scene's [`Texture`](crate::scene::Texture) has PNG bytes, as an image
+//!   in a buffer view with `mimeType: image/png` (in a `.glb` and in the
+//!   `.bin` of a `.gltf` alike); otherwise the material stays untextured.
+//! - Animations with their channels, interpolation as given.
+//! - Extras (comments ...) on the asset, meshes, materials, joint nodes and
+//!   animations.
+//!
+//! Every buffer view starts at a multiple of 4 bytes.
+//!
+//! With [`GltfOptions::quantize`], morph targets (and the base positions of
+//! morphed meshes) are stored as 16-bit integers on a grid with
+//! `KHR_mesh_quantization`, and the mesh node's scale and translation map
+//! the grid back to model units; morph normals as normalised 8-bit
+//! displacements (clamped to ±1 per component).
+//!
+//! ```
+//! use retromodel::scene::{Md2SceneOptions, Scene};
+//! let scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());
+//! let glb = retromodel::gltf::to_glb(&scene).unwrap();
+//! assert_eq!(&glb[..4], b"glTF");
+//! ```
+
+mod builder;
+mod glb;
+mod quantize;
+
+use gltf_json as json;
+use json::accessor::Type;
+use json::animation::{Interpolation as JsonInterpolation, Property};
+use json::buffer::Target as BufferTarget;
+use json::validation::{Checked::Valid, USize64};
+use json::Index;
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::scene::{AlphaMode, Animation, Interpolation, Material, Mesh, Scene, Target};
+use builder::Builder;
+
+/// Options for the glTF exporter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GltfOptions {
+    /// Store morphed meshes with `KHR_mesh_quantization` (16-bit positions
+    /// and displacements on a grid, 8-bit normal displacements): smaller
+    /// files, positions exact to 1/32767 of the model's extent, normal
+    /// displacements to 1/127.
+    pub quantize: bool,
+}
+
+/// The scene as a binary glTF (`.glb`) with default options.
+pub fn to_glb(scene: &Scene) -> Result<Vec<u8>> {
+    to_glb_with(scene, &GltfOptions::default())
+}
+
+/// The scene as a binary glTF (`.glb`).
+pub fn to_glb_with(scene: &Scene, options: &GltfOptions) -> Result<Vec<u8>> {
+    let b = build(scene, options, None)?;
+    let text = b
+        .root
+        .to_string()
+        .map_err(|e| Error::unwritable("glTF JSON", e.to_string()))?;
+    glb::write(text.as_bytes(), &b.bin)
+}
+
+/// The scene as a glTF JSON document and its binary buffer, which the
+/// document names `bin_name` (write it next to the `.gltf` under that
+/// name). Default options.
+pub fn to_gltf(scene: &Scene, bin_name: &str) -> Result<(String, Vec<u8>)> {
+    to_gltf_with(scene, bin_name, &GltfOptions::default())
+}
+
+/// [`to_gltf`] with options.
+pub fn to_gltf_with(
+    scene: &Scene,
+    bin_name: &str,
+    options: &GltfOptions,
+) -> Result<(String, Vec<u8>)> {
+    let b = build(scene, options, Some(bin_name))?;
+    let text = b
+        .root
+        .to_string_pretty()
+        .map_err(|e| Error::unwritable("glTF JSON", e.to_string()))?;
+    Ok((text, b.bin))
+}
+
+/// `None` for `Value::Null`, else the value as glTF extras.
+fn extras(value: &Value) -> json::Extras {
+    if value.is_null() {
+        return None;
+    }
+    serde_json::value::to_raw_value(value).ok()
+}
+
+/// Some(name) unless empty.
+fn name(text: &str) -> Option<String> {
+    (!text.is_empty()).then(|| text.to_string())
+}
+
+/// Builds the whole document.
+fn build(scene: &Scene, options: &GltfOptions, uri: Option<&str>) -> Result<Builder> {
+    let mut b = Builder::new();
+    b.root.extras = extras(&scene.extras);
+    let textures = write_textures(&mut b, scene);
+    for m in &scene.materials {
+        let material = write_material(m, &textures);
+        b.root.push(material);
+    }
+    let joint_nodes = write_joints(&mut b, scene);
+    let mut mesh_nodes = vec![None; scene.meshes.len()];
+    for (i, mesh) in scene.meshes.iter().enumerate() {
+        mesh_nodes[i] = write_mesh(&mut b, scene, mesh, options)?;
+    }
+    if let Some(skeleton) = &scene.skeleton {
+        write_skin(&mut b, skeleton, &joint_nodes, &scene.meshes, &mesh_nodes);
+    }
+    for anim in &scene.animations {
+        write_animation(&mut b, scene, anim, &joint_nodes, &mesh_nodes)?;
+    }
+    let mut roots: Vec<Index<json::Node>> = Vec::new();
+    if let Some(s) = &scene.skeleton {
+        roots.extend(
+            s.joints
+                .iter()
+                .zip(&joint_nodes)
+                .filter(|(j, _)| j.parent.is_none())
+                .map(|(_, &n)| n),
+        );
+    }
+    roots.extend(mesh_nodes.iter().flatten().copied());
+    // A scene needs at least one node; a model with nothing to draw gets
+    // none (glTF allows a document without scenes).
+    if !roots.is_empty() {
+        let scene_index = b.root.push(json::Scene {
+            extensions: None,
+            extras: None,
+            name: name(&scene.name),
+            nodes: roots,
+        });
+        b.root.scene = Some(scene_index);
+    }
+    finish_buffer(&mut b, uri)?;
+    Ok(b)
+}
+
+/// Declares buffer 0 (padded to 4 bytes).
+fn finish_buffer(b: &mut Builder, uri: Option<&str>) -> Result<()> {
+    b.align();
+    if b.bin.len() > u32::MAX as usize - 1024 {
+        return Err(Error::unwritable(
+            "glTF buffer",
+            format!("{} bytes is more than a GLB can hold", b.bin.len()),
+        ));
+    }
+    if b.bin.is_empty() {
+        return Ok(());
+    }
+    b.root.push(json::Buffer {
+        byte_length: USize64::from(b.bin.len()),
+        name: None,
+        uri: uri.map(str::to_string),
+        extensions: None,
+        extras: None,
+    });
+    Ok(())
+}
+
+/// Embeds the textures that have PNG bytes; returns the glTF texture of
+/// each scene texture (`None` for those without an image).
+fn write_textures(b: &mut Builder, scene: &Scene) -> Vec<Option<Index<json::Texture>>> {
+    scene
+        .textures
+        .iter()
+        .map(|t| {
+            if t.png.is_empty() {
+                return None;
+            }
+            let view = b.view(&t.png, None, None);
+            let image = b.root.push(json::Image {
+                buffer_view: Some(view),
+                mime_type: Some(json::image::MimeType("image/png".to_string())),
+                name: name(&t.path),
+                uri: None,
+                extensions: None,
+                extras: serde_json::value::to_raw_value(&serde_json::json!({ "path": t.path }))
+                    .ok(),
+            });
+            Some(b.root.push(json::Texture {
+                name: name(&t.path),
+                sampler: None,
+                source: image,
+                extensions: None,
+                extras: None,
+            }))
+        })
+        .collect()
+}
+
+/// A glTF material.
+fn write_material(m: &Material, textures: &[Option<Index<json::Texture>>]) -> json::Material {
+    use json::material::{AlphaCutoff, EmissiveFactor, PbrBaseColorFactor, StrengthFactor};
+    let texture = m.texture.and_then(|t| textures.get(t).copied().flatten());
+    let (mode, cutoff) = match m.alpha_mode {
+        AlphaMode::Opaque => (json::material::AlphaMode::Opaque, None),
+        AlphaMode::Mask { cutoff } => (json::material::AlphaMode::Mask, Some(AlphaCutoff(cutoff))),
+        AlphaMode::Blend => (json::material::AlphaMode::Blend, None),
+    };
+    json::Material {
+        alpha_cutoff: cutoff,
+        alpha_mode: Valid(mode),
+        double_sided: m.double_sided,
+        name: name(&m.name),
+        pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+            base_color_factor: PbrBaseColorFactor(m.base_color),
+            base_color_texture: texture.map(|index| json::texture::Info {
+                index,
+                tex_coord: 0,
+                extensions: None,
+                extras: None,
+            }),
+            metallic_factor: StrengthFactor(m.metallic),
+            roughness_factor: StrengthFactor(m.roughness),
+            ..Default::default()
+        },
+        emissive_factor: EmissiveFactor(m.emissive),
+        extras: extras(&m.extras),
+        ..Default::default()
+    }
+}
+
+/// A node per joint, children by parent; returns each joint's node.
+fn write_joints(b: &mut Builder, scene: &Scene) -> Vec<Index<json::Node>> {
+    let Some(skeleton) = &scene.skeleton else {
+        return Vec::new();
+    };
+    let first = b.root.nodes.len();
+    let n = skeleton.joints.len();
+    for (k, j) in skeleton.joints.iter().enumerate() {
+        let children: Vec<Index<json::Node>> = skeleton
+            .joints
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.parent == Some(k))
+            .map(|(i, _)| Index::new((first + i) as u32))
+            .collect();
+        b.root.push(json::Node {
+            children: (!children.is_empty()).then_some(children),
+            name: name(&j.name),
+            rotation: Some(json::scene::UnitQuaternion(j.rotation)),
+            translation: Some(j.translation),
+            scale: (j.scale != [1.0; 3]).then_some(j.scale),
+            extras: extras(&j.extras),
+            ..Default::default()
+        });
+    }
+    (0..n).map(|i| Index::new((first + i) as u32)).collect()
+}
+
+/// Flattens `[f32; N]` elements.
+fn flat<const N: usize>(v: &[[f32; N]]) -> Vec<f32> {
+    v.iter().flatten().copied().collect()
+}
+
+/// Writes a mesh and its node; `None` (nothing written) for a mesh
+/// without triangles or vertices.
+fn write_mesh(
+    b: &mut Builder,
+    scene: &Scene,
+    mesh: &Mesh,
+    options: &GltfOptions,
+) -> Result<Option<Index<json::Node>>> {
+    use json::mesh::Semantic;
+    let n = mesh.positions.len();
+    if n == 0 || mesh.indices.is_empty() {
+        return Ok(None);
+    }
+    check_lengths(mesh)?;
+    let mut attributes = std::collections::BTreeMap::new();
+    let mut node_transform = None;
+    let quantized = options.quantize && !mesh.morph_targets.is_empty();
+    let targets = if quantized {
+        let q = quantize::Grid::new(mesh);
+        let (base, targets) = q.write(b, mesh);
+        attributes.insert(Valid(Semantic::Positions), base);
+        node_transform = Some(q.node_transform());
+        if !b
+            .root
+            .extensions_used
+            .iter()
+            .any(|e| e == quantize::EXTENSION)
+        {
+            b.root.extensions_used.push(quantize::EXTENSION.to_string());
+            b.root
+                .extensions_required
+                .push(quantize::EXTENSION.to_string());
+        }
+        targets
+    } else {
+        let pos = b.floats(
+            &flat(&mesh.positions),
+            Type::Vec3,
+            Some(BufferTarget::ArrayBuffer),
+            true,
+        );
+        attributes.insert(Valid(Semantic::Positions), pos);
+        write_float_targets(b, mesh)
+    };
+    if mesh.normals.len() == n {
+        let a = b.floats(
+            &flat(&mesh.normals),
+            Type::Vec3,
+            Some(BufferTarget::ArrayBuffer),
+            false,
+        );
+        attributes.insert(Valid(Semantic::Normals), a);
+    }
+    if mesh.uvs.len() == n {
+        let a = b.floats(
+            &flat(&mesh.uvs),
+            Type::Vec2,
+            Some(BufferTarget::ArrayBuffer),
+            false,
+        );
+        attributes.insert(Valid(Semantic::TexCoords(0)), a);
+    }
+    let skinned = mesh.skin.is_some() && scene.skeleton.is_some();
+    if let (Some(skin), true) = (&mesh.skin, skinned) {
+        let joints: Vec<Vec<i64>> = skin
+            .joints
+            .iter()
+            .map(|j| j.iter().map(|&x| i64::from(x)).collect())
+            .collect();
+        let layout = builder::Layout {
+            component: json::accessor::ComponentType::U16,
+            kind: Type::Vec4,
+            normalized: false,
+        };
+        let a = b.vertex_ints(&joints, layout, None);
+        attributes.insert(Valid(Semantic::Joints(0)), a);
+        let a = b.floats(
+            &flat(&skin.weights),
+            Type::Vec4,
+            Some(BufferTarget::ArrayBuffer),
+            false,
+        );
+        attributes.insert(Valid(Semantic::Weights(0)), a);
+    }
+    let indices = b.indices(&mesh.indices);
+    let material = mesh
+        .material
+        .filter(|&m| m < scene.materials.len())
+        .map(|m| Index::new(m as u32));
+    let target_names: Vec<&str> = mesh.morph_targets.iter().map(|t| t.name.as_str()).collect();
+    let mut mesh_extras = if mesh.extras.is_null() {
+        serde_json::json!({})
+    } else {
+        mesh.extras.clone()
+    };
+    if !target_names.is_empty() {
+        // The convention three.js, Blender and others read target names from.
+        mesh_extras["targetNames"] = serde_json::json!(target_names);
+    }
+    let weights = (!mesh.morph_targets.is_empty()).then(|| vec![0.0; mesh.morph_targets.len()]);
+    let mesh_index = b.root.push(json::Mesh {
+        extensions: None,
+        extras: extras(&mesh_extras).filter(|_| mesh_extras != serde_json::json!({})),
+        name: name(&mesh.name),
+        primitives: vec![json::mesh::Primitive {
+            attributes,
+            extensions: None,
+            extras: None,
+            indices: Some(indices),
+            material,
+            mode: Valid(json::mesh::Mode::Triangles),
+            targets,
+        }],
+        weights,
+    });
+    let (translation, scale) = match node_transform {
+        Some((t, s)) => (Some(t), Some(s)),
+        None => (None, None),
+    };
+    let skin = skinned.then(|| Index::new(0));
+    Ok(Some(b.root.push(json::Node {
+        mesh: Some(mesh_index),
+        name: name(&mesh.name),
+        skin,
+        translation,
+        scale,
+        ..Default::default()
+    })))
+}
+
+/// Fails when a mesh's per-vertex arrays or indices disagree with its
+/// positions.
+fn check_lengths(mesh: &Mesh) -> Result<()> {
+    let n = mesh.positions.len();
+    let bad = |what: &str, len: usize| {
+        Err(Error::unwritable(
+            format!("mesh {:?} {what}", mesh.name),
+            format!("{len} entries for {n} vertices"),
+        ))
+    };
+    if let Some(&i) = mesh.indices.iter().find(|&&i| i as usize >= n) {
+        return bad("indices", i as usize);
+    }
+    if !mesh.indices.len().is_multiple_of(3) {
+        return bad("indices (not whole triangles)", mesh.indices.len());
+    }
+    if let Some(s) = &mesh.skin {
+        if s.joints.len() != n || s.weights.len() != n {
+            return bad("skin", s.joints.len().min(s.weights.len()));
+        }
+    }
+    for t in &mesh.morph_targets {
+        if t.positions.len() != n || !(t.normals.is_empty() || t.normals.len() == n) {
+            return bad("morph target", t.positions.len());
+        }
+    }
+    Ok(())
+}
+
+/// Float morph targets; all-zero ones need no bytes.
+fn write_float_targets(b: &mut Builder, mesh: &Mesh) -> Option<Vec<json::mesh::MorphTarget>> {
+    if mesh.morph_targets.is_empty() {
+        return None;
+    }
+    let layout = builder::Layout {
+        component: json::accessor::ComponentType::F32,
+        kind: Type::Vec3,
+        normalized: false,
+    };
+    let n = mesh.positions.len();
+    let write = |b: &mut Builder, v: &[[f32; 3]], min_max: bool| {
+        if v.iter().all(|x| *x == [0.0; 3]) {
+            let mm = min_max.then(|| (vec![0.0; 3], vec![0.0; 3]));
+            b.zeros(n, layout, mm)
+        } else {
+            b.floats(
+                &flat(v),
+                Type::Vec3,
+                Some(BufferTarget::ArrayBuffer),
+                min_max,
+            )
+        }
+    };
+    let targets = mesh
+        .morph_targets
+        .iter()
+        .map(|t| json::mesh::MorphTarget {
+            positions: Some(write(b, &t.positions, true)),
+            normals: (!t.normals.is_empty()).then(|| write(b, &t.normals, false)),
+            tangents: None,
+        })
+        .collect();
+    Some(targets)
+}
+
+/// The skin: every joint node, inverse bind matrices; used by every
+/// skinned mesh node.
+fn write_skin(
+    b: &mut Builder,
+    skeleton: &crate::scene::Skeleton,
+    joint_nodes: &[Index<json::Node>],
+    _meshes: &[Mesh],
+    _mesh_nodes: &[Option<Index<json::Node>>],
+) {
+    if skeleton.joints.is_empty() {
+        return;
+    }
+    let matrices: Vec<f32> = skeleton
+        .joints
+        .iter()
+        .flat_map(|j| j.inverse_bind)
+        .collect();
+    let ibm = b.floats(&matrices, Type::Mat4, None, false);
+    b.root.push(json::Skin {
+        extensions: None,
+        extras: None,
+        inverse_bind_matrices: Some(ibm),
+        joints: joint_nodes.to_vec(),
+        name: Some("skeleton".to_string()),
+        skeleton: None,
+    });
+}
+
+/// One glTF animation.
+fn write_animation(
+    b: &mut Builder,
+    scene: &Scene,
+    anim: &Animation,
+    joint_nodes: &[Index<json::Node>],
+    mesh_nodes: &[Option<Index<json::Node>>],
+) -> Result<()> {
+    let mut channels = Vec::new();
+    let mut samplers = Vec::new();
+    for c in &anim.channels {
+        let (node, path, targets) = match c.target {
+            Target::MorphWeights { mesh } => {
+                let node = mesh_nodes.get(mesh).copied().flatten();
+                let targets = scene.meshes.get(mesh).map_or(0, |m| m.morph_targets.len());
+                (node, Property::MorphTargetWeights, targets)
+            }
+            Target::Translation { joint } => {
+                (joint_nodes.get(joint).copied(), Property::Translation, 0)
+            }
+            Target::Rotation { joint } => (joint_nodes.get(joint).copied(), Property::Rotation, 0),
+            Target::Scale { joint } => (joint_nodes.get(joint).copied(), Property::Scale, 0),
+        };
+        let Some(node) = node else { continue };
+        let components = c.components(targets);
+        let per_key = if c.interpolation == Interpolation::CubicSpline {
+            3
+        } else {
+            1
+        } * components;
+        if c.times.is_empty() || components == 0 || c.values.len() != c.times.len() * per_key {
+            return Err(Error::unwritable(
+                format!("animation {:?} channel {:?}", anim.name, c.target),
+                format!(
+                    "{} values for {} keys of {per_key}",
+                    c.values.len(),
+                    c.times.len()
+                ),
+            ));
+        }
+        let input = b.floats(&c.times, Type::Scalar, None, true);
+        let kind = match path {
+            Property::MorphTargetWeights => Type::Scalar,
+            Property::Rotation => Type::Vec4,
+            _ => Type::Vec3,
+        };
+        let output = b.floats(&c.values, kind, None, false);
+        let interpolation = match c.interpolation {
+            Interpolation::Linear => JsonInterpolation::Linear,
+            Interpolation::Step => JsonInterpolation::Step,
+            Interpolation::CubicSpline => JsonInterpolation::CubicSpline,
+        };
+        let sampler = Index::push(
+            &mut samplers,
+            json::animation::Sampler {
+                extensions: None,
+                extras: None,
+                input,
+                interpolation: Valid(interpolation),
+                output,
+            },
+        );
+        channels.push(json::animation::Channel {
+            sampler,
+            target: json::animation::Target {
+                extensions: None,
+                extras: None,
+                node,
+                path: Valid(path),
+            },
+            extensions: None,
+            extras: None,
+        });
+    }
+    if channels.is_empty() {
+        return Ok(());
+    }
+    b.root.push(json::Animation {
+        extensions: None,
+        extras: extras(&anim.extras),
+        channels,
+        name: name(&anim.name),
+        samplers,
+    });
+    Ok(())
+}

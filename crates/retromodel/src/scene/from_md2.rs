@@ -1,0 +1,209 @@
+//! MD2 → [`Scene`]: one mesh whose morph targets are the frames, one
+//! animation per frame-name animation.
+
+use serde_json::{json, Value};
+
+use super::{
+    repair_normals, Animation, Channel, Interpolation, Material, Mesh, MorphTarget, Scene, Target,
+    Texture,
+};
+use crate::md2::{normal, Md2, RenderMesh, DEFAULT_FPS};
+
+/// Maps a Quake II vector to the scene's axes.
+///
+/// Quake's model axes are X forward, Y left, Z up (right-handed); glTF's
+/// are +Z forward, +X left, +Y up (right-handed). So `(x, y, z)` becomes
+/// `(y, z, x)`: a cyclic permutation of the axes, a proper rotation
+/// (determinant +1), never a mirror. Positions and normals map alike.
+///
+/// ```
+/// use retromodel::scene::md2_axes;
+/// assert_eq!(md2_axes([1.0, 2.0, 3.0]), [2.0, 3.0, 1.0]);
+/// ```
+///
+/// Quake draws the triangles whose corners run clockwise as seen from
+/// outside as front faces; the scene's front faces are counter-clockwise,
+/// so [`Scene::from_md2`] also reverses each triangle's corners (a rotation
+/// does not change the winding).
+pub fn md2_axes(v: [f32; 3]) -> [f32; 3] {
+    [v[1], v[2], v[0]]
+}
+
+/// Options for [`Scene::from_md2`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Md2SceneOptions {
+    /// Frames per second of the animations ([`DEFAULT_FPS`], Quake II's 10,
+    /// by default).
+    pub fps: f32,
+    /// Whether each animation gets one more key, one frame after its last,
+    /// going back to its first frame, so that a player looping the
+    /// animation blends from the last frame to the first as Quake does.
+    /// Off by default: an animation then lasts `(frames − 1) / fps`.
+    pub close_loops: bool,
+    /// Name of the scene and of its mesh.
+    pub name: String,
+}
+
+impl Default for Md2SceneOptions {
+    fn default() -> Self {
+        Md2SceneOptions {
+            fps: DEFAULT_FPS,
+            close_loops: false,
+            name: "md2".to_string(),
+        }
+    }
+}
+
+/// Positions and normals of frame `frame` for each mesh vertex, mapped to
+/// the scene's axes. A vertex the frame lacks decodes as the origin with a
+/// zero normal (only in malformed models; `validate` reports them).
+fn frame_vertices(model: &Md2, mesh: &RenderMesh, frame: usize) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
+    let Some(f) = model.frames.get(frame) else {
+        return (Vec::new(), Vec::new());
+    };
+    mesh.source_vertices
+        .iter()
+        .map(|&src| match f.vertices.get(src as usize) {
+            Some(v) => {
+                let p = f.position(src as usize).unwrap_or_default();
+                (md2_axes(p), md2_axes(normal(v.normal_index)))
+            }
+            None => ([0.0; 3], [0.0; 3]),
+        })
+        .unzip()
+}
+
+/// `a − b` for each pair of vectors.
+fn difference(a: &[[f32; 3]], b: &[[f32; 3]]) -> Vec<[f32; 3]> {
+    a.iter()
+        .zip(b)
+        .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
+        .collect()
+}
+
+/// The mesh: base = frame 0, one morph target per frame (target `k` is
+/// frame `k` minus frame 0, so target 0 is all zeros and target indices are
+/// frame indices), triangles reversed to counter-clockwise.
+fn md2_mesh(model: &Md2, name: &str) -> Mesh {
+    let render = RenderMesh::new(model);
+    let indices: Vec<u32> = render
+        .indices
+        .chunks_exact(3)
+        .flat_map(|t| [t[0], t[2], t[1]])
+        .collect();
+    let frame = |k: usize| {
+        let (p, mut n) = frame_vertices(model, &render, k);
+        repair_normals(&p, &indices, &mut n);
+        (p, n)
+    };
+    let (positions, normals) = frame(0);
+    let morph_targets = (0..model.frames.len())
+        .map(|k| {
+            let (p, n) = frame(k);
+            MorphTarget {
+                name: model.frames[k].name.to_string_lossy(),
+                positions: difference(&p, &positions),
+                normals: difference(&n, &normals),
+            }
+        })
+        .collect();
+    Mesh {
+        name: name.to_string(),
+        positions,
+        normals,
+        uvs: render.uvs,
+        indices,
+        material: Some(0),
+        morph_targets,
+        skin: None,
+        extras: Value::Null,
+    }
+}
+
+/// One weights channel per animation: key `i` at `i / fps` puts weight 1
+/// on the target of the animation's `i`-th frame and 0 on every other, with
+/// linear interpolation, which is Quake's blend of two frames.
+fn md2_animation(
+    anim: &crate::md2::Animation,
+    frame_count: usize,
+    options: &Md2SceneOptions,
+) -> Animation {
+    let fps = if options.fps > 0.0 {
+        options.fps
+    } else {
+        DEFAULT_FPS
+    };
+    let mut frames: Vec<usize> = anim.frames().filter(|&f| f < frame_count).collect();
+    if options.close_loops && frames.len() > 1 {
+        frames.push(frames[0]);
+    }
+    let times = (0..frames.len()).map(|i| i as f32 / fps).collect();
+    let mut values = vec![0.0f32; frames.len() * frame_count];
+    for (i, &f) in frames.iter().enumerate() {
+        values[i * frame_count + f] = 1.0;
+    }
+    Animation {
+        name: anim.name.clone(),
+        channels: vec![Channel {
+            target: Target::MorphWeights { mesh: 0 },
+            interpolation: Interpolation::Linear,
+            times,
+            values,
+        }],
+        extras: json!({ "first_frame": anim.first_frame, "frame_count": anim.frame_count, "fps": fps }),
+    }
+}
+
+impl Scene {
+    /// The scene of an MD2 model.
+    ///
+    /// - One mesh over the unique (vertex, texture coordinate) pairs of
+    ///   [`RenderMesh`], its base the first frame, mapped through
+    ///   [`md2_axes`], triangles reversed to counter-clockwise.
+    /// - One morph target per frame, **every** frame, as displacements from
+    ///   frame 0 (target 0 is all zeros, kept so that target `k` is frame
+    ///   `k`); normals too.
+    /// - One animation per entry of [`Md2::animations`], stepping through
+    ///   its frames at `options.fps` with linear blending.
+    /// - `u = s / skin_width`, `v = t / skin_height` (no flip).
+    /// - One material, textured with the first skin when there is one; every
+    ///   skin becomes a [`Texture`] (path only).
+    pub fn from_md2(model: &Md2, options: &Md2SceneOptions) -> Scene {
+        let textures: Vec<Texture> = model
+            .skins
+            .iter()
+            .map(|s| Texture {
+                path: s.to_string_lossy(),
+                png: Vec::new(),
+            })
+            .collect();
+        let material = Material {
+            name: "skin".to_string(),
+            texture: (!textures.is_empty()).then_some(0),
+            ..Material::default()
+        };
+        let frame_count = model.frames.len();
+        let animations = if frame_count == 0 {
+            Vec::new()
+        } else {
+            model
+                .animations()
+                .iter()
+                .map(|a| md2_animation(a, frame_count, options))
+                .collect()
+        };
+        Scene {
+            name: options.name.clone(),
+            meshes: vec![md2_mesh(model, &options.name)],
+            materials: vec![material],
+            textures,
+            skeleton: None,
+            animations,
+            extras: json!({
+                "source": "MD2",
+                "skin_width": model.skin_width,
+                "skin_height": model.skin_height,
+            }),
+        }
+    }
+}

@@ -1,0 +1,389 @@
+//! MS3D → [`Scene`]: a mesh per group, materials, the skeleton as joints
+//! with inverse bind matrices, and one animation over the timeline that
+//! reproduces MilkShape's viewer exactly.
+
+use glam::{Quat, Vec3};
+use serde_json::{json, Value};
+
+use super::{
+    comment_extras, repair_normals, AlphaMode, Animation, Channel, Interpolation, Joint, Material,
+    Mesh, Scene, Skeleton, SkinWeights, Target, Texture,
+};
+use crate::error::Result;
+use crate::ms3d::{self, euler_to_quat, Comment, GroupMesh, Ms3d};
+
+/// Maps a MilkShape vector to the scene's axes: the identity.
+///
+/// MilkShape 3D works in OpenGL's frame, right-handed with +Y up, and its
+/// models face +Z, as glTF's do; its front faces are counter-clockwise
+/// (checked against the stored normals of corpus models in
+/// `tests/gltf_ms3d.rs`), so neither axes nor winding change.
+///
+/// ```
+/// use retromodel::scene::ms3d_axes;
+/// assert_eq!(ms3d_axes([1.0, 2.0, 3.0]), [1.0, 2.0, 3.0]);
+/// ```
+pub fn ms3d_axes(v: [f32; 3]) -> [f32; 3] {
+    v
+}
+
+/// Options for [`Scene::from_ms3d`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ms3dSceneOptions {
+    /// Name of the scene.
+    pub name: String,
+    /// Name of the one animation covering the timeline.
+    pub animation_name: String,
+}
+
+impl Default for Ms3dSceneOptions {
+    fn default() -> Self {
+        Ms3dSceneOptions {
+            name: "ms3d".to_string(),
+            animation_name: "timeline".to_string(),
+        }
+    }
+}
+
+/// The text of the comment on item `index`, if any (lossily decoded).
+fn comment_on(comments: Option<&[Comment]>, index: usize) -> String {
+    comments
+        .unwrap_or_default()
+        .iter()
+        .find(|c| usize::try_from(c.index).ok() == Some(index))
+        .map(|c| String::from_utf8_lossy(&c.text).into_owned())
+        .unwrap_or_default()
+}
+
+/// Index of the texture with `path` in `textures`, added if new; `None`
+/// for an empty path.
+fn texture_index(textures: &mut Vec<Texture>, path: String) -> Option<usize> {
+    if path.is_empty() {
+        return None;
+    }
+    if let Some(i) = textures.iter().position(|t| t.path == path) {
+        return Some(i);
+    }
+    textures.push(Texture {
+        path,
+        png: Vec::new(),
+    });
+    Some(textures.len() - 1)
+}
+
+/// A scene material from a MilkShape material: diffuse → base colour,
+/// transparency → alpha (blended below 1), emissive kept, roughness
+/// `√(2 / (shininess + 2))` (the usual Blinn-Phong to GGX match), not
+/// metallic. Texture and alpha map paths become texture references (the
+/// alpha map only in the extras: glTF has no slot for it).
+fn material(m: &ms3d::Material, comment: String, textures: &mut Vec<Texture>) -> Material {
+    let alpha = m.transparency.clamp(0.0, 1.0);
+    let texture = texture_index(textures, m.texture.to_string_lossy());
+    let alphamap = texture_index(textures, m.alphamap.to_string_lossy());
+    let mut extras = json!({
+        "ambient": m.ambient,
+        "specular": m.specular,
+        "shininess": m.shininess,
+        "mode": m.mode,
+    });
+    if let Some(a) = alphamap {
+        extras["alphamap"] = json!({ "texture": a, "path": m.alphamap.to_string_lossy() });
+    }
+    if !comment.is_empty() {
+        extras["comment"] = json!(comment);
+    }
+    let clamp = |x: f32| {
+        if x.is_finite() {
+            x.clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    };
+    Material {
+        name: m.name.to_string_lossy(),
+        base_color: [
+            clamp(m.diffuse[0]),
+            clamp(m.diffuse[1]),
+            clamp(m.diffuse[2]),
+            alpha,
+        ],
+        texture,
+        alpha_mode: if alpha < 1.0 {
+            AlphaMode::Blend
+        } else {
+            AlphaMode::Opaque
+        },
+        emissive: [
+            clamp(m.emissive[0]),
+            clamp(m.emissive[1]),
+            clamp(m.emissive[2]),
+        ],
+        metallic: 0.0,
+        roughness: (2.0 / (m.shininess.max(0.0) + 2.0)).sqrt(),
+        double_sided: false,
+        extras,
+    }
+}
+
+/// Skinning data for a group mesh: each vertex's influences normalised to
+/// sum 1; a vertex no joint moves gets weight 1 on `static_joint` (a joint
+/// that never moves). `None` when no vertex of the mesh is moved.
+fn skin_weights(mesh: &GroupMesh, static_joint: u16) -> Option<SkinWeights> {
+    let moved = |w: &[f32; 4]| w.iter().sum::<f32>() > 0.0;
+    if !mesh.vertices.iter().any(|v| moved(&v.weights)) {
+        return None;
+    }
+    let (joints, weights) = mesh
+        .vertices
+        .iter()
+        .map(|v| {
+            let sum: f32 = v.weights.iter().sum();
+            if sum > 0.0 {
+                (v.joints, v.weights.map(|w| w / sum))
+            } else {
+                ([static_joint, 0, 0, 0], [1.0, 0.0, 0.0, 0.0])
+            }
+        })
+        .unzip();
+    Some(SkinWeights { joints, weights })
+}
+
+/// The scene mesh of one group (a mesh per group, each with its own
+/// material).
+fn group_mesh(model: &Ms3d, g: &GroupMesh, static_joint: u16) -> Mesh {
+    let comments = model.extras.comments.as_ref().map(|c| c.groups.as_slice());
+    let skin = if model.joints.is_empty() {
+        None
+    } else {
+        skin_weights(g, static_joint)
+    };
+    let positions: Vec<[f32; 3]> = g.vertices.iter().map(|v| ms3d_axes(v.position)).collect();
+    let mut normals: Vec<[f32; 3]> = g.vertices.iter().map(|v| ms3d_axes(v.normal)).collect();
+    repair_normals(&positions, &g.indices, &mut normals);
+    Mesh {
+        name: model.groups[g.group].name.to_string_lossy(),
+        positions,
+        normals,
+        uvs: g.vertices.iter().map(|v| v.uv).collect(),
+        indices: g.indices.clone(),
+        material: g.material,
+        morph_targets: Vec::new(),
+        skin,
+        extras: comment_extras(&comment_on(comments, g.group)),
+    }
+}
+
+/// The joints: rest pose = bind local, inverse bind matrices from
+/// [`ms3d::Skeleton`].
+fn joints(model: &Ms3d, skeleton: &ms3d::Skeleton) -> Vec<Joint> {
+    let comments = model.extras.comments.as_ref().map(|c| c.joints.as_slice());
+    model
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(i, j)| Joint {
+            name: j.name.to_string_lossy(),
+            parent: skeleton.parents()[i],
+            translation: ms3d_axes(j.position),
+            rotation: euler_to_quat(j.rotation).to_array(),
+            scale: [1.0; 3],
+            inverse_bind: skeleton.inverse_bind()[i].to_cols_array(),
+            extras: comment_extras(&comment_on(comments, i)),
+        })
+        .collect()
+}
+
+/// Whether key times are finite, non-negative and strictly increasing, as
+/// glTF requires.
+fn valid_times(keys: &[ms3d::Key]) -> bool {
+    keys.iter().all(|k| k.time.is_finite() && k.time >= 0.0)
+        && keys.windows(2).all(|w| w[0].time < w[1].time)
+}
+
+/// The rotation channel of joint `i`: `q(rotation) ⊗ q(key)` per key,
+/// linear (slerp). Left-multiplying by a fixed rotation keeps angles, so
+/// the slerp of the products is the product of the viewer's slerp. Signs
+/// are made continuous (each quaternion on the same side as the previous
+/// one) so that every slerp takes the shorter arc, as the viewer's does.
+fn rotation_channel(j: &ms3d::Joint, i: usize) -> Channel {
+    let bind = euler_to_quat(j.rotation);
+    let mut values = Vec::with_capacity(4 * j.rotation_keys.len());
+    let mut previous: Option<Quat> = None;
+    for k in &j.rotation_keys {
+        let mut q = bind * euler_to_quat(k.value);
+        if previous.is_some_and(|p| p.dot(q) < 0.0) {
+            q = -q;
+        }
+        previous = Some(q);
+        values.extend_from_slice(&q.to_array());
+    }
+    Channel {
+        target: Target::Rotation { joint: i },
+        interpolation: Interpolation::Linear,
+        times: j.rotation_keys.iter().map(|k| k.time).collect(),
+        values,
+    }
+}
+
+/// The translation channel of joint `i`: `position + R(rotation)·p(t)`,
+/// where `p` is the viewer's Hermite curve. A linear map of a Hermite curve
+/// is the Hermite curve of the mapped values and tangents. The viewer's
+/// tangents `m` are per normalised interval; glTF's CUBICSPLINE multiplies
+/// its tangents by the interval's duration `Δ` in seconds, so glTF's out
+/// tangent of key `k` is `m_out(k) / (t(k+1) − t(k))` and its in tangent
+/// `m_in(k) / (t(k) − t(k−1))` (0 at the ends, where they are unused).
+fn translation_channel(j: &ms3d::Joint, i: usize, tangents: &[(Vec3, Vec3)]) -> Channel {
+    let bind = euler_to_quat(j.rotation);
+    let position = Vec3::from(j.position);
+    let keys = &j.position_keys;
+    let mut values = Vec::with_capacity(9 * keys.len());
+    for (k, key) in keys.iter().enumerate() {
+        let (m_in, m_out) = tangents.get(k).copied().unwrap_or((Vec3::ZERO, Vec3::ZERO));
+        let a = match k.checked_sub(1) {
+            Some(p) => bind * m_in / (key.time - keys[p].time),
+            None => Vec3::ZERO,
+        };
+        let b = match keys.get(k + 1) {
+            Some(n) => bind * m_out / (n.time - key.time),
+            None => Vec3::ZERO,
+        };
+        let v = position + bind * Vec3::from(key.value);
+        for x in [a, v, b] {
+            values.extend_from_slice(&ms3d_axes(x.to_array()));
+        }
+    }
+    // glTF needs two keys for a spline; one key is a constant.
+    let (interpolation, values) = if keys.len() == 1 {
+        (Interpolation::Linear, values[3..6].to_vec())
+    } else {
+        (Interpolation::CubicSpline, values)
+    };
+    Channel {
+        target: Target::Translation { joint: i },
+        interpolation,
+        times: keys.iter().map(|k| k.time).collect(),
+        values,
+    }
+}
+
+/// One animation over the whole timeline: per joint a rotation and a
+/// translation channel where it has keys. Joints without keys hold the
+/// bind pose (their rest TRS). Key lists whose times glTF cannot carry
+/// (negative, not finite, not strictly increasing) are left out and listed
+/// in the animation's extras.
+fn timeline(model: &Ms3d, skeleton: &ms3d::Skeleton, name: &str) -> Animation {
+    let mut channels = Vec::new();
+    let mut skipped = Vec::new();
+    for (i, j) in model.joints.iter().enumerate() {
+        if !j.rotation_keys.is_empty() {
+            if valid_times(&j.rotation_keys) {
+                channels.push(rotation_channel(j, i));
+            } else {
+                skipped.push(format!("joints[{i}].rotation_keys"));
+            }
+        }
+        if !j.position_keys.is_empty() {
+            if valid_times(&j.position_keys) {
+                let tangents = skeleton.position_tangents(i).unwrap_or_default();
+                channels.push(translation_channel(j, i, tangents));
+            } else {
+                skipped.push(format!("joints[{i}].position_keys"));
+            }
+        }
+    }
+    let mut extras = json!({
+        "fps": model.effective_fps(),
+        "total_frames": model.total_frames,
+    });
+    if !skipped.is_empty() {
+        extras["skipped_keys"] = json!(skipped);
+    }
+    Animation {
+        name: name.to_string(),
+        channels,
+        extras,
+    }
+}
+
+/// A joint that never moves (identity rest pose and inverse bind), for the
+/// vertices of skinned meshes that no joint moves.
+fn static_joint() -> Joint {
+    Joint {
+        name: "static".to_string(),
+        parent: None,
+        translation: [0.0; 3],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+        scale: [1.0; 3],
+        inverse_bind: glam::Mat4::IDENTITY.to_cols_array(),
+        extras: json!({ "note": "holds vertices that no MilkShape joint moves" }),
+    }
+}
+
+impl Scene {
+    /// The scene of a MilkShape model.
+    ///
+    /// - A mesh per group (each with its one material), vertices as
+    ///   [`GroupMesh`] builds them, axes through [`ms3d_axes`].
+    /// - Materials from MilkShape's (see the `material` notes there);
+    ///   texture and alpha map paths become [`Texture`]s (paths only).
+    /// - The skeleton: a joint per MilkShape joint, rest pose = bind local
+    ///   `[R(rotation) | position]`, inverse bind matrices from
+    ///   [`ms3d::Skeleton`]. Skinned meshes carry the viewer's influences,
+    ///   normalised; vertices no joint moves are bound to an extra joint,
+    ///   `static`, appended after the model's joints (only when needed).
+    /// - One animation (`options.animation_name`) whose channels reproduce
+    ///   the viewer: rotations linear (slerp) of `q(rotation) ⊗ q(key)`,
+    ///   translations CUBICSPLINE carrying the viewer's Hermite curve; key
+    ///   times are the stored seconds.
+    /// - Comments (model, group, material, joint) go into the extras.
+    ///
+    /// Fails when the joints' parents form a cycle.
+    pub fn from_ms3d(model: &Ms3d, options: &Ms3dSceneOptions) -> Result<Scene> {
+        let skeleton = ms3d::Skeleton::new(model)?;
+        let comments = model.extras.comments.as_ref();
+        let mut textures = Vec::new();
+        let materials = model
+            .materials
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let comment = comment_on(comments.map(|c| c.materials.as_slice()), i);
+                material(m, comment, &mut textures)
+            })
+            .collect();
+        let static_index = u16::try_from(model.joints.len()).unwrap_or(u16::MAX);
+        let meshes: Vec<Mesh> = GroupMesh::build_all(model)
+            .iter()
+            .map(|g| group_mesh(model, g, static_index))
+            .collect();
+        let (skeleton, animations) = if model.joints.is_empty() {
+            (None, Vec::new())
+        } else {
+            let mut joints = joints(model, &skeleton);
+            let needs_static = meshes.iter().any(|m| {
+                m.skin
+                    .as_ref()
+                    .is_some_and(|s| s.joints.iter().any(|j| j[0] == static_index))
+            });
+            if needs_static {
+                joints.push(static_joint());
+            }
+            let anim = timeline(model, &skeleton, &options.animation_name);
+            (Some(Skeleton { joints }), vec![anim])
+        };
+        let mut extras =
+            json!({ "source": "MS3D", "fps": model.fps, "total_frames": model.total_frames });
+        if let Some(c) = model.model_comment() {
+            extras["comment"] = Value::String(c);
+        }
+        Ok(Scene {
+            name: options.name.clone(),
+            meshes,
+            materials,
+            textures,
+            skeleton,
+            animations,
+            extras,
+        })
+    }
+}

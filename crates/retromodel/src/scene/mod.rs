@@ -1,0 +1,344 @@
+//! A format-neutral scene: meshes, materials, texture references, an
+//! optional skeleton and animations.
+//!
+//! Format models map into a [`Scene`] ([`Scene::from_md2`],
+//! [`Scene::from_ms3d`]); exporters (such as [`crate::gltf`]) see only the
+//! scene. Its conventions are glTF 2.0's, so an exporter copies rather than
+//! converts:
+//!
+//! - Right-handed, +Y up, +Z forward (the front of a model faces +Z), metres
+//!   or whatever unit the model uses (no scaling).
+//! - Front faces are counter-clockwise.
+//! - Texture coordinates `(u, v)` with `v` running top-down (as images are
+//!   stored); no flip.
+//! - Quaternions are `[x, y, z, w]`; matrices are column-major.
+//!
+//! The axis mapping of each format is one documented function:
+//! [`md2_axes`] and [`ms3d_axes`].
+//!
+//! ```
+//! use retromodel::scene::{Md2SceneOptions, Scene};
+//! let model = retromodel::md2::sample::sample_model();
+//! let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+//! assert_eq!(scene.meshes[0].morph_targets.len(), model.frames.len());
+//! assert_eq!(scene.animations.len(), model.animations().len());
+//! ```
+
+mod from_md2;
+mod from_ms3d;
+
+pub use from_md2::{md2_axes, Md2SceneOptions};
+pub use from_ms3d::{ms3d_axes, Ms3dSceneOptions};
+
+use serde_json::Value;
+
+/// A whole model in format-neutral form.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Scene {
+    /// Name of the scene (the model's name when known, else empty).
+    pub name: String,
+    /// Meshes; each is drawn with one material.
+    pub meshes: Vec<Mesh>,
+    /// Materials, referenced by [`Mesh::material`].
+    pub materials: Vec<Material>,
+    /// Textures, referenced by [`Material::texture`].
+    pub textures: Vec<Texture>,
+    /// The skeleton that skinned meshes ([`Mesh::skin`]) follow.
+    pub skeleton: Option<Skeleton>,
+    /// Animations.
+    pub animations: Vec<Animation>,
+    /// Anything else worth keeping (model comments ...); `Value::Null` for
+    /// nothing.
+    pub extras: Value,
+}
+
+/// An indexed triangle mesh.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Mesh {
+    /// Name.
+    pub name: String,
+    /// Base (rest) positions.
+    pub positions: Vec<[f32; 3]>,
+    /// Base unit normals, one per position.
+    pub normals: Vec<[f32; 3]>,
+    /// Texture coordinates, one per position (`v` top-down).
+    pub uvs: Vec<[f32; 2]>,
+    /// Three indices per triangle, counter-clockwise front faces.
+    pub indices: Vec<u32>,
+    /// Index into [`Scene::materials`].
+    pub material: Option<usize>,
+    /// Morph targets as **displacements** added to the base: with weights
+    /// `w`, a vertex is at `position + Σ wₖ · targets[k].positions` (glTF's
+    /// rule); normals likewise (and are then renormalised by a renderer).
+    pub morph_targets: Vec<MorphTarget>,
+    /// Joint indices and weights when the mesh is skinned to
+    /// [`Scene::skeleton`].
+    pub skin: Option<SkinWeights>,
+    /// Comments and other data worth keeping; `Value::Null` for nothing.
+    pub extras: Value,
+}
+
+/// One morph target: displacements from the base mesh.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MorphTarget {
+    /// Name (for MD2 the frame's name).
+    pub name: String,
+    /// Position displacements, one per vertex.
+    pub positions: Vec<[f32; 3]>,
+    /// Normal displacements, one per vertex (empty when not given).
+    pub normals: Vec<[f32; 3]>,
+}
+
+/// Per-vertex skinning data: up to four joints per vertex.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SkinWeights {
+    /// Indices into [`Skeleton::joints`], one entry per vertex.
+    pub joints: Vec<[u16; 4]>,
+    /// Weights, one entry per vertex, summing to 1 (unused slots 0).
+    pub weights: Vec<[f32; 4]>,
+}
+
+/// How a material's alpha is used.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum AlphaMode {
+    /// Alpha is ignored.
+    #[default]
+    Opaque,
+    /// Alpha below the cutoff is fully transparent, above fully opaque.
+    Mask {
+        /// The cutoff (0–1).
+        cutoff: f32,
+    },
+    /// Alpha blends.
+    Blend,
+}
+
+/// A metallic-roughness material.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Material {
+    /// Name.
+    pub name: String,
+    /// Base colour, linear RGBA (multiplies the texture).
+    pub base_color: [f32; 4],
+    /// Index into [`Scene::textures`] of the base colour texture.
+    pub texture: Option<usize>,
+    /// How alpha is used.
+    pub alpha_mode: AlphaMode,
+    /// Emissive colour, linear RGB.
+    pub emissive: [f32; 3],
+    /// Metalness, 0–1.
+    pub metallic: f32,
+    /// Roughness, 0–1.
+    pub roughness: f32,
+    /// Whether back faces are drawn too.
+    pub double_sided: bool,
+    /// Comments and other data worth keeping; `Value::Null` for nothing.
+    pub extras: Value,
+}
+
+impl Default for Material {
+    /// Opaque white, not metallic, fully rough, single-sided, untextured.
+    fn default() -> Self {
+        Material {
+            name: String::new(),
+            base_color: [1.0; 4],
+            texture: None,
+            alpha_mode: AlphaMode::Opaque,
+            emissive: [0.0; 3],
+            metallic: 0.0,
+            roughness: 1.0,
+            double_sided: false,
+            extras: Value::Null,
+        }
+    }
+}
+
+/// A texture: the path the model names, and optionally the image as PNG.
+///
+/// Producers only fill [`Texture::path`]; decoding the image (PCX, BMP ...)
+/// is the caller's business, who then sets [`Texture::png`]. Exporters
+/// embed a texture only when it has PNG bytes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Texture {
+    /// The path as the model stores it (e.g. `players/male/grunt.pcx`).
+    pub path: String,
+    /// The image encoded as PNG; empty when not supplied.
+    pub png: Vec<u8>,
+}
+
+/// A skeleton: joints in a hierarchy.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Skeleton {
+    /// Joints; a parent may come after its children.
+    pub joints: Vec<Joint>,
+}
+
+/// One joint of a [`Skeleton`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Joint {
+    /// Name.
+    pub name: String,
+    /// Index of the parent joint; `None` for a root.
+    pub parent: Option<usize>,
+    /// Rest translation relative to the parent.
+    pub translation: [f32; 3],
+    /// Rest rotation relative to the parent, `[x, y, z, w]`.
+    pub rotation: [f32; 4],
+    /// Rest scale.
+    pub scale: [f32; 3],
+    /// Inverse bind matrix (model space to joint space), column-major.
+    pub inverse_bind: [f32; 16],
+    /// Comments and other data worth keeping; `Value::Null` for nothing.
+    pub extras: Value,
+}
+
+/// An animation: channels that play together.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Animation {
+    /// Name.
+    pub name: String,
+    /// Channels.
+    pub channels: Vec<Channel>,
+    /// Comments and other data worth keeping; `Value::Null` for nothing.
+    pub extras: Value,
+}
+
+impl Animation {
+    /// The time of the last key of any channel, in seconds (0 without
+    /// keys).
+    pub fn duration(&self) -> f32 {
+        self.channels
+            .iter()
+            .filter_map(|c| c.times.last())
+            .fold(0.0, |a, &b| a.max(b))
+    }
+}
+
+/// What a channel animates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The morph target weights of mesh `mesh` (one value per target).
+    MorphWeights {
+        /// Index into [`Scene::meshes`].
+        mesh: usize,
+    },
+    /// A joint's translation (3 values).
+    Translation {
+        /// Index into [`Skeleton::joints`].
+        joint: usize,
+    },
+    /// A joint's rotation (4 values, `[x, y, z, w]`).
+    Rotation {
+        /// Index into [`Skeleton::joints`].
+        joint: usize,
+    },
+    /// A joint's scale (3 values).
+    Scale {
+        /// Index into [`Skeleton::joints`].
+        joint: usize,
+    },
+}
+
+/// How values between keys are found (glTF's three modes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Interpolation {
+    /// Linear (spherical linear for rotations).
+    #[default]
+    Linear,
+    /// The value of the previous key holds.
+    Step,
+    /// Cubic Hermite spline with tangents per key (glTF's form: tangents
+    /// are per second and get multiplied by the interval's duration).
+    CubicSpline,
+}
+
+/// Keys for one property.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Channel {
+    /// What is animated.
+    pub target: Target,
+    /// How to interpolate.
+    pub interpolation: Interpolation,
+    /// Key times in seconds, non-negative and strictly increasing.
+    pub times: Vec<f32>,
+    /// The values, flat: for each key, [`Channel::components`] numbers
+    /// (for [`Interpolation::CubicSpline`] three groups of them per key: in
+    /// tangent, value, out tangent, as glTF stores them).
+    pub values: Vec<f32>,
+}
+
+impl Default for Target {
+    fn default() -> Self {
+        Target::Translation { joint: 0 }
+    }
+}
+
+impl Channel {
+    /// Numbers per value: 3 for translation and scale, 4 for rotation, and
+    /// `morph_targets` for weights.
+    pub fn components(&self, morph_targets: usize) -> usize {
+        match self.target {
+            Target::MorphWeights { .. } => morph_targets,
+            Target::Translation { .. } | Target::Scale { .. } => 3,
+            Target::Rotation { .. } => 4,
+        }
+    }
+}
+
+/// `Value::Null` when `text` is empty, else `{"comment": text}`.
+pub(crate) fn comment_extras(text: &str) -> Value {
+    if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::json!({ "comment": text })
+    }
+}
+
+/// Makes every normal usable: one whose length is far from 1 is
+/// normalised, and one that is zero or not finite (a corrupt MD2 normal
+/// index, a MilkShape triangle saved without normals) is replaced by the
+/// normalised sum of the normals of the counter-clockwise triangles that
+/// use the vertex (area-weighted), or +Y when that sum is zero.
+pub(crate) fn repair_normals(positions: &[[f32; 3]], indices: &[u32], normals: &mut [[f32; 3]]) {
+    use glam::Vec3;
+    let bad = |n: &[f32; 3]| {
+        let l = Vec3::from(*n).length();
+        !(l.is_finite() && l > 0.5)
+    };
+    let mut faces: Option<Vec<Vec3>> = None;
+    for (i, normal) in normals.iter_mut().enumerate() {
+        let n = Vec3::from(*normal);
+        if !bad(normal) {
+            if (n.length() - 1.0).abs() > 1e-3 {
+                *normal = n.normalize().to_array();
+            }
+            continue;
+        }
+        let sums = faces.get_or_insert_with(|| face_normal_sums(positions, indices));
+        let s = sums.get(i).copied().unwrap_or(Vec3::ZERO);
+        *normal = s.try_normalize().unwrap_or(Vec3::Y).to_array();
+    }
+}
+
+/// For each vertex, the sum of the (area-weighted) normals of the
+/// counter-clockwise triangles using it.
+fn face_normal_sums(positions: &[[f32; 3]], indices: &[u32]) -> Vec<glam::Vec3> {
+    use glam::Vec3;
+    let mut sums = vec![Vec3::ZERO; positions.len()];
+    for t in indices.chunks_exact(3) {
+        let p = |k: usize| positions.get(t[k] as usize).map(|&p| Vec3::from(p));
+        let (Some(a), Some(b), Some(c)) = (p(0), p(1), p(2)) else {
+            continue;
+        };
+        let n = (b - a).cross(c - a);
+        if !n.is_finite() {
+            continue;
+        }
+        for &v in t {
+            if let Some(s) = sums.get_mut(v as usize) {
+                *s += n;
+            }
+        }
+    }
+    sums
+}

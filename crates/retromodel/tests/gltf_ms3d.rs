@@ -1,0 +1,361 @@
+//! MS3D → glTF: the GLB's joint nodes evaluated here with the glTF
+//! spec's interpolation (slerp, cubic Hermite spline with tangents scaled
+//! by the interval) must give the joint matrices of MilkShape's viewer
+//! (`Skeleton::pose_at_time`).
+
+mod gltf_common;
+mod ms3d_common;
+
+use glam::{DMat4, DQuat, DVec3, Mat4};
+use gltf_common::{parse_glb, sample, Doc};
+use ms3d_common::{corpus_dir, full_spec};
+use retromodel::gltf::to_glb;
+use retromodel::ms3d::{Ms3d, Skeleton};
+use retromodel::scene::{Ms3dSceneOptions, Scene};
+
+fn glb_of(model: &Ms3d) -> Doc {
+    let scene = Scene::from_ms3d(model, &Ms3dSceneOptions::default()).unwrap();
+    let glb = to_glb(&scene).unwrap();
+    gltf::Gltf::from_slice(&glb).expect("the gltf crate accepts it");
+    let doc = parse_glb(&glb);
+    doc.check_layout();
+    doc
+}
+
+fn load(name: &str) -> Option<Ms3d> {
+    let dir = corpus_dir()?;
+    Some(Ms3d::from_bytes(&std::fs::read(dir.join("ms3d").join(name)).unwrap()).unwrap())
+}
+
+fn f(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+/// The local TRS of every node at time `t` (static TRS, overridden by the
+/// animation's channels), composed into global matrices by walking the
+/// node hierarchy from the scene's roots.
+/// One channel of the first animation, read.
+struct ChannelData {
+    node: usize,
+    path: String,
+    interpolation: String,
+    times: Vec<f32>,
+    values: Vec<f32>,
+}
+
+/// The channels of the first animation (none without animations).
+fn channels(doc: &Doc) -> Vec<ChannelData> {
+    let Some(anim) = doc.json["animations"].get(0) else {
+        return Vec::new();
+    };
+    anim["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let s = &anim["samplers"][c["sampler"].as_u64().unwrap() as usize];
+            ChannelData {
+                node: c["target"]["node"].as_u64().unwrap() as usize,
+                path: c["target"]["path"].as_str().unwrap().to_string(),
+                interpolation: s["interpolation"].as_str().unwrap_or("LINEAR").to_string(),
+                times: doc.read(s["input"].as_u64().unwrap() as usize),
+                values: doc.read(s["output"].as_u64().unwrap() as usize),
+            }
+        })
+        .collect()
+}
+
+fn node_globals(doc: &Doc, channels: &[ChannelData], t: f64) -> Vec<DMat4> {
+    let nodes = doc.json["nodes"].as_array().unwrap();
+    let mut trs: Vec<(DVec3, DQuat, DVec3)> = nodes
+        .iter()
+        .map(|n| {
+            let v = |k: &str, d: &[f64]| -> Vec<f64> {
+                n.get(k).map_or(d.to_vec(), |a| {
+                    a.as_array().unwrap().iter().map(f).collect()
+                })
+            };
+            let tr = v("translation", &[0.0; 3]);
+            let r = v("rotation", &[0.0, 0.0, 0.0, 1.0]);
+            let s = v("scale", &[1.0; 3]);
+            (
+                DVec3::new(tr[0], tr[1], tr[2]),
+                DQuat::from_xyzw(r[0], r[1], r[2], r[3]),
+                DVec3::new(s[0], s[1], s[2]),
+            )
+        })
+        .collect();
+    for c in channels {
+        match c.path.as_str() {
+            "translation" => {
+                let v = sample(&c.times, &c.values, 3, &c.interpolation, t);
+                trs[c.node].0 = DVec3::new(v[0], v[1], v[2]);
+            }
+            "rotation" => {
+                let v = sample(&c.times, &c.values, 4, &c.interpolation, t);
+                trs[c.node].1 = DQuat::from_xyzw(v[0], v[1], v[2], v[3]);
+            }
+            other => panic!("unexpected path {other}"),
+        }
+    }
+    let mut globals = vec![DMat4::IDENTITY; nodes.len()];
+    let mut stack: Vec<(usize, DMat4)> = doc.json["scenes"][0]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n.as_u64().unwrap() as usize, DMat4::IDENTITY))
+        .collect();
+    while let Some((n, parent)) = stack.pop() {
+        let (t, r, s) = trs[n];
+        globals[n] = parent * DMat4::from_scale_rotation_translation(s, r, t);
+        for c in nodes[n]
+            .get("children")
+            .and_then(|c| c.as_array())
+            .into_iter()
+            .flatten()
+        {
+            stack.push((c.as_u64().unwrap() as usize, globals[n]));
+        }
+    }
+    globals
+}
+
+/// The skin's joint nodes.
+fn skin_joints(doc: &Doc) -> Vec<usize> {
+    doc.json["skins"][0]["joints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_u64().unwrap() as usize)
+        .collect()
+}
+
+fn max_diff(a: DMat4, b: Mat4) -> f64 {
+    let (a, b) = (a.to_cols_array(), b.as_dmat4().to_cols_array());
+    a.iter()
+        .zip(&b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Compares the glTF joints with the viewer's at many times: before the
+/// first key, on keys, between keys and after the last.
+fn assert_matches_viewer(name: &str, model: &Ms3d) {
+    let skeleton = Skeleton::new(model).unwrap();
+    let doc = glb_of(model);
+    let joints = skin_joints(&doc);
+    assert!(
+        joints.len() >= model.joints.len(),
+        "{name}: a node per joint"
+    );
+    let mut end = 0.0f32;
+    for j in &model.joints {
+        for k in j.rotation_keys.iter().chain(&j.position_keys) {
+            end = end.max(k.time);
+        }
+    }
+    let mut viewer = vec![Mat4::IDENTITY; skeleton.joint_count()];
+    let channels = channels(&doc);
+    // (time, whether it is a stored key time)
+    let mut times: Vec<(f32, bool)> = (0..=200)
+        .map(|i| (end * 1.1 * i as f32 / 200.0, false))
+        .collect();
+    times.extend(
+        model
+            .joints
+            .iter()
+            .flat_map(|j| j.position_keys.iter().map(|k| (k.time, true))),
+    );
+    let mut worst = 0.0f64;
+    for &(t, on_key) in &times {
+        skeleton.pose_at_time(t, &mut viewer);
+        // Between keys the viewer samples at the f32 frame `t × fps`:
+        // sample glTF at that same instant. On a key both land on it.
+        let fps = skeleton.fps();
+        let instant = if on_key {
+            t as f64
+        } else {
+            (t * fps) as f64 / fps as f64
+        };
+        let globals = node_globals(&doc, &channels, instant);
+        for (i, m) in viewer.iter().enumerate() {
+            let scale = m.w_axis.truncate().length().max(1.0) as f64;
+            let d = max_diff(globals[joints[i]], *m) / scale;
+            worst = worst.max(d);
+            // (Woman4's worst, ~3e-5 around frame 1396, comes from the
+            // viewer's f32 frame arithmetic: its root moves fast there.)
+            assert!(d < 1e-4, "{name}: joint {i} at {t} s differs by {d}");
+        }
+    }
+    eprintln!(
+        "{name}: {} joints, {} times, worst relative difference {worst:e}",
+        model.joints.len(),
+        times.len()
+    );
+
+    // The inverse bind matrices undo the rest pose.
+    let ibm = doc.read(
+        doc.json["skins"][0]["inverseBindMatrices"]
+            .as_u64()
+            .unwrap() as usize,
+    );
+    let rest = node_globals_rest(&doc);
+    for (i, &n) in joints.iter().enumerate() {
+        let m = DMat4::from_cols_array(&std::array::from_fn(|k| ibm[16 * i + k] as f64));
+        let p = rest[n] * m;
+        assert!(
+            p.abs_diff_eq(DMat4::IDENTITY, 1e-4),
+            "{name}: joint {i} rest × inverse bind"
+        );
+    }
+}
+
+/// Node globals of the rest pose (no animation).
+fn node_globals_rest(doc: &Doc) -> Vec<DMat4> {
+    node_globals(doc, &[], 0.0)
+}
+
+#[test]
+fn sample_model_joints_match_the_viewer() {
+    assert_matches_viewer("sample", &retromodel::ms3d::sample::sample_model());
+}
+
+#[test]
+fn full_spec_joints_match_the_viewer() {
+    let (bytes, _) = full_spec().build();
+    assert_matches_viewer("full_spec", &Ms3d::from_bytes(&bytes).unwrap());
+}
+
+#[test]
+fn woman4_joints_match_the_viewer() {
+    let Some(model) = load("glscene_Woman4.ms3d") else {
+        return;
+    };
+    assert_matches_viewer("Woman4", &model);
+}
+
+#[test]
+fn nehe_lesson31_joints_match_the_viewer() {
+    let Some(model) = load("nehe_lesson31_Model.ms3d") else {
+        return;
+    };
+    assert_matches_viewer("nehe_lesson31", &model);
+}
+
+#[test]
+fn every_corpus_ms3d_exports_a_well_formed_glb() {
+    let Some(dir) = corpus_dir() else { return };
+    for (name, path) in ms3d_common::ms3d_files(&dir) {
+        let Ok(model) = Ms3d::from_bytes(&std::fs::read(&path).unwrap()) else {
+            continue;
+        };
+        let Ok(scene) = Scene::from_ms3d(&model, &Ms3dSceneOptions::default()) else {
+            continue;
+        };
+        let doc = parse_glb(&to_glb(&scene).unwrap());
+        doc.check_layout();
+        let meshes = doc.json["meshes"].as_array().map_or(0, Vec::len);
+        let drawable = model
+            .groups
+            .iter()
+            .filter(|g| !g.triangles.is_empty())
+            .count();
+        assert!(meshes <= drawable, "{name}: a mesh per non-empty group");
+        for m in 0..meshes {
+            doc.check_min_max(doc.attribute(m, "POSITION"));
+            if doc.json["meshes"][m]["primitives"][0]["attributes"]
+                .get("WEIGHTS_0")
+                .is_some()
+            {
+                let w = doc.read(doc.attribute(m, "WEIGHTS_0"));
+                for (v, c) in w.chunks_exact(4).enumerate() {
+                    let s: f32 = c.iter().sum();
+                    assert!(
+                        (s - 1.0).abs() < 1e-5,
+                        "{name}: mesh {m} vertex {v} weights sum {s}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Evidence for keeping MilkShape's winding: in corpus models the stored
+/// corner normals agree with the right-handed normal of the corners in
+/// file order (counter-clockwise front faces), and the exporter keeps that
+/// order.
+#[test]
+fn milkshape_front_faces_are_counter_clockwise() {
+    let Some(dir) = corpus_dir() else { return };
+    for name in [
+        "glscene_Woman4.ms3d",
+        "assimpdeb_jeep1.ms3d",
+        "nehe_lesson31_Model.ms3d",
+    ] {
+        let model = Ms3d::from_bytes(&std::fs::read(dir.join("ms3d").join(name)).unwrap()).unwrap();
+        let (mut agree, mut total) = (0, 0);
+        for t in &model.triangles {
+            let p = t
+                .vertices
+                .map(|v| glam::Vec3::from(model.vertices[v as usize].position));
+            let face = (p[1] - p[0]).cross(p[2] - p[0]);
+            let stored = t
+                .normals
+                .iter()
+                .map(|&n| glam::Vec3::from(n))
+                .sum::<glam::Vec3>();
+            if face.length() > 1e-6 && stored.length() > 1e-6 {
+                agree += (face.dot(stored) > 0.0) as usize;
+                total += 1;
+            }
+        }
+        assert!(agree * 10 > 9 * total, "{name}: {agree} of {total} agree");
+
+        // The glTF keeps the order: its first triangle is group 0's first.
+        let doc = glb_of(&model);
+        let g = model
+            .groups
+            .iter()
+            .find(|g| !g.triangles.is_empty())
+            .unwrap();
+        let t = &model.triangles[g.triangles[0] as usize];
+        let pos = doc.read3(doc.attribute(0, "POSITION"));
+        let idx = doc.indices(0);
+        for k in 0..3 {
+            assert_eq!(
+                pos[idx[k] as usize], model.vertices[t.vertices[k] as usize].position,
+                "{name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn materials_comments_and_names_carry_over() {
+    let (bytes, _) = full_spec().build();
+    let model = Ms3d::from_bytes(&bytes).unwrap();
+    let doc = glb_of(&model);
+    let j = &doc.json;
+    assert_eq!(j["extras"]["comment"], "walk:1-30");
+    assert_eq!(j["meshes"][0]["name"], "body");
+    assert_eq!(j["meshes"][0]["extras"]["comment"], "the body");
+    assert_eq!(j["materials"][1]["name"], "metal");
+    assert_eq!(j["materials"][1]["extras"]["comment"], "shiny");
+    assert_eq!(j["materials"][1]["alphaMode"], "BLEND", "transparency 0.75");
+    let c: Vec<f64> = j["materials"][1]["pbrMetallicRoughness"]["baseColorFactor"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(f)
+        .collect();
+    assert_eq!(c, vec![0.8, 0.7, 0.6, 0.75], "diffuse and transparency");
+    let names: Vec<&str> = skin_joints(&doc)
+        .iter()
+        .map(|&n| j["nodes"][n]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(&names[..3], &["root", "arm", "hand"]);
+    assert_eq!(j["animations"][0]["name"], "timeline");
+    // No PNG supplied: the texture path is kept nowhere as an image.
+    assert!(j.get("images").is_none());
+    assert_eq!(j["materials"][0]["extras"]["shininess"], 12.5);
+}
