@@ -253,6 +253,42 @@ fn blend_packed(
 }
 
 impl Md2 {
+    /// Decodes every frame into `positions` and `normals`, frame after
+    /// frame (frame `k`'s vertices at `k × vertex_count()`), as a loader
+    /// that keeps all keyframes does; the same as calling [`Frame::decode`]
+    /// on each frame.
+    ///
+    /// # Panics
+    /// When a buffer's length differs from `frames.len() × vertex_count()`.
+    ///
+    /// ```
+    /// use retromodel::md2::sample::sample_model;
+    /// let model = sample_model();
+    /// let n = model.frames.len() * model.vertex_count();
+    /// let (mut p, mut nrm) = (vec![[0.0; 3]; n], vec![[0.0; 3]; n]);
+    /// model.decode_all_frames(&mut p, &mut nrm);
+    /// let mut one = vec![[0.0; 3]; model.vertex_count()];
+    /// model.frames[3].decode_positions(&mut one);
+    /// assert_eq!(&p[3 * model.vertex_count()..4 * model.vertex_count()], &one[..]);
+    /// ```
+    pub fn decode_all_frames(&self, positions: &mut [[f32; 3]], normals: &mut [[f32; 3]]) {
+        let n = self.vertex_count();
+        let total = n * self.frames.len();
+        assert_eq!(positions.len(), total, "position buffer length");
+        assert_eq!(normals.len(), total, "normal buffer length");
+        if n == 0 {
+            return;
+        }
+        for ((f, p), q) in self
+            .frames
+            .iter()
+            .zip(positions.chunks_exact_mut(n))
+            .zip(normals.chunks_exact_mut(n))
+        {
+            f.decode(p, q);
+        }
+    }
+
     /// Blends frames `from` and `to` at `t` (0 gives `from`, 1 gives `to`)
     /// into `positions` and `normals`, without allocating. Positions are
     /// interpolated linearly; normals are interpolated and renormalised
