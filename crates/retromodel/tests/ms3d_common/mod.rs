@@ -14,28 +14,10 @@ use serde_json::Value;
 // Corpus
 // ---------------------------------------------------------------------------
 
-/// The corpus folder: `$RETROMODEL_CORPUS`, or `../shared/corpus` relative
-/// to the repository root. Missing: a note and `None`, or a panic in CI.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("RETROMODEL_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-    };
-    if dir.join("facts.json").is_file() {
-        return Some(dir);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "the test corpus is missing at {} (set RETROMODEL_CORPUS); CI must run the corpus tests",
-            dir.display()
-        );
-    }
-    eprintln!(
-        "note: test corpus not found at {} (set RETROMODEL_CORPUS); skipping",
-        dir.display()
-    );
-    None
-}
+#[path = "../support/corpus.rs"]
+mod corpus;
+#[allow(unused_imports)] // not every test binary looks for the corpus
+pub use corpus::corpus_dir;
 
 /// Every `ms3d/*.ms3d` of the corpus as `(facts key, path)`, sorted.
 pub fn ms3d_files(corpus: &Path) -> Vec<(String, PathBuf)> {
