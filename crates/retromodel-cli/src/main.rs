@@ -14,7 +14,9 @@ macro_rules! outln {
     }};
 }
 
+mod batch;
 mod convert;
+mod export;
 mod info;
 mod load;
 mod output;
@@ -41,8 +43,13 @@ enum Command {
     /// Exit status: 0 when every file is valid, 1 when any has a problem,
     /// 2 on a usage error.
     Validate(validate::Args),
-    /// Rewrite a model through the library (the output format follows the
-    /// output file's extension).
+    /// Convert a model to glTF 2.0 (`.glb`, `.gltf`), OBJ or its own format,
+    /// or every model below a folder (`--out-dir`, `--to`).
+    ///
+    /// The output format follows the output file's extension. Textures are
+    /// looked up in the model's folder and the `--texture-dir` folders only;
+    /// one that is missing, broken or refused is a warning and its material
+    /// is left untextured. Batch mode exits 1 when any file failed.
     Convert(convert::Args),
 }
 

@@ -19,9 +19,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".retromodel-")
-        .suffix(".tmp")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".retromodel-").suffix(".tmp");
+    // Temporary files are private (0600); an output is an ordinary file
+    // (0666 less the umask), as `cp` or a shell redirection would make it.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
         .tempfile_in(dir)
         .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
     tmp.write_all(bytes)

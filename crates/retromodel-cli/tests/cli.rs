@@ -243,10 +243,10 @@ fn convert_is_lossless_and_never_clobbers() {
     let out = run(&[
         "convert",
         input.to_str().unwrap(),
-        tmp.path().join("x.obj").to_str().unwrap(),
+        tmp.path().join("x.fbx").to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(!tmp.path().join("x.obj").exists());
+    assert!(!tmp.path().join("x.fbx").exists());
 }
 
 #[test]

@@ -61,6 +61,8 @@ mod error;
 pub mod gltf;
 pub mod md2;
 pub mod ms3d;
+#[cfg(feature = "scene")]
+pub mod obj;
 mod problem;
 #[cfg(feature = "scene")]
 pub mod scene;

@@ -1,0 +1,362 @@
+//! Exporting one model to glTF (`.glb`, `.gltf` + `.bin`) or OBJ (`.obj` +
+//! `.mtl` + PNG textures), with its textures found safely.
+
+use crate::load::{load, Model};
+use crate::output::write_atomic;
+use anyhow::{bail, Context, Result};
+use retromodel::gltf::{to_glb_with, to_gltf_with, GltfOptions};
+use retromodel::obj::{apply_morph_target, apply_ms3d_pose, to_obj, ObjOptions};
+use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene, Texture};
+use retromodel::texture::{decode, ResolveError, Skipped, TextureResolver};
+use std::path::{Path, PathBuf};
+
+/// An export format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// Binary glTF 2.0, one file.
+    Glb,
+    /// glTF 2.0 JSON and its `.bin` buffer beside it.
+    Gltf,
+    /// Wavefront OBJ of one pose, its `.mtl` and PNG textures beside it.
+    Obj,
+}
+
+impl Target {
+    /// The target a file extension (lower case) stands for.
+    pub fn from_extension(ext: &str) -> Option<Target> {
+        match ext {
+            "glb" => Some(Target::Glb),
+            "gltf" => Some(Target::Gltf),
+            "obj" => Some(Target::Obj),
+            _ => None,
+        }
+    }
+
+    /// The extension of the main output file.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Target::Glb => "glb",
+            Target::Gltf => "gltf",
+            Target::Obj => "obj",
+        }
+    }
+}
+
+/// How to export.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Quantize glTF morph targets.
+    pub quantize: bool,
+    /// Texture search roots (after the model's folder).
+    pub texture_dirs: Vec<PathBuf>,
+    /// An image that replaces the first texture (or is the only one).
+    pub skin: Option<PathBuf>,
+    /// OBJ: MD2 frame (within `anim` when given).
+    pub frame: Option<usize>,
+    /// OBJ: MD2 animation name.
+    pub anim: Option<String>,
+    /// OBJ: MS3D time in seconds.
+    pub time: Option<f32>,
+    /// Whether options that do not apply to the input's format are errors
+    /// (single-file mode) rather than ignored (batch mode).
+    pub strict: bool,
+}
+
+/// The file names of an export whose main file is `out`, except OBJ
+/// textures: `.bin` for glTF, `.mtl` for OBJ.
+pub fn companion(out: &Path, target: Target) -> Option<PathBuf> {
+    match target {
+        Target::Glb => None,
+        Target::Gltf => Some(out.with_extension("bin")),
+        Target::Obj => Some(out.with_extension("mtl")),
+    }
+}
+
+/// Fails when `out` or its companion exists (without `force`).
+pub fn check_free(out: &Path, target: Target, force: bool) -> Result<()> {
+    if force {
+        return Ok(());
+    }
+    for path in std::iter::once(out.to_path_buf()).chain(companion(out, target)) {
+        if path.symlink_metadata().is_ok() {
+            bail!(
+                "{}: already exists (use --force to replace it)",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+}
+
+/// `"; passed over: A; B"` for a non-empty list.
+fn skipped_note(skipped: &[Skipped]) -> String {
+    if skipped.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = skipped.iter().map(ToString::to_string).collect();
+    format!("; passed over: {}", list.join("; "))
+}
+
+fn resolve_warning(model: &Path, err: &ResolveError) -> String {
+    let skipped = match err {
+        ResolveError::Refused { skipped, .. } | ResolveError::NotFound { skipped, .. } => {
+            skipped.as_slice()
+        }
+        _ => &[],
+    };
+    format!(
+        "{}: warning: {err}{}; material left untextured",
+        model.display(),
+        skipped_note(skipped)
+    )
+}
+
+/// The image bytes re-encoded as PNG, or why not.
+fn to_png(bytes: &[u8]) -> Result<Vec<u8>> {
+    let image = decode(bytes).context("cannot decode")?;
+    Ok(image.to_png()?)
+}
+
+/// Makes `png` the first texture, or the only one (used by every
+/// untextured material) when the scene names none.
+fn set_first_texture(scene: &mut Scene, path: String, png: Vec<u8>) {
+    if let Some(t) = scene.textures.first_mut() {
+        t.png = png;
+    } else {
+        scene.textures.push(Texture { path, png });
+        for m in &mut scene.materials {
+            m.texture.get_or_insert(0);
+        }
+    }
+}
+
+/// Finds, decodes and re-encodes as PNG every texture of `scene`; every
+/// texture that cannot be had is a warning, never an error.
+fn attach_textures(
+    scene: &mut Scene,
+    model: &Path,
+    is_md2: bool,
+    options: &Options,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let resolver = TextureResolver::for_model_file(model).with_roots(options.texture_dirs.clone());
+    let mut first = 0;
+    if let Some(skin) = &options.skin {
+        match std::fs::read(skin)
+            .context("cannot read")
+            .and_then(|b| to_png(&b))
+        {
+            Ok(png) => {
+                set_first_texture(scene, file_name(skin), png);
+                first = 1;
+            }
+            Err(e) => warnings.push(format!(
+                "{}: warning: skin {}: {e:#}; left as the model names it",
+                model.display(),
+                skin.display()
+            )),
+        }
+    } else if is_md2 && scene.textures.is_empty() {
+        match resolver.resolve_beside_model(&file_name(model)) {
+            Ok(found) => match to_png(&found.bytes) {
+                Ok(png) => {
+                    set_first_texture(scene, file_name(&found.path), png);
+                    first = 1;
+                }
+                Err(e) => warnings.push(format!(
+                    "{}: warning: skin {}: {e:#}; material left untextured",
+                    model.display(),
+                    found.path.display()
+                )),
+            },
+            Err(ResolveError::NotFound { .. }) => {}
+            Err(e) => warnings.push(resolve_warning(model, &e)),
+        }
+    }
+    for texture in scene.textures.iter_mut().skip(first) {
+        if texture.path.is_empty() || !texture.png.is_empty() {
+            continue;
+        }
+        match resolver.resolve(&texture.path) {
+            Ok(found) => {
+                if !found.skipped.is_empty() {
+                    warnings.push(format!(
+                        "{}: warning: texture {:?}: using {}{}",
+                        model.display(),
+                        texture.path,
+                        found.path.display(),
+                        skipped_note(&found.skipped)
+                    ));
+                }
+                match to_png(&found.bytes) {
+                    Ok(png) => texture.png = png,
+                    Err(e) => warnings.push(format!(
+                        "{}: warning: texture {:?} ({}): {e:#}; material left untextured",
+                        model.display(),
+                        texture.path,
+                        found.path.display()
+                    )),
+                }
+            }
+            Err(e) => warnings.push(resolve_warning(model, &e)),
+        }
+    }
+    warnings
+}
+
+/// Reads `input`, exports it to `out` (and companions) as `target`;
+/// returns the warnings (already formatted, one line each).
+pub fn export(
+    input: &Path,
+    out: &Path,
+    target: Target,
+    force: bool,
+    options: &Options,
+) -> Result<Vec<String>> {
+    check_free(out, target, force)?;
+    let (_, model) = load(input)?;
+    let name = stem(input);
+    let (mut scene, is_md2) = match &model {
+        Model::Md2(m) => {
+            let o = Md2SceneOptions {
+                name,
+                ..Md2SceneOptions::default()
+            };
+            (Scene::from_md2(m, &o), true)
+        }
+        Model::Ms3d(m) => {
+            let o = Ms3dSceneOptions {
+                name,
+                ..Ms3dSceneOptions::default()
+            };
+            let scene = Scene::from_ms3d(m, &o).with_context(|| input.display().to_string())?;
+            (scene, false)
+        }
+    };
+    if options.strict {
+        if is_md2 && options.time.is_some() {
+            bail!("--time applies to MS3D models; use --frame (and --anim) for MD2");
+        }
+        if !is_md2 && (options.frame.is_some() || options.anim.is_some()) {
+            bail!("--frame and --anim apply to MD2 models; use --time for MS3D");
+        }
+        if target != Target::Obj
+            && (options.frame.is_some() || options.anim.is_some() || options.time.is_some())
+        {
+            bail!("--frame, --anim and --time apply to OBJ output only (glTF keeps every frame)");
+        }
+    }
+    let mut warnings = attach_textures(&mut scene, input, is_md2, options);
+
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let gltf_options = GltfOptions {
+        quantize: options.quantize,
+    };
+    match target {
+        Target::Glb => {
+            let glb = to_glb_with(&scene, &gltf_options)
+                .with_context(|| format!("{}: cannot export", input.display()))?;
+            files.push((out.to_path_buf(), glb));
+        }
+        Target::Gltf => {
+            let bin_path = out.with_extension("bin");
+            let (json, bin) = to_gltf_with(&scene, &file_name(&bin_path), &gltf_options)
+                .with_context(|| format!("{}: cannot export", input.display()))?;
+            files.push((bin_path, bin));
+            files.push((out.to_path_buf(), json.into_bytes()));
+        }
+        Target::Obj => {
+            match &model {
+                Model::Md2(m) => {
+                    let frame = md2_frame(m, options)?;
+                    apply_morph_target(&mut scene, frame)
+                        .with_context(|| input.display().to_string())?;
+                }
+                Model::Ms3d(m) => {
+                    if let Some(t) = options.time {
+                        if !t.is_finite() || t < 0.0 {
+                            bail!("--time {t}: must be a non-negative number of seconds");
+                        }
+                        apply_ms3d_pose(&mut scene, m, t)
+                            .with_context(|| input.display().to_string())?;
+                    }
+                }
+            }
+            let out_stem = stem(out);
+            let dir = out.parent().unwrap_or(Path::new(""));
+            let mut texture_files = Vec::new();
+            for (i, t) in scene.textures.iter().enumerate() {
+                if t.png.is_empty() {
+                    texture_files.push(None);
+                } else {
+                    let name = format!("{out_stem}_texture{i}.png");
+                    files.push((dir.join(&name), t.png.clone()));
+                    texture_files.push(Some(name));
+                }
+            }
+            let mtl_path = out.with_extension("mtl");
+            let obj = to_obj(
+                &scene,
+                &ObjOptions {
+                    mtl_file: file_name(&mtl_path),
+                    texture_files,
+                },
+            );
+            files.push((mtl_path, obj.mtl.into_bytes()));
+            files.push((out.to_path_buf(), obj.obj.into_bytes()));
+        }
+    }
+    if !force {
+        for (path, _) in &files {
+            if path.symlink_metadata().is_ok() {
+                bail!(
+                    "{}: already exists (use --force to replace it)",
+                    path.display()
+                );
+            }
+        }
+    }
+    // The main file last, so that it only appears once its companions do.
+    for (path, bytes) in &files {
+        write_atomic(path, bytes, force)?;
+    }
+    warnings.shrink_to_fit();
+    Ok(warnings)
+}
+
+/// The MD2 frame `--frame` / `--anim` choose (default 0).
+fn md2_frame(model: &retromodel::md2::Md2, options: &Options) -> Result<usize> {
+    let frame = options.frame.unwrap_or(0);
+    let Some(name) = &options.anim else {
+        return Ok(frame);
+    };
+    let anims = model.animations();
+    let Some(a) = anims.iter().find(|a| &a.name == name) else {
+        let names: Vec<&str> = anims.iter().map(|a| a.name.as_str()).collect();
+        bail!(
+            "no animation {name:?} (the model has: {})",
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        );
+    };
+    if frame >= a.frame_count {
+        bail!(
+            "--frame {frame}: animation {name:?} has {} frames",
+            a.frame_count
+        );
+    }
+    Ok(a.first_frame + frame)
+}
