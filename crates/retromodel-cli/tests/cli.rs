@@ -2,43 +2,14 @@
 //! output, exit codes and files against facts read independently (the
 //! sample's header bytes, the corpus's facts.json).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_retromodel"))
-}
+use std::path::Path;
+use std::process::Output;
+use support::{corpus, sample};
 
 fn run(args: &[&str]) -> Output {
-    let out = bin().args(args).output().expect("run retromodel");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    out
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn sample() -> PathBuf {
-    repo().join("examples/models/sample.md2")
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("RETROMODEL_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("../shared/corpus"));
-    if dir.join("facts.json").is_file() {
-        Some(dir)
-    } else if std::env::var_os("CI").is_some() {
-        panic!(
-            "corpus not found at {} (set RETROMODEL_CORPUS)",
-            dir.display()
-        );
-    } else {
-        eprintln!("corpus not found at {}; skipping", dir.display());
-        None
-    }
+    support::run_os(args)
 }
 
 fn header_field(bytes: &[u8], i: usize) -> i64 {

@@ -2,18 +2,15 @@
 //! mode, checked against facts read independently from the input files'
 //! bytes (MD2 header and frame bytes, the PCX header).
 
+mod support;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+use support::{corpus, repo, sample};
 
 fn run(args: &[&std::ffi::OsStr]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_retromodel"))
-        .args(args)
-        .output()
-        .expect("run retromodel");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    out
+    support::run_os(args)
 }
 
 fn convert(args: &[&Path]) -> Output {
@@ -24,31 +21,6 @@ fn convert(args: &[&Path]) -> Output {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn sample() -> PathBuf {
-    repo().join("examples/models/sample.md2")
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("RETROMODEL_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("../shared/corpus"));
-    if dir.join("facts.json").is_file() {
-        Some(dir)
-    } else if std::env::var_os("CI").is_some() {
-        panic!(
-            "corpus not found at {} (set RETROMODEL_CORPUS)",
-            dir.display()
-        );
-    } else {
-        eprintln!("corpus not found at {}; skipping", dir.display());
-        None
-    }
 }
 
 fn i32_at(bytes: &[u8], offset: usize) -> i32 {

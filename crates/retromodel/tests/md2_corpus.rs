@@ -449,33 +449,8 @@ fn anim_summary(m: &Md2) -> Vec<(String, usize, usize)> {
         .collect()
 }
 
-/// The standard Quake II player table, typed from the format notes
-/// (stand 0–39, run 40–45, ..., death1/2/3 178–197), not from the library.
-const PLAYER_TABLE: [(&str, usize, usize); 20] = [
-    ("stand", 0, 40),
-    ("run", 40, 6),
-    ("attack", 46, 8),
-    ("pain1", 54, 4),
-    ("pain2", 58, 4),
-    ("pain3", 62, 4),
-    ("jump", 66, 6),
-    ("flip", 72, 12),
-    ("salute", 84, 11),
-    ("taunt", 95, 17),
-    ("wave", 112, 11),
-    ("point", 123, 12),
-    ("crstnd", 135, 19),
-    ("crwalk", 154, 6),
-    ("crattak", 160, 9),
-    ("crpain", 169, 4),
-    ("crdeath", 173, 5),
-    ("death1", 178, 6),
-    ("death2", 184, 6),
-    ("death3", 190, 8),
-];
-
 fn table(entries: usize) -> Vec<(String, usize, usize)> {
-    PLAYER_TABLE[..entries]
+    common::PLAYER_TABLE[..entries]
         .iter()
         .map(|&(n, a, b)| (n.to_string(), a, b))
         .collect()
@@ -509,7 +484,7 @@ fn animations_of_named_files() {
     };
     // Sanity of the typed table: it covers 198 frames without holes.
     let mut next = 0;
-    for &(_, first, n) in &PLAYER_TABLE {
+    for &(_, first, n) in &common::PLAYER_TABLE {
         assert_eq!(first, next);
         next += n;
     }

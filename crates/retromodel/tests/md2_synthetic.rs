@@ -414,35 +414,11 @@ fn summary(m: &Md2) -> Vec<(String, usize, usize)> {
         .collect()
 }
 
-/// The standard player table as the format notes give it.
-const PLAYER_TABLE: [(&str, usize, usize); 20] = [
-    ("stand", 0, 40),
-    ("run", 40, 6),
-    ("attack", 46, 8),
-    ("pain1", 54, 4),
-    ("pain2", 58, 4),
-    ("pain3", 62, 4),
-    ("jump", 66, 6),
-    ("flip", 72, 12),
-    ("salute", 84, 11),
-    ("taunt", 95, 17),
-    ("wave", 112, 11),
-    ("point", 123, 12),
-    ("crstnd", 135, 19),
-    ("crwalk", 154, 6),
-    ("crattak", 160, 9),
-    ("crpain", 169, 4),
-    ("crdeath", 173, 5),
-    ("death1", 178, 6),
-    ("death2", 184, 6),
-    ("death3", 190, 8),
-];
-
 /// Frame names as id's tools wrote them: `stand01`..`stand40`, `run1`..,
 /// `pain101`..`pain104`, `pain201`.., `death301`..`death308`.
 fn qdata_names(count: usize) -> Vec<String> {
     let mut names = Vec::new();
-    for &(anim, _, n) in &PLAYER_TABLE {
+    for &(anim, _, n) in &common::PLAYER_TABLE {
         for k in 1..=n {
             let name = match anim {
                 "pain1" | "pain2" | "pain3" | "death1" | "death2" | "death3" => {
@@ -462,7 +438,7 @@ fn qdata_names(count: usize) -> Vec<String> {
 }
 
 fn table(entries: usize) -> Vec<(String, usize, usize)> {
-    PLAYER_TABLE[..entries]
+    common::PLAYER_TABLE[..entries]
         .iter()
         .map(|&(n, a, c)| (n.to_string(), a, c))
         .collect()
