@@ -61,3 +61,48 @@ impl fmt::Display for Problem {
         Ok(())
     }
 }
+
+/// Gathers the problems a `validate()` finds, in the order found.
+#[derive(Debug, Default)]
+pub(crate) struct Collector {
+    /// What was found so far.
+    pub(crate) problems: Vec<Problem>,
+}
+
+impl Collector {
+    /// Records a problem.
+    pub(crate) fn push(
+        &mut self,
+        severity: Severity,
+        path: String,
+        message: String,
+        offset: Option<u64>,
+    ) {
+        self.problems.push(Problem {
+            severity,
+            path,
+            message,
+            offset,
+        });
+    }
+
+    /// Records a warning.
+    pub(crate) fn warn(
+        &mut self,
+        path: impl Into<String>,
+        message: impl Into<String>,
+        offset: Option<u64>,
+    ) {
+        self.push(Severity::Warning, path.into(), message.into(), offset);
+    }
+
+    /// Records an error.
+    pub(crate) fn error(
+        &mut self,
+        path: impl Into<String>,
+        message: impl Into<String>,
+        offset: Option<u64>,
+    ) {
+        self.push(Severity::Error, path.into(), message.into(), offset);
+    }
+}

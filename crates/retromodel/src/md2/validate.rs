@@ -4,31 +4,7 @@ use super::gl_commands::GlFault;
 use super::{
     limits, Md2, FRAME_HEADER_SIZE, HEADER_SIZE, NORMAL_COUNT, TRIANGLE_SIZE, VERTEX_SIZE,
 };
-use crate::problem::{Problem, Severity};
-
-/// Collects problems with the model's offsets at hand.
-struct Collector {
-    problems: Vec<Problem>,
-}
-
-impl Collector {
-    fn push(&mut self, severity: Severity, path: String, message: String, offset: Option<u64>) {
-        self.problems.push(Problem {
-            severity,
-            path,
-            message,
-            offset,
-        });
-    }
-
-    fn warn(&mut self, path: impl Into<String>, message: impl Into<String>, offset: Option<u64>) {
-        self.push(Severity::Warning, path.into(), message.into(), offset);
-    }
-
-    fn error(&mut self, path: impl Into<String>, message: impl Into<String>, offset: Option<u64>) {
-        self.push(Severity::Error, path.into(), message.into(), offset);
-    }
-}
+use crate::problem::{Collector, Problem};
 
 fn at(base: i32, add: u64) -> Option<u64> {
     u64::try_from(base).ok().map(|b| b + add)

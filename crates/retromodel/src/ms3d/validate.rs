@@ -3,7 +3,7 @@
 use super::read::{KEY_SIZE, MATERIAL_SIZE, TRIANGLE_SIZE, VERTEX_SIZE};
 use super::skeleton::{evaluation_order, parents};
 use super::{limits, Ms3d};
-use crate::problem::{Problem, Severity};
+use crate::problem::{Collector, Problem, Severity};
 
 /// Byte offsets of a model's parts in the file it is (or would be)
 /// written to. MS3D sections have variable sizes, so offsets are found by
@@ -60,21 +60,6 @@ impl Offsets {
     /// Offset of joint `i`'s parent name.
     pub(crate) fn joint_parent(&self, i: usize) -> u64 {
         self.joint(i) + 33
-    }
-}
-
-struct Collector {
-    problems: Vec<Problem>,
-}
-
-impl Collector {
-    fn push(&mut self, severity: Severity, path: String, message: String, offset: Option<u64>) {
-        self.problems.push(Problem {
-            severity,
-            path,
-            message,
-            offset,
-        });
     }
 }
 
