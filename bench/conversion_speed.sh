@@ -13,11 +13,21 @@ MODEL=$CORPUS/md2/assimpdeb_faerie.md2
 echo "== machine"; nproc; grep -m1 'model name' /proc/cpuinfo; uptime
 
 echo "== single file"
-hyperfine --warmup 3 --runs 20 --export-json "$OUT/single.json" \
+# Each run writes a new file (the output is removed before each run, for
+# both tools): replacing an existing file costs ext4 an early flush
+# (auto_da_alloc), which would measure the disk rather than the tools.
+# -N: no shell in between. --sync adds a disk flush per file (ours only).
+hyperfine -N --warmup 5 --runs 60 --export-json "$OUT/single.json" \
+  --prepare "rm -f $OUT/faerie.glb $OUT/faerie_assimp.glb $OUT/faerie_sync.glb" \
+  "$BIN convert $MODEL $OUT/faerie.glb" \
+  "assimp export $MODEL $OUT/faerie_assimp.glb" \
+  "$BIN convert --sync $MODEL $OUT/faerie_sync.glb"
+hyperfine -N --warmup 5 --runs 60 --export-json "$OUT/single_force.json" \
   "$BIN convert --force $MODEL $OUT/faerie.glb" \
   "assimp export $MODEL $OUT/faerie_assimp.glb"
-hyperfine --warmup 3 --runs 20 --export-json "$OUT/single_skin.json" \
-  "$BIN convert --force --skin $CORPUS/md2/faerie2.bmp $MODEL $OUT/faerie_skin.glb"
+hyperfine -N --warmup 3 --runs 30 --export-json "$OUT/single_skin.json" \
+  --prepare "rm -f $OUT/faerie_skin.glb" \
+  "$BIN convert --skin $CORPUS/md2/faerie2.bmp $MODEL $OUT/faerie_skin.glb"
 ls -l "$OUT"/faerie*.glb
 uptime
 

@@ -39,6 +39,12 @@ pub struct Args {
     /// Replace output files that exist (batch mode: else they are skipped).
     #[arg(long)]
     force: bool,
+    /// Flush every output to disk before renaming it into place, so that
+    /// even a power cut leaves no empty or partial file (slower: a disk
+    /// flush per file). Without it, outputs are still written to a
+    /// temporary file and renamed, so no partial file is ever visible.
+    #[arg(long)]
+    sync: bool,
     /// Repair what can be repaired first: drop triangles with out-of-range
     /// indices, fix out-of-range normal indices, rebuild faulty GL commands
     /// (MD2 to MD2 only).
@@ -88,6 +94,7 @@ impl Args {
             frame: self.frame,
             anim: self.anim.clone(),
             time: self.time,
+            sync: self.sync,
             strict,
         }
     }
@@ -194,6 +201,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             model.to_bytes_with(layout)?
         }
     };
-    write_atomic(args_output, &out, args.force)?;
+    write_atomic(args_output, &out, args.force, args.sync)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,9 +2,9 @@
 //! `.mtl` + PNG textures), with its textures found safely.
 
 use crate::load::{load, Model};
-use crate::output::write_atomic;
+use crate::output::write_atomic_with;
 use anyhow::{bail, Context, Result};
-use retromodel::gltf::{to_glb_with, to_gltf_with, GltfOptions};
+use retromodel::gltf::{to_gltf_with, Glb, GltfOptions};
 use retromodel::obj::{apply_morph_target, apply_ms3d_pose, to_obj, ObjOptions};
 use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene, Texture};
 use retromodel::texture::{decode, ResolveError, Skipped, TextureResolver};
@@ -57,6 +57,8 @@ pub struct Options {
     pub anim: Option<String>,
     /// OBJ: MS3D time in seconds.
     pub time: Option<f32>,
+    /// Flush each output to disk before renaming it into place.
+    pub sync: bool,
     /// Whether options that do not apply to the input's format are errors
     /// (single-file mode) rather than ignored (batch mode).
     pub strict: bool,
@@ -214,6 +216,14 @@ fn attach_textures(
     warnings
 }
 
+/// What goes into one output file.
+enum Contents<'a> {
+    /// These bytes.
+    Bytes(Vec<u8>),
+    /// A GLB, streamed from the scene's arrays.
+    Glb(Glb<'a>),
+}
+
 /// Reads `input`, exports it to `out` (and companions) as `target`;
 /// returns the warnings (already formatted, one line each).
 pub fn export(
@@ -258,22 +268,22 @@ pub fn export(
     }
     let mut warnings = attach_textures(&mut scene, input, is_md2, options);
 
-    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut files: Vec<(PathBuf, Contents)> = Vec::new();
     let gltf_options = GltfOptions {
         quantize: options.quantize,
     };
     match target {
         Target::Glb => {
-            let glb = to_glb_with(&scene, &gltf_options)
+            let glb = Glb::new(&scene, &gltf_options)
                 .with_context(|| format!("{}: cannot export", input.display()))?;
-            files.push((out.to_path_buf(), glb));
+            files.push((out.to_path_buf(), Contents::Glb(glb)));
         }
         Target::Gltf => {
             let bin_path = out.with_extension("bin");
             let (json, bin) = to_gltf_with(&scene, &file_name(&bin_path), &gltf_options)
                 .with_context(|| format!("{}: cannot export", input.display()))?;
-            files.push((bin_path, bin));
-            files.push((out.to_path_buf(), json.into_bytes()));
+            files.push((bin_path, Contents::Bytes(bin)));
+            files.push((out.to_path_buf(), Contents::Bytes(json.into_bytes())));
         }
         Target::Obj => {
             match &model {
@@ -300,7 +310,7 @@ pub fn export(
                     texture_files.push(None);
                 } else {
                     let name = format!("{out_stem}_texture{i}.png");
-                    files.push((dir.join(&name), t.png.clone()));
+                    files.push((dir.join(&name), Contents::Bytes(t.png.clone())));
                     texture_files.push(Some(name));
                 }
             }
@@ -312,8 +322,8 @@ pub fn export(
                     texture_files,
                 },
             );
-            files.push((mtl_path, obj.mtl.into_bytes()));
-            files.push((out.to_path_buf(), obj.obj.into_bytes()));
+            files.push((mtl_path, Contents::Bytes(obj.mtl.into_bytes())));
+            files.push((out.to_path_buf(), Contents::Bytes(obj.obj.into_bytes())));
         }
     }
     if !force {
@@ -327,8 +337,11 @@ pub fn export(
         }
     }
     // The main file last, so that it only appears once its companions do.
-    for (path, bytes) in &files {
-        write_atomic(path, bytes, force)?;
+    for (path, contents) in &files {
+        write_atomic_with(path, force, options.sync, |w| match contents {
+            Contents::Bytes(bytes) => w.write_all(bytes),
+            Contents::Glb(glb) => glb.write_to(w),
+        })?;
     }
     warnings.shrink_to_fit();
     Ok(warnings)

@@ -1,14 +1,32 @@
 //! Writing output files safely: to a temporary file in the destination
 //! folder, then renamed into place, so a failure never leaves a partial
 //! file; an existing file is only replaced when the user said `--force`.
+//!
+//! With `sync` (`--sync`), each file's data also reaches the disk before
+//! the rename, so that not even a power cut can leave an empty or partial
+//! output behind. It is off by default, as for `cp` and most converters:
+//! it costs a disk flush per file (about 2 ms here, as long as the whole
+//! rest of a one-model conversion).
 
 use anyhow::{bail, Context, Result};
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// Writes `bytes` to `path` atomically. Without `force`, fails when `path`
-/// exists (also when it appears while writing).
-pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
+/// exists (also when it appears while writing). With `sync`, the data is
+/// flushed to disk before the rename.
+pub fn write_atomic(path: &Path, bytes: &[u8], force: bool, sync: bool) -> Result<()> {
+    write_atomic_with(path, force, sync, |out| out.write_all(bytes))
+}
+
+/// Like [`write_atomic`], with the contents written by `write` (through a
+/// buffer) rather than held whole in memory.
+pub fn write_atomic_with(
+    path: &Path,
+    force: bool,
+    sync: bool,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     if !force && path.symlink_metadata().is_ok() {
         bail!(
             "{}: already exists (use --force to replace it)",
@@ -31,8 +49,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
     let mut tmp = builder
         .tempfile_in(dir)
         .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
-    tmp.write_all(bytes)
-        .and_then(|_| tmp.as_file().sync_all())
+    let written = {
+        let mut buffered = BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+        write(&mut buffered).and_then(|_| buffered.flush())
+    };
+    written
+        .and_then(|_| {
+            if sync {
+                tmp.as_file().sync_all()
+            } else {
+                Ok(())
+            }
+        })
         .with_context(|| format!("{}: cannot write", tmp.path().display()))?;
     if force {
         tmp.persist(path)

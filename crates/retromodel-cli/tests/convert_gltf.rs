@@ -107,8 +107,19 @@ fn md2_to_glb_has_the_frames_animations_and_skin() {
         "{}",
         stderr(&again)
     );
+    let first = std::fs::read(&out_path).unwrap();
     let forced = convert(&["--force".as_ref(), &sample(), &out_path]);
     assert!(forced.status.success(), "{}", stderr(&forced));
+    // --sync flushes to disk before the rename; the bytes are the same.
+    let synced = convert(&["--force".as_ref(), "--sync".as_ref(), &sample(), &out_path]);
+    assert!(synced.status.success(), "{}", stderr(&synced));
+    assert_eq!(std::fs::read(&out_path).unwrap(), first);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != "sample.glb")
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
 }
 
 #[test]

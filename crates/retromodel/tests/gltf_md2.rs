@@ -372,3 +372,54 @@ fn gltf_json_names_its_bin_file() {
     );
     assert_eq!(v["asset"]["version"], "2.0");
 }
+
+/// Morph target normals: base + target k is frame k's table normal (in
+/// glTF axes) for every vertex of a clean frame; a frame with a normal
+/// index past the table gets, for that vertex only, the unit normal of the
+/// faces around it (the same repair as the base frame).
+#[test]
+fn morph_normals_are_table_normals_and_a_bad_index_is_repaired_in_its_frame_only() {
+    let mut model = retromodel::md2::sample::sample_model();
+    assert!(model.frames.len() > 2);
+    model.frames[2].vertices[0].normal_index = 200;
+    let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+    let mesh = &scene.meshes[0];
+    let render = RenderMesh::new(&model);
+    let add = |a: [f32; 3], b: [f32; 3]| [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+    let mut repaired = 0;
+    for k in 0..model.frames.len() {
+        let t = &mesh.morph_targets[k];
+        for (v, &src) in render.source_vertices.iter().enumerate() {
+            let got = add(mesh.normals[v], t.normals[v]);
+            let index = model.frames[k].vertices[src as usize].normal_index as usize;
+            if index >= retromodel::md2::NORMAL_COUNT {
+                repaired += 1;
+                let position = |i: u32| add(mesh.positions[i as usize], t.positions[i as usize]);
+                let mut around = [0.0f32; 3];
+                for tri in mesh.indices.chunks_exact(3) {
+                    if tri.contains(&(v as u32)) {
+                        let n = face_normal(position(tri[0]), position(tri[1]), position(tri[2]));
+                        around = add(around, n);
+                    }
+                }
+                assert!((dot(got, got).sqrt() - 1.0).abs() < 1e-5, "{got:?}");
+                let cos = dot(got, around) / dot(around, around).sqrt();
+                assert!(
+                    cos > 0.9999,
+                    "frame {k} vertex {v}: {got:?} vs faces {around:?}"
+                );
+            } else {
+                let want = to_gltf_axes(retromodel::md2::NORMALS[index]);
+                for c in 0..3 {
+                    assert!(
+                        (got[c] - want[c]).abs() <= 1e-6,
+                        "frame {k} vertex {v}: {got:?} vs {want:?}"
+                    );
+                }
+            }
+        }
+    }
+    let uses = render.source_vertices.iter().filter(|&&s| s == 0).count();
+    assert!(uses > 0);
+    assert_eq!(repaired, uses, "only frame 2's vertex 0, once per use");
+}

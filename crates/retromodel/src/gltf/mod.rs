@@ -45,7 +45,8 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::scene::{AlphaMode, Animation, Interpolation, Material, Mesh, Scene, Target};
-use builder::Builder;
+use builder::{Builder, Piece};
+pub use glb::Glb;
 
 /// Options for the glTF exporter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -62,14 +63,10 @@ pub fn to_glb(scene: &Scene) -> Result<Vec<u8>> {
     to_glb_with(scene, &GltfOptions::default())
 }
 
-/// The scene as a binary glTF (`.glb`).
+/// The scene as a binary glTF (`.glb`). To write a file without holding
+/// it whole in memory, use [`Glb::write_to`].
 pub fn to_glb_with(scene: &Scene, options: &GltfOptions) -> Result<Vec<u8>> {
-    let b = build(scene, options, None)?;
-    let text = b
-        .root
-        .to_string()
-        .map_err(|e| Error::unwritable("glTF JSON", e.to_string()))?;
-    glb::write(text.as_bytes(), &b.bin)
+    Ok(Glb::new(scene, options)?.to_vec())
 }
 
 /// The scene as a glTF JSON document and its binary buffer, which the
@@ -90,7 +87,7 @@ pub fn to_gltf_with(
         .root
         .to_string_pretty()
         .map_err(|e| Error::unwritable("glTF JSON", e.to_string()))?;
-    Ok((text, b.bin))
+    Ok((text, b.bin.to_vec()))
 }
 
 /// `None` for `Value::Null`, else the value as glTF extras.
@@ -107,7 +104,7 @@ fn name(text: &str) -> Option<String> {
 }
 
 /// Builds the whole document.
-fn build(scene: &Scene, options: &GltfOptions, uri: Option<&str>) -> Result<Builder> {
+fn build<'a>(scene: &'a Scene, options: &GltfOptions, uri: Option<&str>) -> Result<Builder<'a>> {
     let mut b = Builder::new();
     b.root.extras = extras(&scene.extras);
     let textures = write_textures(&mut b, scene);
@@ -176,7 +173,7 @@ fn finish_buffer(b: &mut Builder, uri: Option<&str>) -> Result<()> {
 
 /// Embeds the textures that have PNG bytes; returns the glTF texture of
 /// each scene texture (`None` for those without an image).
-fn write_textures(b: &mut Builder, scene: &Scene) -> Vec<Option<Index<json::Texture>>> {
+fn write_textures<'a>(b: &mut Builder<'a>, scene: &'a Scene) -> Vec<Option<Index<json::Texture>>> {
     scene
         .textures
         .iter()
@@ -184,7 +181,7 @@ fn write_textures(b: &mut Builder, scene: &Scene) -> Vec<Option<Index<json::Text
             if t.png.is_empty() {
                 return None;
             }
-            let view = b.view(&t.png, None, None);
+            let view = b.view(Piece::Bytes(t.png.as_slice().into()), None, None);
             let image = b.root.push(json::Image {
                 buffer_view: Some(view),
                 mime_type: Some(json::image::MimeType("image/png".to_string())),
@@ -265,17 +262,17 @@ fn write_joints(b: &mut Builder, scene: &Scene) -> Vec<Index<json::Node>> {
     (0..n).map(|i| Index::new((first + i) as u32)).collect()
 }
 
-/// Flattens `[f32; N]` elements.
-fn flat<const N: usize>(v: &[[f32; N]]) -> Vec<f32> {
-    v.iter().flatten().copied().collect()
+/// `[f32; N]` elements as one slice of numbers (no copy).
+fn flat<const N: usize>(v: &[[f32; N]]) -> &[f32] {
+    v.as_flattened()
 }
 
 /// Writes a mesh and its node; `None` (nothing written) for a mesh
 /// without triangles or vertices.
-fn write_mesh(
-    b: &mut Builder,
+fn write_mesh<'a>(
+    b: &mut Builder<'a>,
     scene: &Scene,
-    mesh: &Mesh,
+    mesh: &'a Mesh,
     options: &GltfOptions,
 ) -> Result<Option<Index<json::Node>>> {
     use json::mesh::Semantic;
@@ -306,7 +303,7 @@ fn write_mesh(
         targets
     } else {
         let pos = b.floats(
-            &flat(&mesh.positions),
+            flat(&mesh.positions),
             Type::Vec3,
             Some(BufferTarget::ArrayBuffer),
             true,
@@ -316,7 +313,7 @@ fn write_mesh(
     };
     if mesh.normals.len() == n {
         let a = b.floats(
-            &flat(&mesh.normals),
+            flat(&mesh.normals),
             Type::Vec3,
             Some(BufferTarget::ArrayBuffer),
             false,
@@ -325,7 +322,7 @@ fn write_mesh(
     }
     if mesh.uvs.len() == n {
         let a = b.floats(
-            &flat(&mesh.uvs),
+            flat(&mesh.uvs),
             Type::Vec2,
             Some(BufferTarget::ArrayBuffer),
             false,
@@ -334,11 +331,7 @@ fn write_mesh(
     }
     let skinned = mesh.skin.is_some() && scene.skeleton.is_some();
     if let (Some(skin), true) = (&mesh.skin, skinned) {
-        let joints: Vec<Vec<i64>> = skin
-            .joints
-            .iter()
-            .map(|j| j.iter().map(|&x| i64::from(x)).collect())
-            .collect();
+        let joints: Vec<[i64; 4]> = skin.joints.iter().map(|j| j.map(i64::from)).collect();
         let layout = builder::Layout {
             component: json::accessor::ComponentType::U16,
             kind: Type::Vec4,
@@ -347,7 +340,7 @@ fn write_mesh(
         let a = b.vertex_ints(&joints, layout, None);
         attributes.insert(Valid(Semantic::Joints(0)), a);
         let a = b.floats(
-            &flat(&skin.weights),
+            flat(&skin.weights),
             Type::Vec4,
             Some(BufferTarget::ArrayBuffer),
             false,
@@ -430,7 +423,10 @@ fn check_lengths(mesh: &Mesh) -> Result<()> {
 }
 
 /// Float morph targets; all-zero ones need no bytes.
-fn write_float_targets(b: &mut Builder, mesh: &Mesh) -> Option<Vec<json::mesh::MorphTarget>> {
+fn write_float_targets<'a>(
+    b: &mut Builder<'a>,
+    mesh: &'a Mesh,
+) -> Option<Vec<json::mesh::MorphTarget>> {
     if mesh.morph_targets.is_empty() {
         return None;
     }
@@ -440,13 +436,13 @@ fn write_float_targets(b: &mut Builder, mesh: &Mesh) -> Option<Vec<json::mesh::M
         normalized: false,
     };
     let n = mesh.positions.len();
-    let write = |b: &mut Builder, v: &[[f32; 3]], min_max: bool| {
+    let write = |b: &mut Builder<'a>, v: &'a [[f32; 3]], min_max: bool| {
         if v.iter().all(|x| *x == [0.0; 3]) {
             let mm = min_max.then(|| (vec![0.0; 3], vec![0.0; 3]));
             b.zeros(n, layout, mm)
         } else {
             b.floats(
-                &flat(v),
+                flat(v),
                 Type::Vec3,
                 Some(BufferTarget::ArrayBuffer),
                 min_max,
@@ -482,7 +478,7 @@ fn write_skin(
         .iter()
         .flat_map(|j| j.inverse_bind)
         .collect();
-    let ibm = b.floats(&matrices, Type::Mat4, None, false);
+    let ibm = b.floats(matrices, Type::Mat4, None, false);
     b.root.push(json::Skin {
         extensions: None,
         extras: None,
@@ -494,10 +490,10 @@ fn write_skin(
 }
 
 /// One glTF animation.
-fn write_animation(
-    b: &mut Builder,
+fn write_animation<'a>(
+    b: &mut Builder<'a>,
     scene: &Scene,
-    anim: &Animation,
+    anim: &'a Animation,
     joint_nodes: &[Index<json::Node>],
     mesh_nodes: &[Option<Index<json::Node>>],
 ) -> Result<()> {
@@ -533,13 +529,13 @@ fn write_animation(
                 ),
             ));
         }
-        let input = b.floats(&c.times, Type::Scalar, None, true);
+        let input = b.floats(c.times.as_slice(), Type::Scalar, None, true);
         let kind = match path {
             Property::MorphTargetWeights => Type::Scalar,
             Property::Rotation => Type::Vec4,
             _ => Type::Vec3,
         };
-        let output = b.floats(&c.values, kind, None, false);
+        let output = b.floats(c.values.as_slice(), kind, None, false);
         let interpolation = match c.interpolation {
             Interpolation::Linear => JsonInterpolation::Linear,
             Interpolation::Step => JsonInterpolation::Step,

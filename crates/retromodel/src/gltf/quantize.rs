@@ -136,6 +136,5 @@ fn write_ints(b: &mut Builder, v: &[[i64; 3]], layout: Layout) -> json::Index<js
     if v.iter().all(|e| *e == [0; 3]) {
         return b.zeros(v.len(), layout, mm);
     }
-    let elements: Vec<Vec<i64>> = v.iter().map(|e| e.to_vec()).collect();
-    b.vertex_ints(&elements, layout, mm)
+    b.vertex_ints(v, layout, mm)
 }

@@ -7,7 +7,7 @@ use super::{
     repair_normals, Animation, Channel, Interpolation, Material, Mesh, MorphTarget, Scene, Target,
     Texture,
 };
-use crate::md2::{normal, Md2, RenderMesh, DEFAULT_FPS};
+use crate::md2::{normal, Md2, RenderMesh, DEFAULT_FPS, NORMAL_COUNT};
 
 /// Maps a Quake II vector to the scene's axes.
 ///
@@ -73,12 +73,57 @@ fn frame_vertices(model: &Md2, mesh: &RenderMesh, frame: usize) -> (Vec<[f32; 3]
         .unzip()
 }
 
-/// `a − b` for each pair of vectors.
-fn difference(a: &[[f32; 3]], b: &[[f32; 3]]) -> Vec<[f32; 3]> {
-    a.iter()
-        .zip(b)
-        .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
-        .collect()
+/// The morph target of frame `frame`: its positions and normals minus the
+/// base's. A frame whose normals all come from the table (always unit
+/// length) is decoded whole into `scratch` (the fast path of
+/// [`crate::md2::Frame::decode`]) and gathered; one with a missing vertex
+/// or a normal index past the table goes through [`frame_vertices`] and
+/// [`repair_normals`] as the base does.
+fn frame_target(
+    model: &Md2,
+    mesh: &RenderMesh,
+    frame: usize,
+    indices: &[u32],
+    base: (&[[f32; 3]], &[[f32; 3]]),
+    scratch: &mut (Vec<[f32; 3]>, Vec<[f32; 3]>),
+) -> MorphTarget {
+    let Some(f) = model.frames.get(frame) else {
+        return MorphTarget::default();
+    };
+    let sub = |a: [f32; 3], b: &[f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let clean = mesh.source_vertices.iter().all(|&src| {
+        f.vertices
+            .get(src as usize)
+            .is_some_and(|v| usize::from(v.normal_index) < NORMAL_COUNT)
+    });
+    let (positions, normals) = if clean {
+        let count = f.vertices.len();
+        scratch.0.resize(count, [0.0; 3]);
+        scratch.1.resize(count, [0.0; 3]);
+        f.decode(&mut scratch.0, &mut scratch.1);
+        let gather = |decoded: &[[f32; 3]], base: &[[f32; 3]]| -> Vec<[f32; 3]> {
+            mesh.source_vertices
+                .iter()
+                .zip(base)
+                .map(|(&src, b)| {
+                    let v = decoded.get(src as usize).copied().unwrap_or_default();
+                    sub(md2_axes(v), b)
+                })
+                .collect()
+        };
+        (gather(&scratch.0, base.0), gather(&scratch.1, base.1))
+    } else {
+        let (p, mut n) = frame_vertices(model, mesh, frame);
+        repair_normals(&p, indices, &mut n);
+        let positions = p.into_iter().zip(base.0).map(|(a, b)| sub(a, b)).collect();
+        let normals = n.into_iter().zip(base.1).map(|(a, b)| sub(a, b)).collect();
+        (positions, normals)
+    };
+    MorphTarget {
+        name: f.name.to_string_lossy(),
+        positions,
+        normals,
+    }
 }
 
 /// The mesh: base = frame 0, one morph target per frame (target `k` is
@@ -91,20 +136,13 @@ fn md2_mesh(model: &Md2, name: &str) -> Mesh {
         .chunks_exact(3)
         .flat_map(|t| [t[0], t[2], t[1]])
         .collect();
-    let frame = |k: usize| {
-        let (p, mut n) = frame_vertices(model, &render, k);
-        repair_normals(&p, &indices, &mut n);
-        (p, n)
-    };
-    let (positions, normals) = frame(0);
+    let (positions, mut normals) = frame_vertices(model, &render, 0);
+    repair_normals(&positions, &indices, &mut normals);
+    let mut scratch = Default::default();
     let morph_targets = (0..model.frames.len())
         .map(|k| {
-            let (p, n) = frame(k);
-            MorphTarget {
-                name: model.frames[k].name.to_string_lossy(),
-                positions: difference(&p, &positions),
-                normals: difference(&n, &normals),
-            }
+            let base = (positions.as_slice(), normals.as_slice());
+            frame_target(model, &render, k, &indices, base, &mut scratch)
         })
         .collect();
     Mesh {
