@@ -17,10 +17,13 @@
 //!   at [`DEFAULT_FPS`].
 //! - MS3D with joints: [`Skeleton::pose_at_time`] →
 //!   [`Skeleton::skinning_matrices`] → [`Influences::skin_positions`] at
-//!   three times of the timeline, divided by the vertex's weight sum where
-//!   that is not 1 (the scene normalises weights, as glTF requires; the
-//!   viewer's difference is recorded as `viewer_difference`). Without
-//!   joints: the stored positions.
+//!   three times of the timeline: the viewer's positions, also for
+//!   weights summing to less than 100 % (the exporter reproduces those
+//!   with a zero-scale joint). Only where the stored weights sum to more
+//!   than 100 %, which glTF cannot express, the position is divided by the
+//!   sum (the exporter normalises those; the viewer's difference is
+//!   recorded as `viewer_difference`). Without joints: the stored
+//!   positions.
 //! - For each glTF mesh (scene meshes with vertices and triangles, in
 //!   order), the model vertex behind each of its vertices
 //!   ([`RenderMesh::source_vertices`] / [`GroupMesh::source_vertices`]).
@@ -178,15 +181,23 @@ fn ms3d_expectations(model: &Ms3d) -> Result<Value, retromodel::Error> {
     let mut samples = Vec::new();
     let mut all = vec![bind.clone()];
     let mut unnormalised = 0;
+    let mut short = 0;
     if model.joints.is_empty() {
         samples.push(json!({ "label": "static", "time": null, "positions": flat(&bind) }));
     } else {
         let skeleton = Skeleton::new(model)?;
         let influences = Influences::new(model);
+        let sum =
+            |i: &retromodel::ms3d::Influence| i.weights[..i.count as usize].iter().sum::<f32>();
         unnormalised = influences
             .vertices
             .iter()
-            .filter(|i| i.count > 0 && i.weights[..i.count as usize].iter().sum::<f32>() != 1.0)
+            .filter(|i| i.count > 0 && sum(i) > 1.0)
+            .count();
+        short = influences
+            .vertices
+            .iter()
+            .filter(|i| i.count > 0 && sum(i) < 1.0)
             .count();
         let duration = model
             .joints
@@ -203,14 +214,15 @@ fn ms3d_expectations(model: &Ms3d) -> Result<Value, retromodel::Error> {
             let mut out = vec![[0.0; 3]; model.vertices.len()];
             influences.skin_positions(model, &pose, &mut out);
             // The viewer uses the stored percentages as they are; glTF
-            // needs weights that sum to 1, so the scene normalises them
-            // (documented in `Scene::from_ms3d`). Where they do not sum to
-            // 1 (e.g. 33 + 33 + 33 %), the viewer's position is the
-            // normalised one scaled by the sum: divide it back out.
+            // needs weights that sum to 1. Short sums are made up with a
+            // zero-scale joint (exact); sums over 1 (e.g. 60 + 60 %) are
+            // normalised by the scene (documented in `Scene::from_ms3d`):
+            // there the viewer's position is the normalised one scaled by
+            // the sum, so divide it back out.
             let mut viewer_difference = 0.0f32;
             for (p, inf) in out.iter_mut().zip(&influences.vertices) {
                 let sum: f32 = inf.weights[..inf.count as usize].iter().sum();
-                if inf.count > 0 && sum > 0.0 && sum != 1.0 {
+                if inf.count > 0 && sum > 1.0 {
                     let q = p.map(|x| x / sum);
                     for a in 0..3 {
                         viewer_difference = viewer_difference.max((q[a] - p[a]).abs());
@@ -229,6 +241,7 @@ fn ms3d_expectations(model: &Ms3d) -> Result<Value, retromodel::Error> {
         "format": "ms3d",
         "joints": model.joints.len(),
         "unnormalised_vertices": unnormalised,
+        "short_weight_vertices": short,
         "extent": extent(all.iter().map(Vec::as_slice)),
         "meshes": meshes,
         "samples": samples,

@@ -203,8 +203,15 @@ fn assert_matches_viewer(name: &str, model: &Ms3d) {
     for (i, &n) in joints.iter().enumerate() {
         let m = DMat4::from_cols_array(&std::array::from_fn(|k| ibm[16 * i + k] as f64));
         let p = rest[n] * m;
+        // The joint that takes weights short of 100 % maps every point to
+        // the origin.
+        let expected = if doc.json["nodes"][n]["name"] == "weight_remainder" {
+            DMat4::from_scale(DVec3::ZERO)
+        } else {
+            DMat4::IDENTITY
+        };
         assert!(
-            p.abs_diff_eq(DMat4::IDENTITY, 1e-4),
+            p.abs_diff_eq(expected, 1e-4),
             "{name}: joint {i} rest × inverse bind"
         );
     }
@@ -358,4 +365,96 @@ fn materials_comments_and_names_carry_over() {
     // No PNG supplied: the texture path is kept nowhere as an image.
     assert!(j.get("images").is_none());
     assert_eq!(j["materials"][0]["extras"]["shininess"], 12.5);
+}
+
+/// MilkShape's viewer does not make up weights that sum to less than
+/// 100 %: such a vertex is pulled towards the origin. The GLB must give
+/// the same positions with weights that sum to 1, so the rest goes to a
+/// zero-scale joint. Checked in the rest pose, where the viewer's skinning
+/// matrices are identities: glTF's `Σ w · (global × inverse bind) · v` from
+/// the GLB's own nodes and accessors must equal `Influences::skin_positions`.
+#[test]
+fn weights_short_of_100_percent_land_where_the_viewer_puts_them() {
+    use retromodel::ms3d::{GroupMesh, Influences};
+    let mut model = retromodel::ms3d::sample::sample_model();
+    assert!(model.joints.len() >= 2);
+    // Vertex 0: 60 % joint 0, 30 % joint 1, and the last 10 % on no joint.
+    model.vertices[0].bone_id = 0;
+    let record = &mut model.extras.vertices.as_mut().unwrap().records[0];
+    record.bone_ids = [1, -1, -1];
+    record.weights = [60, 30, 0];
+
+    let influences = Influences::new(&model);
+    assert_eq!(influences.vertices[0].count, 2);
+    let mut viewer = vec![[0.0; 3]; model.vertices.len()];
+    let identity = vec![Mat4::IDENTITY; model.joints.len()];
+    influences.skin_positions(&model, &identity, &mut viewer);
+    let p0 = model.vertices[0].position;
+    assert!(
+        (viewer[0][0] - 0.9 * p0[0]).abs() < 1e-5,
+        "the viewer keeps 90 %"
+    );
+
+    let doc = glb_of(&model);
+    let joints = skin_joints(&doc);
+    let names: Vec<&str> = joints
+        .iter()
+        .map(|&n| doc.json["nodes"][n]["name"].as_str().unwrap_or(""))
+        .collect();
+    let zero = names.iter().position(|&n| n == "weight_remainder").unwrap();
+    assert_eq!(
+        zero,
+        model.joints.len() + 1,
+        "after the model's and `static`"
+    );
+    assert_eq!(
+        doc.json["nodes"][joints[zero]]["scale"],
+        serde_json::json!([0.0, 0.0, 0.0])
+    );
+    let ibm = doc.read(
+        doc.json["skins"][0]["inverseBindMatrices"]
+            .as_u64()
+            .unwrap() as usize,
+    );
+    let rest = node_globals_rest(&doc);
+    let skinning: Vec<DMat4> = joints
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            rest[n] * DMat4::from_cols_array(&std::array::from_fn(|k| ibm[16 * i + k] as f64))
+        })
+        .collect();
+
+    let groups: Vec<GroupMesh> = GroupMesh::build_all(&model)
+        .into_iter()
+        .filter(|g| !g.vertices.is_empty() && !g.indices.is_empty())
+        .collect();
+    let mut checked_vertex_0 = false;
+    for (m, g) in groups.iter().enumerate() {
+        let pos = doc.read3(doc.attribute(m, "POSITION"));
+        let js = doc.read(doc.attribute(m, "JOINTS_0"));
+        let ws = doc.read(doc.attribute(m, "WEIGHTS_0"));
+        for (v, &src) in g.source_vertices.iter().enumerate() {
+            let w = &ws[4 * v..4 * v + 4];
+            assert!(
+                (w.iter().sum::<f32>() - 1.0).abs() < 1e-6,
+                "weights sum to 1"
+            );
+            let p = DVec3::from(pos[v].map(f64::from));
+            let skinned: DVec3 = (0..4)
+                .map(|k| skinning[js[4 * v + k] as usize].transform_point3(p) * w[k] as f64)
+                .sum();
+            let want = DVec3::from(viewer[src as usize].map(f64::from));
+            assert!(
+                (skinned - want).abs().max_element() < 1e-5,
+                "mesh {m} vertex {v} (model vertex {src}): {skinned} vs the viewer's {want}"
+            );
+            if src == 0 {
+                checked_vertex_0 = true;
+                assert!((w[2] - 0.1).abs() < 1e-6, "{w:?}");
+                assert_eq!(js[4 * v + 2] as usize, zero);
+            }
+        }
+    }
+    assert!(checked_vertex_0);
 }

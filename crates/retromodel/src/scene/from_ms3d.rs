@@ -125,10 +125,25 @@ fn material(m: &ms3d::Material, comment: String, textures: &mut Vec<Texture>) ->
     }
 }
 
-/// Skinning data for a group mesh: each vertex's influences normalised to
-/// sum 1; a vertex no joint moves gets weight 1 on `static_joint` (a joint
-/// that never moves). `None` when no vertex of the mesh is moved.
-fn skin_weights(mesh: &GroupMesh, static_joint: u16) -> Option<SkinWeights> {
+/// The extra joints that make glTF skinning reproduce the viewer: their
+/// indices (right after the model's joints).
+#[derive(Clone, Copy)]
+struct ExtraJoints {
+    /// Never moves (identity): holds vertices no MilkShape joint moves.
+    still: u16,
+    /// Scaled to nothing: takes the share of a vertex whose stored weights
+    /// sum to less than 100 %, which the viewer leaves out (pulling the
+    /// vertex towards the origin); glTF needs weights that sum to 1.
+    zero: u16,
+}
+
+/// Skinning data for a group mesh. Weights as the viewer uses them; a
+/// vertex whose weights sum to less than 1 gets the rest on the `zero`
+/// joint (so it lands where the viewer puts it), one whose weights sum to
+/// more than 1 (stored percentages over 100) is normalised, the closest
+/// glTF can come; a vertex no joint moves gets weight 1 on `still`. `None`
+/// when no vertex of the mesh is moved.
+fn skin_weights(mesh: &GroupMesh, extra: ExtraJoints) -> Option<SkinWeights> {
     let moved = |w: &[f32; 4]| w.iter().sum::<f32>() > 0.0;
     if !mesh.vertices.iter().any(|v| moved(&v.weights)) {
         return None;
@@ -138,24 +153,34 @@ fn skin_weights(mesh: &GroupMesh, static_joint: u16) -> Option<SkinWeights> {
         .iter()
         .map(|v| {
             let sum: f32 = v.weights.iter().sum();
-            if sum > 0.0 {
-                (v.joints, v.weights.map(|w| w / sum))
-            } else {
-                ([static_joint, 0, 0, 0], [1.0, 0.0, 0.0, 0.0])
+            let free = v.weights.iter().position(|&w| w == 0.0);
+            match free {
+                _ if sum <= 0.0 => ([extra.still, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]),
+                Some(k) if sum < 1.0 - WEIGHT_SUM_TOLERANCE => {
+                    let (mut joints, mut weights) = (v.joints, v.weights);
+                    joints[k] = extra.zero;
+                    weights[k] = 1.0 - sum;
+                    (joints, weights)
+                }
+                _ => (v.joints, v.weights.map(|w| w / sum)),
             }
         })
         .unzip();
     Some(SkinWeights { joints, weights })
 }
 
+/// How far from 1 a vertex's weights may sum and still count as whole
+/// (the percentages are integers, so a real shortfall is at least 0.01).
+const WEIGHT_SUM_TOLERANCE: f32 = 1e-4;
+
 /// The scene mesh of one group (a mesh per group, each with its own
 /// material).
-fn group_mesh(model: &Ms3d, g: &GroupMesh, static_joint: u16) -> Mesh {
+fn group_mesh(model: &Ms3d, g: &GroupMesh, extra: ExtraJoints) -> Mesh {
     let comments = model.extras.comments.as_ref().map(|c| c.groups.as_slice());
     let skin = if model.joints.is_empty() {
         None
     } else {
-        skin_weights(g, static_joint)
+        skin_weights(g, extra)
     };
     let positions: Vec<[f32; 3]> = g.vertices.iter().map(|v| ms3d_axes(v.position)).collect();
     let mut normals: Vec<[f32; 3]> = g.vertices.iter().map(|v| ms3d_axes(v.normal)).collect();
@@ -319,6 +344,19 @@ fn static_joint() -> Joint {
     }
 }
 
+/// The joint that takes the missing share of weights summing to less than
+/// 100 %: scale 0, so its skinning matrix is zero.
+fn zero_joint() -> Joint {
+    Joint {
+        name: "weight_remainder".to_string(),
+        scale: [0.0; 3],
+        extras: json!({
+            "note": "scaled to nothing: takes the share of vertices whose MilkShape weights sum to less than 100 %, which MilkShape leaves out"
+        }),
+        ..static_joint()
+    }
+}
+
 impl Scene {
     /// The scene of a MilkShape model.
     ///
@@ -328,9 +366,14 @@ impl Scene {
     ///   texture and alpha map paths become [`Texture`]s (paths only).
     /// - The skeleton: a joint per MilkShape joint, rest pose = bind local
     ///   `[R(rotation) | position]`, inverse bind matrices from
-    ///   [`ms3d::Skeleton`]. Skinned meshes carry the viewer's influences,
-    ///   normalised; vertices no joint moves are bound to an extra joint,
-    ///   `static`, appended after the model's joints (only when needed).
+    ///   [`ms3d::Skeleton`]. Skinned meshes carry the viewer's influences.
+    ///   Vertices no joint moves are bound to an extra joint, `static`,
+    ///   appended after the model's joints (only when needed). Where a
+    ///   vertex's weights sum to less than 100 %, which the viewer does not
+    ///   make up for, the rest goes to a second extra joint,
+    ///   `weight_remainder`, scaled to nothing, so glTF's weights sum to 1
+    ///   and the vertex still lands where the viewer puts it; weights over
+    ///   100 % (which glTF cannot express) are normalised.
     /// - One animation (`options.animation_name`) whose channels reproduce
     ///   the viewer: rotations linear (slerp) of `q(rotation) ⊗ q(key)`,
     ///   translations CUBICSPLINE carrying the viewer's Hermite curve; key
@@ -351,22 +394,35 @@ impl Scene {
                 material(m, comment, &mut textures)
             })
             .collect();
-        let static_index = u16::try_from(model.joints.len()).unwrap_or(u16::MAX);
+        let still = u16::try_from(model.joints.len()).unwrap_or(u16::MAX);
+        let extra = ExtraJoints {
+            still,
+            zero: still.saturating_add(1),
+        };
         let meshes: Vec<Mesh> = GroupMesh::build_all(model)
             .iter()
-            .map(|g| group_mesh(model, g, static_index))
+            .map(|g| group_mesh(model, g, extra))
             .collect();
         let (skeleton, animations) = if model.joints.is_empty() {
             (None, Vec::new())
         } else {
             let mut joints = joints(model, &skeleton);
-            let needs_static = meshes.iter().any(|m| {
-                m.skin
-                    .as_ref()
-                    .is_some_and(|s| s.joints.iter().any(|j| j[0] == static_index))
-            });
-            if needs_static {
+            let uses = |joint: u16| {
+                meshes.iter().any(|m| {
+                    m.skin.as_ref().is_some_and(|s| {
+                        s.joints
+                            .iter()
+                            .zip(&s.weights)
+                            .any(|(j, w)| j.iter().zip(w).any(|(&j, &w)| j == joint && w > 0.0))
+                    })
+                })
+            };
+            let needs_zero = uses(extra.zero);
+            if needs_zero || uses(extra.still) {
                 joints.push(static_joint());
+            }
+            if needs_zero {
+                joints.push(zero_joint());
             }
             let anim = timeline(model, &skeleton, &options.animation_name);
             (Some(Skeleton { joints }), vec![anim])

@@ -176,9 +176,14 @@ for (const model of models) {
   }
 }
 
-const notes = models
-  .filter((m) => m.unnormalised_vertices > 0)
-  .map((m) => `${m.name}: ${m.unnormalised_vertices} vertices whose stored weights do not sum to 1; compared after normalising (as the exporter does); MilkShape's viewer differs by up to ${Math.max(...m.samples.map((s) => s.viewer_difference ?? 0)).toExponential(2)}`);
+const notes = [
+  ...models
+    .filter((m) => m.short_weight_vertices > 0)
+    .map((m) => `${m.name}: ${m.short_weight_vertices} vertices whose stored weights sum to less than 1, compared with MilkShape's viewer as they are (the exporter gives the rest to a zero-scale joint)`),
+  ...models
+    .filter((m) => m.unnormalised_vertices > 0)
+    .map((m) => `${m.name}: ${m.unnormalised_vertices} vertices whose stored weights sum to more than 1; compared after normalising (as the exporter does); MilkShape's viewer differs by up to ${Math.max(...m.samples.map((s) => s.viewer_difference ?? 0)).toExponential(2)}`),
+];
 const header = ["glb", "samples", "vertex checks", "max error", "/ extent", "result"];
 const width = header.map((h, c) => Math.max(h.length, ...rows.map((r) => String(r[c]).length)));
 const line = (r) => r.map((x, c) => (c === 0 ? String(x).padEnd(width[c]) : String(x).padStart(width[c]))).join("  ");
