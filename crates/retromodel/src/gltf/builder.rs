@@ -12,7 +12,24 @@ use json::buffer::{Target as BufferTarget, View};
 use json::validation::{Checked::Valid, USize64};
 use json::Index;
 use std::borrow::Cow;
-use std::io::Write;
+use std::io::{IoSlice, Write};
+
+/// Zero bytes to write from.
+static ZEROS: [u8; 4096] = [0; 4096];
+
+/// Writes every byte of `slices` with gathered writes (what the unstable
+/// `Write::write_all_vectored` does).
+fn write_all_vectored(out: &mut dyn Write, mut slices: &mut [IoSlice<'_>]) -> std::io::Result<()> {
+    while !slices.is_empty() {
+        match out.write_vectored(slices) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut slices, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
 
 /// A piece of the binary buffer.
 pub(crate) enum Piece<'a> {
@@ -49,7 +66,6 @@ impl Piece<'_> {
             }
             Piece::Bytes(b) => out.write_all(b),
             Piece::Zeros(n) => {
-                const ZEROS: [u8; 4096] = [0; 4096];
                 let mut left = *n;
                 while left > 0 {
                     let k = left.min(ZEROS.len());
@@ -86,15 +102,43 @@ impl<'a> Bin<'a> {
         self.pieces.push(piece);
     }
 
+    /// How many pieces (for the GLB container's tests).
+    #[cfg(test)]
+    pub fn pieces_for_test(&self) -> usize {
+        self.pieces.len()
+    }
+
     /// Appends a piece (for the GLB container's tests).
     #[cfg(test)]
     pub fn push_for_test(&mut self, piece: Piece<'a>) {
         self.push(piece);
     }
 
-    /// Writes every piece in order.
+    /// Writes every piece in order. On little-endian machines the pieces
+    /// go out as one gathered write (`writev`), straight from the scene's
+    /// arrays: a `BufWriter` passes a write larger than its buffer through
+    /// rather than copying it.
     pub fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        self.pieces.iter().try_for_each(|p| p.write_to(out))
+        if cfg!(target_endian = "big") {
+            return self.pieces.iter().try_for_each(|p| p.write_to(out));
+        }
+        let mut slices: Vec<IoSlice<'_>> = Vec::with_capacity(self.pieces.len());
+        for piece in &self.pieces {
+            match piece {
+                Piece::Floats(v) => slices.push(IoSlice::new(bytemuck::cast_slice(v.as_ref()))),
+                Piece::Bytes(b) => slices.push(IoSlice::new(b)),
+                Piece::Zeros(n) => {
+                    let mut left = *n;
+                    while left > 0 {
+                        let k = left.min(ZEROS.len());
+                        slices.push(IoSlice::new(&ZEROS[..k]));
+                        left -= k;
+                    }
+                }
+            }
+        }
+        slices.retain(|s| !s.is_empty());
+        write_all_vectored(out, &mut slices)
     }
 
     /// The whole buffer in one vector.

@@ -134,6 +134,39 @@ mod tests {
         assert_eq!(&out[32..], &[1, 2, 3, 4, 5, 0, 0, 0]);
     }
 
+    /// A writer that takes at most 7 bytes a call and, for gathered
+    /// writes, only part of the first slice (std's default), so every
+    /// partial-write path is taken.
+    struct Trickle(Vec<u8>);
+
+    impl Write for Trickle {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(7);
+            self.0.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn partial_writes_give_the_same_bytes() {
+        use crate::scene::{Md2SceneOptions, Scene};
+        let scene = Scene::from_md2(
+            &crate::md2::sample::sample_model(),
+            &Md2SceneOptions::default(),
+        );
+        let glb = Glb::new(&scene, &Default::default()).unwrap();
+        let mut trickle = Trickle(Vec::new());
+        glb.write_to(&mut trickle).unwrap();
+        let whole = glb.to_vec();
+        assert_eq!(whole.len(), glb.byte_len());
+        assert_eq!(trickle.0, whole);
+        // The buffer really is gathered from many pieces.
+        assert!(glb.bin.pieces_for_test() > 10);
+    }
+
     #[test]
     fn no_binary_chunk_for_an_empty_buffer() {
         let glb = Glb {
