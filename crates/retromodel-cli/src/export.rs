@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use retromodel::gltf::{to_gltf_with, Glb, GltfOptions};
 use retromodel::obj::{apply_morph_target, apply_ms3d_pose, to_obj, ObjOptions};
 use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene, Texture};
-use retromodel::texture::{decode, ResolveError, Skipped, TextureResolver};
+use retromodel::texture::{decode, ResolveError, Skipped, TextureResolver, IMAGE_EXTENSIONS};
 use std::path::{Path, PathBuf};
 
 /// An export format.
@@ -181,7 +181,14 @@ fn attach_textures(
                     found.path.display()
                 )),
             },
-            Err(ResolveError::NotFound { .. }) => {}
+            Err(ResolveError::NotFound { skipped, .. }) => warnings.push(format!(
+                "{}: warning: the model names no skin and no image named like it ({}.{}) is \
+                 beside it{}; material left untextured (give one with --skin FILE)",
+                model.display(),
+                stem(model),
+                IMAGE_EXTENSIONS.join("|"),
+                skipped_note(&skipped)
+            )),
             Err(e) => warnings.push(resolve_warning(model, &e)),
         }
     }

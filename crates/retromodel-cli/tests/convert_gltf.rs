@@ -516,3 +516,38 @@ fn batch_converts_good_files_lists_bad_ones_and_skips_existing() {
     let out = run_batch(&["--force", "--quiet"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+/// An MD2 that names no skin takes an image named like it from its own
+/// folder (any case of the name); when there is none the user is told,
+/// and the material stays untextured.
+#[test]
+fn an_md2_without_skins_uses_an_image_named_like_it_or_says_there_is_none() {
+    let mut md2 = std::fs::read(sample()).unwrap();
+    md2[20..24].copy_from_slice(&0i32.to_le_bytes()); // header: 0 skins
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("hero.md2");
+    std::fs::write(&model, &md2).unwrap();
+    let out_path = dir.path().join("out.glb");
+
+    let out = convert(&[&model, &out_path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("names no skin") && err.contains("hero.pcx|png"),
+        "{err}"
+    );
+    let (json, _) = read_glb(&std::fs::read(&out_path).unwrap());
+    assert!(json.get("images").is_none());
+
+    std::fs::copy(
+        repo().join("examples/models/sample.pcx"),
+        dir.path().join("HERO.PCX"),
+    )
+    .unwrap();
+    let out = convert(&["--force".as_ref(), &model, &out_path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    let (json, bin) = read_glb(&std::fs::read(&out_path).unwrap());
+    let image = retromodel::texture::decode(&glb_image(&json, &bin, 0)).unwrap();
+    assert_eq!((image.width(), image.height()), (96, 64));
+}
