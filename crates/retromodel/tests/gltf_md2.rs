@@ -308,6 +308,29 @@ fn quantized_faerie_keeps_every_frame_to_the_grid() {
     let pos = doc.attribute(0, "POSITION");
     doc.check_min_max(pos);
     let base = doc.read3(pos);
+    // The base stays float (loaders without the extension read it), on
+    // the grid: whole numbers.
+    assert_eq!(doc.json["accessors"][pos]["componentType"], 5126);
+    assert!(base.iter().flatten().all(|x| x.fract() == 0.0));
+    // Weight keys are normalised bytes holding the same 0/1 values as the
+    // float export's.
+    let plain_doc = parse_glb(&plain);
+    let anims = doc.json["animations"].as_array().unwrap();
+    assert_eq!(anims.len(), model.animations().len());
+    for (a, anim) in anims.iter().enumerate() {
+        let output = |d: &Doc| {
+            let s = &d.json["animations"][a]["samplers"][0];
+            s["output"].as_u64().unwrap() as usize
+        };
+        let q = output(&doc);
+        assert_eq!(
+            doc.json["accessors"][q]["componentType"], 5121,
+            "{}",
+            anim["name"]
+        );
+        assert_eq!(doc.json["accessors"][q]["normalized"], true);
+        assert_eq!(doc.read(q), plain_doc.read(output(&plain_doc)));
+    }
     let src = vertex_sources(&model, &doc.indices(0), base.len());
     let targets = doc.json["meshes"][0]["primitives"][0]["targets"]
         .as_array()
@@ -422,4 +445,24 @@ fn morph_normals_are_table_normals_and_a_bad_index_is_repaired_in_its_frame_only
     let uses = render.source_vertices.iter().filter(|&&s| s == 0).count();
     assert!(uses > 0);
     assert_eq!(repaired, uses, "only frame 2's vertex 0, once per use");
+}
+
+/// A model with nothing to draw still has a default scene (one empty
+/// node), which loaders look for, and no mesh.
+#[test]
+fn a_model_without_triangles_has_a_scene_with_one_empty_node() {
+    let mut model = retromodel::md2::sample::sample_model();
+    model.triangles.clear();
+    for f in &mut model.frames {
+        f.vertices.clear();
+    }
+    let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+    let doc = parse_glb(&to_glb(&scene).unwrap());
+    doc.check_layout();
+    assert!(doc.json.get("meshes").is_none());
+    assert_eq!(doc.json["scene"], 0);
+    let nodes = doc.json["scenes"][0]["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 1);
+    let node = &doc.json["nodes"][nodes[0].as_u64().unwrap() as usize];
+    assert!(node.get("mesh").is_none() && node.get("children").is_none());
 }

@@ -351,6 +351,19 @@ impl<'a> Builder<'a> {
         self.accessor(Some(view), count, layout, mm)
     }
 
+    /// Stores scalars as normalised unsigned bytes (`byte / 255`), as an
+    /// animation output (no vertex-attribute padding).
+    pub fn unit_bytes(&mut self, bytes: Vec<u8>) -> Index<json::Accessor> {
+        let count = bytes.len();
+        let view = self.view(Piece::Bytes(Cow::Owned(bytes)), None, None);
+        let layout = Layout {
+            component: ComponentType::U8,
+            kind: Type::Scalar,
+            normalized: true,
+        };
+        self.accessor(Some(view), count, layout, None)
+    }
+
     /// Stores triangle indices as u16 when every index fits, else u32.
     pub fn indices(&mut self, indices: &[u32]) -> Index<json::Accessor> {
         let small = indices.iter().all(|&i| i <= u32::from(u16::MAX - 1));

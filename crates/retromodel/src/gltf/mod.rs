@@ -22,7 +22,11 @@
 //! morphed meshes) are stored as 16-bit integers on a grid with
 //! `KHR_mesh_quantization`, and the mesh node's scale and translation map
 //! the grid back to model units; morph normals as normalised 8-bit
-//! displacements (clamped to ±1 per component).
+//! displacements (clamped to ±1 per component). Morph weight keys that are
+//! all 0 or 1 (or other multiples of 1/255) are stored as normalised bytes,
+//! which core glTF allows for weights. The base positions stay floats
+//! (holding the grid coordinates), so that loaders without the extension,
+//! such as assimp 5.2, still read the base mesh.
 //!
 //! ```
 //! use retromodel::scene::{Md2SceneOptions, Scene};
@@ -121,7 +125,7 @@ fn build<'a>(scene: &'a Scene, options: &GltfOptions, uri: Option<&str>) -> Resu
         write_skin(&mut b, skeleton, &joint_nodes, &scene.meshes, &mesh_nodes);
     }
     for anim in &scene.animations {
-        write_animation(&mut b, scene, anim, &joint_nodes, &mesh_nodes)?;
+        write_animation(&mut b, scene, anim, &joint_nodes, &mesh_nodes, options)?;
     }
     let mut roots: Vec<Index<json::Node>> = Vec::new();
     if let Some(s) = &scene.skeleton {
@@ -134,17 +138,21 @@ fn build<'a>(scene: &'a Scene, options: &GltfOptions, uri: Option<&str>) -> Resu
         );
     }
     roots.extend(mesh_nodes.iter().flatten().copied());
-    // A scene needs at least one node; a model with nothing to draw gets
-    // none (glTF allows a document without scenes).
-    if !roots.is_empty() {
-        let scene_index = b.root.push(json::Scene {
-            extensions: None,
-            extras: None,
+    // A scene needs at least one node: a model with nothing to draw gets
+    // one empty node, so that loaders still find a (empty) scene.
+    if roots.is_empty() {
+        roots.push(b.root.push(json::Node {
             name: name(&scene.name),
-            nodes: roots,
-        });
-        b.root.scene = Some(scene_index);
+            ..Default::default()
+        }));
     }
+    let scene_index = b.root.push(json::Scene {
+        extensions: None,
+        extras: None,
+        name: name(&scene.name),
+        nodes: roots,
+    });
+    b.root.scene = Some(scene_index);
     finish_buffer(&mut b, uri)?;
     Ok(b)
 }
@@ -489,6 +497,19 @@ fn write_skin(
     });
 }
 
+/// `values` as normalised unsigned bytes (`v = byte / 255`) when every
+/// value is exactly one of those (MD2 frame weights are all 0 or 1), else
+/// `None`. glTF allows morph weights in this form in core 2.0.
+fn exact_unit_bytes(values: &[f32]) -> Option<Vec<u8>> {
+    values
+        .iter()
+        .map(|&v| {
+            let byte = (v * 255.0).round();
+            ((0.0..=255.0).contains(&byte) && byte / 255.0 == v).then_some(byte as u8)
+        })
+        .collect()
+}
+
 /// One glTF animation.
 fn write_animation<'a>(
     b: &mut Builder<'a>,
@@ -496,6 +517,7 @@ fn write_animation<'a>(
     anim: &'a Animation,
     joint_nodes: &[Index<json::Node>],
     mesh_nodes: &[Option<Index<json::Node>>],
+    options: &GltfOptions,
 ) -> Result<()> {
     let mut channels = Vec::new();
     let mut samplers = Vec::new();
@@ -535,7 +557,14 @@ fn write_animation<'a>(
             Property::Rotation => Type::Vec4,
             _ => Type::Vec3,
         };
-        let output = b.floats(c.values.as_slice(), kind, None, false);
+        let bytes = match path {
+            Property::MorphTargetWeights if options.quantize => exact_unit_bytes(&c.values),
+            _ => None,
+        };
+        let output = match bytes {
+            Some(bytes) => b.unit_bytes(bytes),
+            None => b.floats(c.values.as_slice(), kind, None, false),
+        };
         let interpolation = match c.interpolation {
             Interpolation::Linear => JsonInterpolation::Linear,
             Interpolation::Step => JsonInterpolation::Step,

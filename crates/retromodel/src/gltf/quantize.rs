@@ -1,9 +1,10 @@
-//! `KHR_mesh_quantization` for morphed meshes: base positions and position
-//! displacements as 16-bit integers on one uniform grid, normal
-//! displacements as normalised 8-bit integers.
+//! `KHR_mesh_quantization` for morphed meshes: position displacements as
+//! 16-bit integers on one uniform grid (base positions as floats on the
+//! same grid), normal displacements as normalised 8-bit integers.
 
 use gltf_json as json;
 use json::accessor::{ComponentType, Type};
+use json::buffer::Target as BufferTarget;
 
 use super::builder::{Builder, Layout};
 use crate::scene::Mesh;
@@ -83,7 +84,12 @@ impl Grid {
             kind: Type::Vec3,
             normalized: false,
         };
-        let base_accessor = write_ints(b, &base, shorts);
+        // The base as floats (exact: grid coordinates are small integers),
+        // which costs 4 bytes a vertex but lets loaders that do not know
+        // the extension read the mesh (assimp 5.2 drops a mesh whose
+        // positions are integers).
+        let grid: Vec<f32> = base.iter().flatten().map(|&x| x as f32).collect();
+        let base_accessor = b.floats(grid, Type::Vec3, Some(BufferTarget::ArrayBuffer), true);
         let bytes = Layout {
             component: ComponentType::I8,
             kind: Type::Vec3,
