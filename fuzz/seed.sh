@@ -11,6 +11,9 @@ corpus="${RETROMODEL_CORPUS:-$root/../shared/corpus}"
 targets=(md2_parse md2_roundtrip ms3d_parse ms3d_roundtrip)
 dirs=()
 for t in "${targets[@]}"; do dirs+=("$here/corpus/$t"); done
+# The export target takes both formats: the sample models and every corpus
+# model under 64 KiB (bigger ones would only slow it down).
+dirs+=("$here/corpus/export")
 cargo run --quiet --manifest-path "$here/Cargo.toml" --example write_sample -- "${dirs[@]}"
 if [ -d "$corpus" ]; then
   for t in "${targets[@]}"; do
@@ -19,6 +22,8 @@ if [ -d "$corpus" ]; then
     find "$corpus" -name "*.$ext" -type f -exec cp -n {} "$d/" \;
     echo "$d: $(ls "$d" | wc -l) seeds"
   done
+  find "$corpus" \( -name '*.md2' -o -name '*.ms3d' \) -type f -size -64k -exec cp -n {} "$here/corpus/export/" \;
+  echo "$here/corpus/export: $(ls "$here/corpus/export" | wc -l) seeds"
 else
   echo "note: no corpus at $corpus; seeded with the sample models only" >&2
 fi

@@ -3,8 +3,12 @@
 //! minimised crash inputs saved in `tests/regression/`, and the fuzzers'
 //! working corpus in `fuzz/corpus/*/` when it exists (it is git-ignored, so
 //! usually only on a machine that has fuzzed). Every file goes through the
-//! checks of both formats, as every fuzz target must survive any input.
+//! checks of both formats and through the exporters
+//! (`tests/support/export_checks.rs`), as every fuzz target must survive any
+//! input.
 
+#[path = "support/export_checks.rs"]
+mod export_checks;
 #[path = "support/md2_checks.rs"]
 mod md2_checks;
 #[path = "support/ms3d_checks.rs"]
@@ -48,6 +52,12 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
                 path.display()
             );
             let parsed_ms3d = ms3d_checks::exercise_parse(&data).is_some();
+            let exported = export_checks::exercise_export(&data);
+            assert!(
+                exported >= usize::from(parsed) && exported <= 2,
+                "{}: parsed but not exported",
+                path.display()
+            );
             assert_eq!(
                 ms3d_checks::check_roundtrip(&data),
                 parsed_ms3d,

@@ -1,0 +1,171 @@
+//! Checks of the exporters on any input (shared by the `export` fuzz target
+//! and `tests/regression.rs`): whatever parses as MD2 or MS3D is turned into
+//! a scene and exported to GLB (plain and quantized), `.gltf` + `.bin` and
+//! OBJ, and the GLB is checked for the structure glTF requires: a header
+//! whose length is the file's, JSON that parses, every buffer view inside
+//! the buffer, every accessor inside its view, every index below its
+//! primitive's vertex count.
+//!
+//! Every check panics on failure: that is how the fuzzer notices.
+
+#![allow(dead_code)] // each includer uses a subset
+
+use retromodel::gltf::{to_gltf_with, Glb, GltfOptions};
+use retromodel::md2::Md2;
+use retromodel::ms3d::Ms3d;
+use retromodel::obj::{apply_morph_target, apply_ms3d_pose, to_obj, ObjOptions};
+use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+use serde_json::Value;
+
+/// Exports whatever `data` parses as; returns how many scenes were
+/// exported (0, 1 or 2).
+pub fn exercise_export(data: &[u8]) -> usize {
+    let mut exported = 0;
+    if let Ok(model) = Md2::from_bytes(data) {
+        let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+        check_scene_exports(&scene);
+        let mut posed = scene.clone();
+        if apply_morph_target(&mut posed, model.frames.len().saturating_sub(1)).is_ok() {
+            let _ = to_obj(&posed, &ObjOptions::default());
+        }
+        exported += 1;
+    }
+    if let Ok(model) = Ms3d::from_bytes(data) {
+        // A cycle in the joints' parents is an error, not a scene.
+        if let Ok(scene) = Scene::from_ms3d(&model, &Ms3dSceneOptions::default()) {
+            check_scene_exports(&scene);
+            let mut posed = scene.clone();
+            if apply_ms3d_pose(&mut posed, &model, 0.5).is_ok() {
+                let _ = to_obj(&posed, &ObjOptions::default());
+            }
+            exported += 1;
+        }
+    }
+    exported
+}
+
+/// GLB (plain and quantized) and `.gltf` of `scene`, the GLB checked.
+pub fn check_scene_exports(scene: &Scene) {
+    for quantize in [false, true] {
+        let options = GltfOptions { quantize };
+        let glb = Glb::new(scene, &options).expect("a scene from a parsed model exports");
+        let bytes = glb.to_vec();
+        assert_eq!(bytes.len(), glb.byte_len());
+        check_glb(&bytes);
+        let (json, bin) = to_gltf_with(scene, "model.bin", &options).expect(".gltf exports");
+        let doc: Value = serde_json::from_str(&json).expect(".gltf JSON parses");
+        check_document(&doc, &bin);
+    }
+}
+
+fn u32_at(b: &[u8], at: usize) -> usize {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize
+}
+
+/// The GLB container and its document.
+pub fn check_glb(bytes: &[u8]) {
+    assert_eq!(&bytes[0..4], b"glTF");
+    assert_eq!(u32_at(bytes, 4), 2, "version");
+    assert_eq!(u32_at(bytes, 8), bytes.len(), "header length");
+    let json_len = u32_at(bytes, 12);
+    assert_eq!(&bytes[16..20], b"JSON");
+    assert_eq!(json_len % 4, 0);
+    let doc: Value = serde_json::from_slice(&bytes[20..20 + json_len]).expect("JSON parses");
+    let rest = &bytes[20 + json_len..];
+    let bin = if rest.is_empty() {
+        &rest[..0]
+    } else {
+        let len = u32_at(rest, 0);
+        assert_eq!(&rest[4..8], b"BIN\0");
+        assert_eq!(rest.len(), 8 + len, "one binary chunk, to the end");
+        &rest[8..]
+    };
+    check_document(&doc, bin);
+}
+
+/// Bytes per component of a glTF component type.
+fn component_size(t: u64) -> usize {
+    match t {
+        5120 | 5121 => 1,
+        5122 | 5123 => 2,
+        5125 | 5126 => 4,
+        other => panic!("component type {other}"),
+    }
+}
+
+/// Components per element of a glTF accessor type.
+fn component_count(t: &str) -> usize {
+    match t {
+        "SCALAR" => 1,
+        "VEC2" => 2,
+        "VEC3" => 3,
+        "VEC4" | "MAT2" => 4,
+        "MAT3" => 9,
+        "MAT4" => 16,
+        other => panic!("accessor type {other}"),
+    }
+}
+
+/// Every view inside the buffer, every accessor inside its view, every
+/// index in range.
+pub fn check_document(doc: &Value, bin: &[u8]) {
+    let empty = Vec::new();
+    let list = |key: &str| doc[key].as_array().unwrap_or(&empty).clone();
+    let buffers = list("buffers");
+    if let Some(b) = buffers.first() {
+        let len = b["byteLength"].as_u64().unwrap() as usize;
+        assert!(len <= bin.len() && bin.len() <= len + 3, "buffer length");
+    }
+    let views = list("bufferViews");
+    for v in &views {
+        let end = v["byteOffset"].as_u64().unwrap_or(0) + v["byteLength"].as_u64().unwrap();
+        assert!(end as usize <= bin.len(), "view past the buffer");
+    }
+    let accessors = list("accessors");
+    for a in &accessors {
+        let count = a["count"].as_u64().unwrap() as usize;
+        let elem = component_size(a["componentType"].as_u64().unwrap())
+            * component_count(a["type"].as_str().unwrap());
+        let Some(view) = a["bufferView"].as_u64() else {
+            continue;
+        };
+        let v = &views[view as usize];
+        let stride = v["byteStride"].as_u64().map_or(elem, |s| s as usize);
+        let needed = a["byteOffset"].as_u64().unwrap_or(0) as usize
+            + if count == 0 {
+                0
+            } else {
+                stride * (count - 1) + elem
+            };
+        assert!(
+            needed <= v["byteLength"].as_u64().unwrap() as usize,
+            "accessor past its view"
+        );
+    }
+    for mesh in list("meshes") {
+        for p in mesh["primitives"].as_array().unwrap() {
+            let position = p["attributes"]["POSITION"].as_u64().unwrap() as usize;
+            let vertices = accessors[position]["count"].as_u64().unwrap();
+            for a in p["attributes"].as_object().unwrap().values() {
+                let count = accessors[a.as_u64().unwrap() as usize]["count"].as_u64();
+                assert_eq!(count, Some(vertices), "attribute counts differ");
+            }
+            let Some(ix) = p["indices"].as_u64() else {
+                continue;
+            };
+            let a = &accessors[ix as usize];
+            let size = component_size(a["componentType"].as_u64().unwrap());
+            let v = &views[a["bufferView"].as_u64().unwrap() as usize];
+            let start = v["byteOffset"].as_u64().unwrap_or(0) as usize;
+            let count = a["count"].as_u64().unwrap() as usize;
+            for k in 0..count {
+                let at = start + k * size;
+                let index = match size {
+                    2 => u64::from(u16::from_le_bytes([bin[at], bin[at + 1]])),
+                    _ => u32_at(bin, at) as u64,
+                };
+                assert!(index < vertices, "index {index} of {vertices} vertices");
+            }
+        }
+    }
+}
