@@ -24,6 +24,7 @@
 //! assert_eq!(scene.animations.len(), model.animations().len());
 //! ```
 
+mod cut;
 mod from_md2;
 mod from_ms3d;
 
