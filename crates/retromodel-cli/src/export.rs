@@ -5,6 +5,7 @@ use crate::load::{load, Model};
 use crate::output::write_atomic_with;
 use anyhow::{bail, Context, Result};
 use retromodel::gltf::{to_gltf_with, Glb, GltfOptions};
+use retromodel::ms3d::Clip;
 use retromodel::obj::{apply_morph_target, apply_ms3d_pose, to_obj, ObjOptions};
 use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene, Texture};
 use retromodel::texture::{decode, ResolveError, Skipped, TextureResolver, IMAGE_EXTENSIONS};
@@ -57,6 +58,8 @@ pub struct Options {
     pub anim: Option<String>,
     /// OBJ: MS3D time in seconds.
     pub time: Option<f32>,
+    /// glTF: MS3D clips, each its own animation (none: the timeline).
+    pub clips: Vec<Clip>,
     /// Flush each output to disk before renaming it into place.
     pub sync: bool,
     /// Whether options that do not apply to the input's format are errors
@@ -242,6 +245,9 @@ pub fn export(
 ) -> Result<Vec<String>> {
     check_free(out, target, force)?;
     let (_, model) = load(input)?;
+    if options.strict && matches!(model, Model::Md2(_)) && !options.clips.is_empty() {
+        bail!("--clip applies to MS3D models; MD2 animations come from frame names");
+    }
     let name = stem(input);
     let (mut scene, is_md2) = match &model {
         Model::Md2(m) => {
@@ -254,6 +260,7 @@ pub fn export(
         Model::Ms3d(m) => {
             let o = Ms3dSceneOptions {
                 name,
+                clips: options.clips.clone(),
                 ..Ms3dSceneOptions::default()
             };
             let scene = Scene::from_ms3d(m, &o).with_context(|| input.display().to_string())?;

@@ -551,3 +551,126 @@ fn an_md2_without_skins_uses_an_image_named_like_it_or_says_there_is_none() {
     let image = retromodel::texture::decode(&glb_image(&json, &bin, 0)).unwrap();
     assert_eq!((image.width(), image.height()), (96, 64));
 }
+
+/// The duration of each animation of a glTF document, by name: the
+/// largest `max` of its samplers' input accessors (glTF requires min/max
+/// on animation inputs).
+fn animation_durations(json: &serde_json::Value) -> Vec<(String, f64)> {
+    json["animations"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|a| {
+            let duration = a["samplers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let input = s["input"].as_u64().unwrap() as usize;
+                    json["accessors"][input]["max"][0].as_f64().unwrap()
+                })
+                .fold(0.0, f64::max);
+            (a["name"].as_str().unwrap_or("").to_string(), duration)
+        })
+        .collect()
+}
+
+#[test]
+fn ms3d_clips_become_named_animations() {
+    let Some(corpus) = corpus() else { return };
+    let model = corpus.join("ms3d/nehe_lesson31_Model.ms3d");
+    let facts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("facts.json")).unwrap()).unwrap();
+    let fps = facts["ms3d/nehe_lesson31_Model.ms3d"]["fps"]
+        .as_f64()
+        .unwrap();
+    let total = facts["ms3d/nehe_lesson31_Model.ms3d"]["total_frames"]
+        .as_f64()
+        .unwrap();
+    assert_eq!((fps, total), (24.0, 24.0));
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("clips.glb");
+    let out = convert(&[
+        "--clip".as_ref(),
+        "wave:1-8".as_ref(),
+        "--clip".as_ref(),
+        "rest:8.5-24".as_ref(),
+        &model,
+        &out_path,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (json, _) = read_glb(&std::fs::read(&out_path).unwrap());
+    let durations = animation_durations(&json);
+    let names: Vec<&str> = durations.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["wave", "rest"]);
+    for ((_, got), want) in durations
+        .iter()
+        .zip([(8.0 - 1.0) / fps, (24.0 - 8.5) / fps])
+    {
+        assert!((got - want).abs() < 1e-5, "duration {got}, expected {want}");
+    }
+    // Without --clip: the one timeline animation.
+    let plain = dir.path().join("plain.glb");
+    assert!(convert(&[&model, &plain]).status.success());
+    let (json, _) = read_glb(&std::fs::read(&plain).unwrap());
+    let names: Vec<String> = animation_durations(&json)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(names, ["timeline"]);
+
+    // A clip past the timeline's 24 frames fails, and writes nothing.
+    let bad = dir.path().join("bad.glb");
+    let out = convert(&["--clip".as_ref(), "long:1-25".as_ref(), &model, &bad]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("outside the timeline"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!bad.exists());
+    // An MD2's animations come from its frame names.
+    let out = convert(&["--clip".as_ref(), "a:1-2".as_ref(), &sample(), &bad]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("frame names"), "{}", stderr(&out));
+    assert!(!bad.exists());
+    // Only glTF output has animations.
+    let obj = dir.path().join("m.obj");
+    let out = convert(&["--clip".as_ref(), "a:1-2".as_ref(), &model, &obj]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("glTF output"), "{}", stderr(&out));
+    // The same parser as `info --clip`.
+    let out = convert(&["--clip".as_ref(), "a:2-1".as_ref(), &model, &bad]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("first ≤ last"), "{}", stderr(&out));
+
+    // Batch mode: every MS3D gets the clips, an MD2 keeps its own.
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::copy(&model, input.join("nehe.ms3d")).unwrap();
+    std::fs::copy(sample(), input.join("sample.md2")).unwrap();
+    let out_dir = dir.path().join("out");
+    let out = convert(&[
+        &input,
+        "--out-dir".as_ref(),
+        &out_dir,
+        "--to".as_ref(),
+        "glb".as_ref(),
+        "--quiet".as_ref(),
+        "--clip".as_ref(),
+        "wave:1-8".as_ref(),
+        "--clip".as_ref(),
+        "rest:8.5-24".as_ref(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let names = |file: &str| -> Vec<String> {
+        let (json, _) = read_glb(&std::fs::read(out_dir.join(file)).unwrap());
+        animation_durations(&json)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect()
+    };
+    assert_eq!(names("nehe.glb"), ["wave", "rest"]);
+    assert_eq!(names("sample.glb"), ["stand", "run"]);
+}
