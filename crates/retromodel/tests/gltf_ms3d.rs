@@ -671,3 +671,56 @@ fn clips_outside_the_timeline_or_reversed_are_errors() {
     assert_eq!(scene.animations.len(), 1);
     assert!((scene.animations[0].duration() - 3.0).abs() < 1e-6);
 }
+
+/// A material's alpha map becomes a texture reference of its own; it is
+/// baked into a base texture per (base, alpha map) pair only when images
+/// are supplied, and only then does the material blend.
+#[test]
+fn alpha_maps_are_texture_references_baked_per_pair() {
+    use retromodel::ms3d::Name128;
+    use retromodel::scene::AlphaMode;
+    use retromodel::texture::Rgba8Image;
+    let mut model = retromodel::ms3d::sample::sample_model();
+    let mut second = model.materials[0].clone();
+    model.materials[0].texture = Name128::new("base.png");
+    model.materials[0].alphamap = Name128::new("alpha.png");
+    second.texture = Name128::new("base.png");
+    model.materials.push(second);
+    model.groups[1].material = 1;
+    let mut scene = Scene::from_ms3d(&model, &Ms3dSceneOptions::default()).unwrap();
+    let paths: Vec<&str> = scene.textures.iter().map(|t| t.path.as_str()).collect();
+    assert_eq!(paths, ["base.png", "alpha.png"]);
+    let m = &scene.materials;
+    assert_eq!((m[0].texture, m[0].alpha_texture), (Some(0), Some(1)));
+    assert_eq!((m[1].texture, m[1].alpha_texture), (Some(0), None));
+    assert_eq!(m[0].extras["alphamap"]["path"], "alpha.png");
+    assert_eq!(m[0].alpha_mode, AlphaMode::Opaque, "no alpha map image yet");
+
+    let base = Rgba8Image::new(1, 1, vec![10, 20, 30, 255]).unwrap();
+    let alpha = Rgba8Image::new(1, 1, vec![51, 51, 51, 255]).unwrap();
+    scene.embed_images(&[Some(base), Some(alpha)]).unwrap();
+    let m = &scene.materials;
+    assert_eq!(m[0].texture, Some(2), "a new texture for the pair");
+    assert_eq!(m[0].alpha_mode, AlphaMode::Blend);
+    assert_eq!(
+        (m[1].texture, m[1].alpha_mode),
+        (Some(0), AlphaMode::Opaque)
+    );
+    let decode = |png: &[u8]| image::load_from_memory(png).unwrap().to_rgba8();
+    assert_eq!(
+        decode(&scene.textures[2].png).get_pixel(0, 0).0,
+        [10, 20, 30, 51]
+    );
+    assert_eq!(
+        decode(&scene.textures[0].png).get_pixel(0, 0).0,
+        [10, 20, 30, 255]
+    );
+    assert!(
+        scene.textures[1].png.is_empty(),
+        "the alpha map alone is not embedded"
+    );
+
+    let doc = parse_glb(&to_glb(&scene).unwrap());
+    assert_eq!(doc.json["materials"][0]["alphaMode"], "BLEND");
+    assert_eq!(doc.json["images"].as_array().unwrap().len(), 2);
+}

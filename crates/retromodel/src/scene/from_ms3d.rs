@@ -81,7 +81,9 @@ fn texture_index(textures: &mut Vec<Texture>, path: String) -> Option<usize> {
 /// transparency → alpha (blended below 1), emissive kept, roughness
 /// `√(2 / (shininess + 2))` (the usual Blinn-Phong to GGX match), not
 /// metallic. Texture and alpha map paths become texture references (the
-/// alpha map only in the extras: glTF has no slot for it).
+/// alpha map as [`Material::alpha_texture`], also noted in the extras). The
+/// alpha mode follows the transparency alone: an alpha map counts once its
+/// image is baked in (`Scene::embed_images`, which makes it blend).
 fn material(m: &ms3d::Material, comment: String, textures: &mut Vec<Texture>) -> Material {
     let alpha = m.transparency.clamp(0.0, 1.0);
     let texture = texture_index(textures, m.texture.to_string_lossy());
@@ -114,6 +116,7 @@ fn material(m: &ms3d::Material, comment: String, textures: &mut Vec<Texture>) ->
             alpha,
         ],
         texture,
+        alpha_texture: alphamap,
         alpha_mode: if alpha < 1.0 {
             AlphaMode::Blend
         } else {
