@@ -674,3 +674,208 @@ fn ms3d_clips_become_named_animations() {
     assert_eq!(names("nehe.glb"), ["wave", "rest"]);
     assert_eq!(names("sample.glb"), ["stand", "run"]);
 }
+
+// ---------------------------------------------------------------------------
+// MS3D alpha maps: baked into the base colour texture's alpha channel
+// ---------------------------------------------------------------------------
+
+/// The sample MS3D with one material per group (`upper`, `lower`, `hand`),
+/// each `(name, texture, alpha map)`.
+fn ms3d_with_materials(materials: [(&str, &str, &str); 3]) -> Vec<u8> {
+    use retromodel::ms3d::{Name128, Name32};
+    let mut model = retromodel::ms3d::sample::sample_model();
+    let template = model.materials[0].clone();
+    model.materials = materials
+        .iter()
+        .map(|&(name, texture, alphamap)| retromodel::ms3d::Material {
+            name: Name32::new(name),
+            texture: Name128::new(texture),
+            alphamap: Name128::new(alphamap),
+            ..template.clone()
+        })
+        .collect();
+    for (i, g) in model.groups.iter_mut().enumerate() {
+        g.material = i as i8;
+    }
+    model.to_bytes().unwrap()
+}
+
+/// The 4×4 base texture: a distinct opaque colour per pixel.
+fn base_pixel(x: u32, y: u32) -> [u8; 3] {
+    [(x * 60) as u8, (y * 60) as u8, (100 + 10 * x + y) as u8]
+}
+
+/// The 4×4 greyscale alpha map.
+fn alpha_pixel(x: u32, y: u32) -> u8 {
+    (17 * (x + 4 * y)) as u8
+}
+
+/// Writes `base.png` (RGB) and `alpha.png` (8-bit grey) into `dir`.
+fn write_base_and_alpha(dir: &Path) {
+    image::RgbImage::from_fn(4, 4, |x, y| image::Rgb(base_pixel(x, y)))
+        .save(dir.join("base.png"))
+        .unwrap();
+    image::GrayImage::from_fn(4, 4, |x, y| image::Luma([alpha_pixel(x, y)]))
+        .save(dir.join("alpha.png"))
+        .unwrap();
+}
+
+/// Converts `model` to GLB (it must succeed); the document, its binary
+/// chunk and stderr.
+fn convert_to_glb(model: &Path) -> (serde_json::Value, Vec<u8>, String) {
+    let out_path = model.with_extension("glb");
+    let out = convert(&["--force".as_ref(), model, &out_path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (json, bin) = read_glb(&std::fs::read(&out_path).unwrap());
+    (json, bin, stderr(&out))
+}
+
+/// The material called `name`: its alpha mode and its base colour image,
+/// decoded by the `image` crate (not retromodel's decoder).
+fn material_image(
+    json: &serde_json::Value,
+    bin: &[u8],
+    name: &str,
+) -> (String, Option<image::RgbaImage>) {
+    let m = json["materials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == name)
+        .unwrap_or_else(|| panic!("no material {name}"));
+    let mode = m["alphaMode"].as_str().unwrap_or("OPAQUE").to_string();
+    let image = m["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+        .as_u64()
+        .map(|t| {
+            let source = json["textures"][t as usize]["source"].as_u64().unwrap();
+            let png = glb_image(json, bin, source as usize);
+            image::load_from_memory_with_format(&png, image::ImageFormat::Png)
+                .unwrap()
+                .to_rgba8()
+        });
+    (mode, image)
+}
+
+/// Asserts that `image` is the untouched 4×4 base texture.
+fn assert_is_the_base(image: &image::RgbaImage) {
+    assert_eq!(image.dimensions(), (4, 4));
+    for (x, y, p) in image.enumerate_pixels() {
+        let [r, g, b] = base_pixel(x, y);
+        assert_eq!(p.0, [r, g, b, 255], "pixel ({x}, {y})");
+    }
+}
+
+#[test]
+fn an_ms3d_alpha_map_becomes_the_base_textures_alpha_per_material() {
+    let dir = tempfile::tempdir().unwrap();
+    write_base_and_alpha(dir.path());
+    let model = dir.path().join("m.ms3d");
+    // Two materials share base.png, one with the alpha map and one
+    // without; a third has the alpha map and no texture.
+    std::fs::write(
+        &model,
+        ms3d_with_materials([
+            ("faded", "base.png", "alpha.png"),
+            ("plain", "base.png", ""),
+            ("ghost", "", "alpha.png"),
+        ]),
+    )
+    .unwrap();
+    let (json, bin, err) = convert_to_glb(&model);
+    assert!(!err.contains("warning"), "{err}");
+
+    let (mode, image) = material_image(&json, &bin, "faded");
+    assert_eq!(mode, "BLEND");
+    let image = image.expect("faded is textured");
+    assert_eq!(image.dimensions(), (4, 4));
+    for (x, y, p) in image.enumerate_pixels() {
+        let [r, g, b] = base_pixel(x, y);
+        assert_eq!(p.0, [r, g, b, alpha_pixel(x, y)], "pixel ({x}, {y})");
+    }
+    assert_eq!(image.get_pixel(3, 3).0[3], 255, "white is opaque");
+    assert_eq!(image.get_pixel(0, 0).0[3], 0, "black is clear");
+
+    // The shared base texture is untouched for the material without one.
+    let (mode, image) = material_image(&json, &bin, "plain");
+    assert_eq!(mode, "OPAQUE");
+    assert_is_the_base(&image.expect("plain is textured"));
+
+    // No texture: a white base with the alpha map's alpha.
+    let (mode, image) = material_image(&json, &bin, "ghost");
+    assert_eq!(mode, "BLEND");
+    let image = image.expect("ghost is textured");
+    for (x, y, p) in image.enumerate_pixels() {
+        assert_eq!(p.0, [255, 255, 255, alpha_pixel(x, y)], "pixel ({x}, {y})");
+    }
+    // Three images: base+alpha, base, white+alpha; alpha.png alone is not
+    // embedded.
+    assert_eq!(json["images"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn a_missing_or_broken_alpha_map_is_a_warning_and_the_base_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    write_base_and_alpha(dir.path());
+    std::fs::write(
+        dir.path().join("broken.png"),
+        b"\x89PNG\r\n\x1a\nnot really",
+    )
+    .unwrap();
+    for alpha in ["missing.png", "broken.png"] {
+        let model = dir.path().join(alpha.replace(".png", ".ms3d"));
+        std::fs::write(
+            &model,
+            ms3d_with_materials([
+                ("faded", "base.png", alpha),
+                ("plain", "base.png", ""),
+                ("ghost", "", alpha),
+            ]),
+        )
+        .unwrap();
+        let (json, bin, err) = convert_to_glb(&model);
+        let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+        assert_eq!(warnings.len(), 1, "{err}");
+        assert!(warnings[0].contains(alpha), "{err}");
+        assert!(warnings[0].contains("alpha map ignored"), "{err}");
+        let (mode, image) = material_image(&json, &bin, "faded");
+        assert_eq!(mode, "OPAQUE", "{alpha}");
+        assert_is_the_base(&image.expect("faded keeps its base texture"));
+        let (mode, image) = material_image(&json, &bin, "ghost");
+        assert_eq!((mode.as_str(), image), ("OPAQUE", None), "{alpha}");
+        assert_eq!(json["images"].as_array().unwrap().len(), 1, "{alpha}");
+    }
+}
+
+#[test]
+fn a_hostile_alpha_map_name_is_refused_and_nothing_of_it_is_read() {
+    if !std::fs::read(Path::new("/etc/passwd")).is_ok_and(|p| contains(&p, PASSWD_LINE)) {
+        eprintln!("no /etc/passwd with a root line; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("a/b");
+    std::fs::create_dir_all(&models).unwrap();
+    write_base_and_alpha(&models);
+    for (name, reason) in [("../../etc/passwd", "`..`"), ("/etc/passwd", "absolute")] {
+        let model = models.join("hostile.ms3d");
+        std::fs::write(
+            &model,
+            ms3d_with_materials([
+                ("faded", "base.png", name),
+                ("plain", "base.png", ""),
+                ("ghost", "", ""),
+            ]),
+        )
+        .unwrap();
+        let (json, bin, err) = convert_to_glb(&model);
+        let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+        assert_eq!(warnings.len(), 1, "{err}");
+        assert!(warnings[0].contains(name), "{err}");
+        assert!(warnings[0].contains(reason), "{err}");
+        let glb = std::fs::read(model.with_extension("glb")).unwrap();
+        assert!(!contains(&glb, PASSWD_LINE), "{name}");
+        let (mode, image) = material_image(&json, &bin, "faded");
+        assert_eq!(mode, "OPAQUE");
+        assert_is_the_base(&image.expect("faded keeps its base texture"));
+    }
+}
