@@ -6,6 +6,7 @@ use crate::load::{load, Model};
 use crate::output::write_atomic;
 use anyhow::{bail, Result};
 use retromodel::md2::Layout;
+use retromodel::ms3d::Clip;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -76,6 +77,12 @@ pub struct Args {
     /// (default: the bind pose).
     #[arg(long, value_name = "SECONDS")]
     time: Option<f32>,
+    /// glTF of an MS3D: a named range of its timeline, `name:first-last` in
+    /// MilkShape's frames (frame F is F / fps seconds), exported as its own
+    /// animation instead of the whole timeline (repeatable). In batch mode
+    /// applied to every MS3D (MD2 files keep their frame-name animations).
+    #[arg(long = "clip", value_name = "NAME:FIRST-LAST")]
+    clips: Vec<Clip>,
     /// Batch mode: worker threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
@@ -94,6 +101,7 @@ impl Args {
             frame: self.frame,
             anim: self.anim.clone(),
             time: self.time,
+            clips: self.clips.clone(),
             sync: self.sync,
             strict,
         }
@@ -106,6 +114,14 @@ fn extension(path: &std::path::Path) -> String {
         .unwrap_or_default()
 }
 
+/// Fails when `--clip` is given for an output that is not glTF.
+fn check_clips_apply(args: &Args, target: Option<Target>) -> Result<()> {
+    if !args.clips.is_empty() && !matches!(target, Some(Target::Glb | Target::Gltf)) {
+        bail!("--clip applies to glTF output (.glb, .gltf) of MS3D models");
+    }
+    Ok(())
+}
+
 /// Runs `convert`.
 pub fn run(args: &Args) -> Result<ExitCode> {
     if args.input.is_dir() {
@@ -115,6 +131,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 args.input.display()
             );
         };
+        check_clips_apply(args, Some(target))?;
         return batch::run(&Batch {
             input: &args.input,
             out_dir,
@@ -132,6 +149,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         );
     };
     let out_ext = extension(output);
+    check_clips_apply(args, Target::from_extension(&out_ext))?;
     if let Some(target) = Target::from_extension(&out_ext) {
         if args.to.is_some_and(|t| t != target) {
             bail!("{}: the extension does not match --to", output.display());

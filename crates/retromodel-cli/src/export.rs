@@ -5,9 +5,12 @@ use crate::load::{load, Model};
 use crate::output::write_atomic_with;
 use anyhow::{bail, Context, Result};
 use retromodel::gltf::{to_gltf_with, Glb, GltfOptions};
+use retromodel::ms3d::Clip;
 use retromodel::obj::{apply_morph_target, apply_ms3d_pose, to_obj, ObjOptions};
 use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene, Texture};
-use retromodel::texture::{decode, ResolveError, Skipped, TextureResolver, IMAGE_EXTENSIONS};
+use retromodel::texture::{
+    decode, ResolveError, Rgba8Image, Skipped, TextureResolver, IMAGE_EXTENSIONS,
+};
 use std::path::{Path, PathBuf};
 
 /// An export format.
@@ -57,6 +60,8 @@ pub struct Options {
     pub anim: Option<String>,
     /// OBJ: MS3D time in seconds.
     pub time: Option<f32>,
+    /// glTF: MS3D clips, each its own animation (none: the timeline).
+    pub clips: Vec<Clip>,
     /// Flush each output to disk before renaming it into place.
     pub sync: bool,
     /// Whether options that do not apply to the input's format are errors
@@ -109,7 +114,7 @@ fn skipped_note(skipped: &[Skipped]) -> String {
     format!("; passed over: {}", list.join("; "))
 }
 
-fn resolve_warning(model: &Path, err: &ResolveError) -> String {
+fn resolve_warning(model: &Path, err: &ResolveError, consequence: &str) -> String {
     let skipped = match err {
         ResolveError::Refused { skipped, .. } | ResolveError::NotFound { skipped, .. } => {
             skipped.as_slice()
@@ -117,33 +122,58 @@ fn resolve_warning(model: &Path, err: &ResolveError) -> String {
         _ => &[],
     };
     format!(
-        "{}: warning: {err}{}; material left untextured",
+        "{}: warning: {err}{}; {consequence}",
         model.display(),
         skipped_note(skipped)
     )
 }
 
-/// The image bytes re-encoded as PNG, or why not.
-fn to_png(bytes: &[u8]) -> Result<Vec<u8>> {
-    let image = decode(bytes).context("cannot decode")?;
-    Ok(image.to_png()?)
+/// The image the bytes hold, decoded, or why not.
+fn decode_image(bytes: &[u8]) -> Result<Rgba8Image> {
+    decode(bytes).context("cannot decode")
 }
 
-/// Makes `png` the first texture, or the only one (used by every
+/// Makes `image` the first texture, or the only one (used by every
 /// untextured material) when the scene names none.
-fn set_first_texture(scene: &mut Scene, path: String, png: Vec<u8>) {
-    if let Some(t) = scene.textures.first_mut() {
-        t.png = png;
-    } else {
-        scene.textures.push(Texture { path, png });
+fn set_first_texture(
+    scene: &mut Scene,
+    images: &mut Vec<Option<Rgba8Image>>,
+    path: String,
+    image: Rgba8Image,
+) {
+    if scene.textures.is_empty() {
+        scene.textures.push(Texture {
+            path,
+            png: Vec::new(),
+        });
         for m in &mut scene.materials {
             m.texture.get_or_insert(0);
         }
     }
+    images.resize(scene.textures.len(), None);
+    images[0] = Some(image);
 }
 
-/// Finds, decodes and re-encodes as PNG every texture of `scene`; every
-/// texture that cannot be had is a warning, never an error.
+/// How a failure to get texture `index` is told: what the material does
+/// without it. A texture only used as an alpha map leaves its materials
+/// with their base texture.
+fn consequence(scene: &Scene, index: usize) -> &'static str {
+    let as_base = scene.materials.iter().any(|m| m.texture == Some(index));
+    let as_alpha = scene
+        .materials
+        .iter()
+        .any(|m| m.alpha_texture == Some(index));
+    if as_alpha && !as_base {
+        "alpha map ignored; the material keeps its base texture, if any"
+    } else {
+        "material left untextured"
+    }
+}
+
+/// Finds and decodes every texture of `scene` (alpha maps included),
+/// bakes alpha maps into base textures and embeds the images as PNG
+/// ([`Scene::embed_images`]); every texture that cannot be had is a
+/// warning, never an error.
 fn attach_textures(
     scene: &mut Scene,
     model: &Path,
@@ -152,14 +182,15 @@ fn attach_textures(
 ) -> Vec<String> {
     let mut warnings = Vec::new();
     let resolver = TextureResolver::for_model_file(model).with_roots(options.texture_dirs.clone());
+    let mut images: Vec<Option<Rgba8Image>> = vec![None; scene.textures.len()];
     let mut first = 0;
     if let Some(skin) = &options.skin {
         match std::fs::read(skin)
             .context("cannot read")
-            .and_then(|b| to_png(&b))
+            .and_then(|b| decode_image(&b))
         {
-            Ok(png) => {
-                set_first_texture(scene, file_name(skin), png);
+            Ok(image) => {
+                set_first_texture(scene, &mut images, file_name(skin), image);
                 first = 1;
             }
             Err(e) => warnings.push(format!(
@@ -170,9 +201,9 @@ fn attach_textures(
         }
     } else if is_md2 && scene.textures.is_empty() {
         match resolver.resolve_beside_model(&file_name(model)) {
-            Ok(found) => match to_png(&found.bytes) {
-                Ok(png) => {
-                    set_first_texture(scene, file_name(&found.path), png);
+            Ok(found) => match decode_image(&found.bytes) {
+                Ok(image) => {
+                    set_first_texture(scene, &mut images, file_name(&found.path), image);
                     first = 1;
                 }
                 Err(e) => warnings.push(format!(
@@ -189,13 +220,14 @@ fn attach_textures(
                 IMAGE_EXTENSIONS.join("|"),
                 skipped_note(&skipped)
             )),
-            Err(e) => warnings.push(resolve_warning(model, &e)),
+            Err(e) => warnings.push(resolve_warning(model, &e, "material left untextured")),
         }
     }
-    for texture in scene.textures.iter_mut().skip(first) {
+    for (i, texture) in scene.textures.iter().enumerate().skip(first) {
         if texture.path.is_empty() || !texture.png.is_empty() {
             continue;
         }
+        let consequence = consequence(scene, i);
         match resolver.resolve(&texture.path) {
             Ok(found) => {
                 if !found.skipped.is_empty() {
@@ -207,18 +239,24 @@ fn attach_textures(
                         skipped_note(&found.skipped)
                     ));
                 }
-                match to_png(&found.bytes) {
-                    Ok(png) => texture.png = png,
+                match decode_image(&found.bytes) {
+                    Ok(image) => images[i] = Some(image),
                     Err(e) => warnings.push(format!(
-                        "{}: warning: texture {:?} ({}): {e:#}; material left untextured",
+                        "{}: warning: texture {:?} ({}): {e:#}; {consequence}",
                         model.display(),
                         texture.path,
                         found.path.display()
                     )),
                 }
             }
-            Err(e) => warnings.push(resolve_warning(model, &e)),
+            Err(e) => warnings.push(resolve_warning(model, &e, consequence)),
         }
+    }
+    if let Err(e) = scene.embed_images(&images) {
+        warnings.push(format!(
+            "{}: warning: {e}; some materials left untextured",
+            model.display()
+        ));
     }
     warnings
 }
@@ -242,6 +280,9 @@ pub fn export(
 ) -> Result<Vec<String>> {
     check_free(out, target, force)?;
     let (_, model) = load(input)?;
+    if options.strict && matches!(model, Model::Md2(_)) && !options.clips.is_empty() {
+        bail!("--clip applies to MS3D models; MD2 animations come from frame names");
+    }
     let name = stem(input);
     let (mut scene, is_md2) = match &model {
         Model::Md2(m) => {
@@ -254,6 +295,7 @@ pub fn export(
         Model::Ms3d(m) => {
             let o = Ms3dSceneOptions {
                 name,
+                clips: options.clips.clone(),
                 ..Ms3dSceneOptions::default()
             };
             let scene = Scene::from_ms3d(m, &o).with_context(|| input.display().to_string())?;

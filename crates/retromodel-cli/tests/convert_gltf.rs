@@ -551,3 +551,331 @@ fn an_md2_without_skins_uses_an_image_named_like_it_or_says_there_is_none() {
     let image = retromodel::texture::decode(&glb_image(&json, &bin, 0)).unwrap();
     assert_eq!((image.width(), image.height()), (96, 64));
 }
+
+/// The duration of each animation of a glTF document, by name: the
+/// largest `max` of its samplers' input accessors (glTF requires min/max
+/// on animation inputs).
+fn animation_durations(json: &serde_json::Value) -> Vec<(String, f64)> {
+    json["animations"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|a| {
+            let duration = a["samplers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let input = s["input"].as_u64().unwrap() as usize;
+                    json["accessors"][input]["max"][0].as_f64().unwrap()
+                })
+                .fold(0.0, f64::max);
+            (a["name"].as_str().unwrap_or("").to_string(), duration)
+        })
+        .collect()
+}
+
+#[test]
+fn ms3d_clips_become_named_animations() {
+    let Some(corpus) = corpus() else { return };
+    let model = corpus.join("ms3d/nehe_lesson31_Model.ms3d");
+    let facts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("facts.json")).unwrap()).unwrap();
+    let fps = facts["ms3d/nehe_lesson31_Model.ms3d"]["fps"]
+        .as_f64()
+        .unwrap();
+    let total = facts["ms3d/nehe_lesson31_Model.ms3d"]["total_frames"]
+        .as_f64()
+        .unwrap();
+    assert_eq!((fps, total), (24.0, 24.0));
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("clips.glb");
+    let out = convert(&[
+        "--clip".as_ref(),
+        "wave:1-8".as_ref(),
+        "--clip".as_ref(),
+        "rest:8.5-24".as_ref(),
+        &model,
+        &out_path,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (json, _) = read_glb(&std::fs::read(&out_path).unwrap());
+    let durations = animation_durations(&json);
+    let names: Vec<&str> = durations.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["wave", "rest"]);
+    for ((_, got), want) in durations
+        .iter()
+        .zip([(8.0 - 1.0) / fps, (24.0 - 8.5) / fps])
+    {
+        assert!((got - want).abs() < 1e-5, "duration {got}, expected {want}");
+    }
+    // Without --clip: the one timeline animation.
+    let plain = dir.path().join("plain.glb");
+    assert!(convert(&[&model, &plain]).status.success());
+    let (json, _) = read_glb(&std::fs::read(&plain).unwrap());
+    let names: Vec<String> = animation_durations(&json)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(names, ["timeline"]);
+
+    // A clip past the timeline's 24 frames fails, and writes nothing.
+    let bad = dir.path().join("bad.glb");
+    let out = convert(&["--clip".as_ref(), "long:1-25".as_ref(), &model, &bad]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("outside the timeline"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!bad.exists());
+    // An MD2's animations come from its frame names.
+    let out = convert(&["--clip".as_ref(), "a:1-2".as_ref(), &sample(), &bad]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("frame names"), "{}", stderr(&out));
+    assert!(!bad.exists());
+    // Only glTF output has animations.
+    let obj = dir.path().join("m.obj");
+    let out = convert(&["--clip".as_ref(), "a:1-2".as_ref(), &model, &obj]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("glTF output"), "{}", stderr(&out));
+    // The same parser as `info --clip`.
+    let out = convert(&["--clip".as_ref(), "a:2-1".as_ref(), &model, &bad]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("first ≤ last"), "{}", stderr(&out));
+
+    // Batch mode: every MS3D gets the clips, an MD2 keeps its own.
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::copy(&model, input.join("nehe.ms3d")).unwrap();
+    std::fs::copy(sample(), input.join("sample.md2")).unwrap();
+    let out_dir = dir.path().join("out");
+    let out = convert(&[
+        &input,
+        "--out-dir".as_ref(),
+        &out_dir,
+        "--to".as_ref(),
+        "glb".as_ref(),
+        "--quiet".as_ref(),
+        "--clip".as_ref(),
+        "wave:1-8".as_ref(),
+        "--clip".as_ref(),
+        "rest:8.5-24".as_ref(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let names = |file: &str| -> Vec<String> {
+        let (json, _) = read_glb(&std::fs::read(out_dir.join(file)).unwrap());
+        animation_durations(&json)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect()
+    };
+    assert_eq!(names("nehe.glb"), ["wave", "rest"]);
+    assert_eq!(names("sample.glb"), ["stand", "run"]);
+}
+
+// ---------------------------------------------------------------------------
+// MS3D alpha maps: baked into the base colour texture's alpha channel
+// ---------------------------------------------------------------------------
+
+/// The sample MS3D with one material per group (`upper`, `lower`, `hand`),
+/// each `(name, texture, alpha map)`.
+fn ms3d_with_materials(materials: [(&str, &str, &str); 3]) -> Vec<u8> {
+    use retromodel::ms3d::{Name128, Name32};
+    let mut model = retromodel::ms3d::sample::sample_model();
+    let template = model.materials[0].clone();
+    model.materials = materials
+        .iter()
+        .map(|&(name, texture, alphamap)| retromodel::ms3d::Material {
+            name: Name32::new(name),
+            texture: Name128::new(texture),
+            alphamap: Name128::new(alphamap),
+            ..template.clone()
+        })
+        .collect();
+    for (i, g) in model.groups.iter_mut().enumerate() {
+        g.material = i as i8;
+    }
+    model.to_bytes().unwrap()
+}
+
+/// The 4×4 base texture: a distinct opaque colour per pixel.
+fn base_pixel(x: u32, y: u32) -> [u8; 3] {
+    [(x * 60) as u8, (y * 60) as u8, (100 + 10 * x + y) as u8]
+}
+
+/// The 4×4 greyscale alpha map.
+fn alpha_pixel(x: u32, y: u32) -> u8 {
+    (17 * (x + 4 * y)) as u8
+}
+
+/// Writes `base.png` (RGB) and `alpha.png` (8-bit grey) into `dir`.
+fn write_base_and_alpha(dir: &Path) {
+    image::RgbImage::from_fn(4, 4, |x, y| image::Rgb(base_pixel(x, y)))
+        .save(dir.join("base.png"))
+        .unwrap();
+    image::GrayImage::from_fn(4, 4, |x, y| image::Luma([alpha_pixel(x, y)]))
+        .save(dir.join("alpha.png"))
+        .unwrap();
+}
+
+/// Converts `model` to GLB (it must succeed); the document, its binary
+/// chunk and stderr.
+fn convert_to_glb(model: &Path) -> (serde_json::Value, Vec<u8>, String) {
+    let out_path = model.with_extension("glb");
+    let out = convert(&["--force".as_ref(), model, &out_path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (json, bin) = read_glb(&std::fs::read(&out_path).unwrap());
+    (json, bin, stderr(&out))
+}
+
+/// The material called `name`: its alpha mode and its base colour image,
+/// decoded by the `image` crate (not retromodel's decoder).
+fn material_image(
+    json: &serde_json::Value,
+    bin: &[u8],
+    name: &str,
+) -> (String, Option<image::RgbaImage>) {
+    let m = json["materials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == name)
+        .unwrap_or_else(|| panic!("no material {name}"));
+    let mode = m["alphaMode"].as_str().unwrap_or("OPAQUE").to_string();
+    let image = m["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+        .as_u64()
+        .map(|t| {
+            let source = json["textures"][t as usize]["source"].as_u64().unwrap();
+            let png = glb_image(json, bin, source as usize);
+            image::load_from_memory_with_format(&png, image::ImageFormat::Png)
+                .unwrap()
+                .to_rgba8()
+        });
+    (mode, image)
+}
+
+/// Asserts that `image` is the untouched 4×4 base texture.
+fn assert_is_the_base(image: &image::RgbaImage) {
+    assert_eq!(image.dimensions(), (4, 4));
+    for (x, y, p) in image.enumerate_pixels() {
+        let [r, g, b] = base_pixel(x, y);
+        assert_eq!(p.0, [r, g, b, 255], "pixel ({x}, {y})");
+    }
+}
+
+#[test]
+fn an_ms3d_alpha_map_becomes_the_base_textures_alpha_per_material() {
+    let dir = tempfile::tempdir().unwrap();
+    write_base_and_alpha(dir.path());
+    let model = dir.path().join("m.ms3d");
+    // Two materials share base.png, one with the alpha map and one
+    // without; a third has the alpha map and no texture.
+    std::fs::write(
+        &model,
+        ms3d_with_materials([
+            ("faded", "base.png", "alpha.png"),
+            ("plain", "base.png", ""),
+            ("ghost", "", "alpha.png"),
+        ]),
+    )
+    .unwrap();
+    let (json, bin, err) = convert_to_glb(&model);
+    assert!(!err.contains("warning"), "{err}");
+
+    let (mode, image) = material_image(&json, &bin, "faded");
+    assert_eq!(mode, "BLEND");
+    let image = image.expect("faded is textured");
+    assert_eq!(image.dimensions(), (4, 4));
+    for (x, y, p) in image.enumerate_pixels() {
+        let [r, g, b] = base_pixel(x, y);
+        assert_eq!(p.0, [r, g, b, alpha_pixel(x, y)], "pixel ({x}, {y})");
+    }
+    assert_eq!(image.get_pixel(3, 3).0[3], 255, "white is opaque");
+    assert_eq!(image.get_pixel(0, 0).0[3], 0, "black is clear");
+
+    // The shared base texture is untouched for the material without one.
+    let (mode, image) = material_image(&json, &bin, "plain");
+    assert_eq!(mode, "OPAQUE");
+    assert_is_the_base(&image.expect("plain is textured"));
+
+    // No texture: a white base with the alpha map's alpha.
+    let (mode, image) = material_image(&json, &bin, "ghost");
+    assert_eq!(mode, "BLEND");
+    let image = image.expect("ghost is textured");
+    for (x, y, p) in image.enumerate_pixels() {
+        assert_eq!(p.0, [255, 255, 255, alpha_pixel(x, y)], "pixel ({x}, {y})");
+    }
+    // Three images: base+alpha, base, white+alpha; alpha.png alone is not
+    // embedded.
+    assert_eq!(json["images"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn a_missing_or_broken_alpha_map_is_a_warning_and_the_base_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    write_base_and_alpha(dir.path());
+    std::fs::write(
+        dir.path().join("broken.png"),
+        b"\x89PNG\r\n\x1a\nnot really",
+    )
+    .unwrap();
+    for alpha in ["missing.png", "broken.png"] {
+        let model = dir.path().join(alpha.replace(".png", ".ms3d"));
+        std::fs::write(
+            &model,
+            ms3d_with_materials([
+                ("faded", "base.png", alpha),
+                ("plain", "base.png", ""),
+                ("ghost", "", alpha),
+            ]),
+        )
+        .unwrap();
+        let (json, bin, err) = convert_to_glb(&model);
+        let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+        assert_eq!(warnings.len(), 1, "{err}");
+        assert!(warnings[0].contains(alpha), "{err}");
+        assert!(warnings[0].contains("alpha map ignored"), "{err}");
+        let (mode, image) = material_image(&json, &bin, "faded");
+        assert_eq!(mode, "OPAQUE", "{alpha}");
+        assert_is_the_base(&image.expect("faded keeps its base texture"));
+        let (mode, image) = material_image(&json, &bin, "ghost");
+        assert_eq!((mode.as_str(), image), ("OPAQUE", None), "{alpha}");
+        assert_eq!(json["images"].as_array().unwrap().len(), 1, "{alpha}");
+    }
+}
+
+#[test]
+fn a_hostile_alpha_map_name_is_refused_and_nothing_of_it_is_read() {
+    if !std::fs::read(Path::new("/etc/passwd")).is_ok_and(|p| contains(&p, PASSWD_LINE)) {
+        eprintln!("no /etc/passwd with a root line; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("a/b");
+    std::fs::create_dir_all(&models).unwrap();
+    write_base_and_alpha(&models);
+    for (name, reason) in [("../../etc/passwd", "`..`"), ("/etc/passwd", "absolute")] {
+        let model = models.join("hostile.ms3d");
+        std::fs::write(
+            &model,
+            ms3d_with_materials([
+                ("faded", "base.png", name),
+                ("plain", "base.png", ""),
+                ("ghost", "", ""),
+            ]),
+        )
+        .unwrap();
+        let (json, bin, err) = convert_to_glb(&model);
+        let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+        assert_eq!(warnings.len(), 1, "{err}");
+        assert!(warnings[0].contains(name), "{err}");
+        assert!(warnings[0].contains(reason), "{err}");
+        let glb = std::fs::read(model.with_extension("glb")).unwrap();
+        assert!(!contains(&glb, PASSWD_LINE), "{name}");
+        let (mode, image) = material_image(&json, &bin, "faded");
+        assert_eq!(mode, "OPAQUE");
+        assert_is_the_base(&image.expect("faded keeps its base texture"));
+    }
+}

@@ -99,6 +99,20 @@ pub enum Error {
         /// Why it cannot be written.
         message: String,
     },
+    /// A clip (a named frame range of an MS3D timeline) that cannot be
+    /// cut from the timeline: its range is reversed, not finite, or not
+    /// inside the timeline.
+    #[error("clip {name:?} (frames {first_frame}-{last_frame}): {message}")]
+    InvalidClip {
+        /// The clip's name.
+        name: String,
+        /// Its first frame.
+        first_frame: f32,
+        /// Its last frame.
+        last_frame: f32,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 impl Error {
@@ -109,7 +123,7 @@ impl Error {
             | Error::UnsupportedVersion { offset, .. }
             | Error::Invalid { offset, .. } => Some(*offset),
             Error::BadMagic { .. } => Some(0),
-            Error::Unwritable { .. } => None,
+            Error::Unwritable { .. } | Error::InvalidClip { .. } => None,
         }
     }
 

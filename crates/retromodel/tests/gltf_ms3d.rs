@@ -10,7 +10,7 @@ use glam::{DMat4, DQuat, DVec3, Mat4};
 use gltf_common::{parse_glb, sample, Doc};
 use ms3d_common::{corpus_dir, full_spec};
 use retromodel::gltf::to_glb;
-use retromodel::ms3d::{Ms3d, Skeleton};
+use retromodel::ms3d::{Clip, Ms3d, Skeleton};
 use retromodel::scene::{Ms3dSceneOptions, Scene};
 
 fn glb_of(model: &Ms3d) -> Doc {
@@ -31,10 +31,7 @@ fn f(v: &serde_json::Value) -> f64 {
     v.as_f64().unwrap()
 }
 
-/// The local TRS of every node at time `t` (static TRS, overridden by the
-/// animation's channels), composed into global matrices by walking the
-/// node hierarchy from the scene's roots.
-/// One channel of the first animation, read.
+/// One channel of an animation, read.
 struct ChannelData {
     node: usize,
     path: String,
@@ -43,9 +40,10 @@ struct ChannelData {
     values: Vec<f32>,
 }
 
-/// The channels of the first animation (none without animations).
-fn channels(doc: &Doc) -> Vec<ChannelData> {
-    let Some(anim) = doc.json["animations"].get(0) else {
+/// The channels of animation `index` (none when there is no such
+/// animation).
+fn channels(doc: &Doc, index: usize) -> Vec<ChannelData> {
+    let Some(anim) = doc.json["animations"].get(index) else {
         return Vec::new();
     };
     anim["channels"]
@@ -65,6 +63,9 @@ fn channels(doc: &Doc) -> Vec<ChannelData> {
         .collect()
 }
 
+/// The local TRS of every node at time `t` (static TRS, overridden by the
+/// animation's channels), composed into global matrices by walking the
+/// node hierarchy from the scene's roots.
 fn node_globals(doc: &Doc, channels: &[ChannelData], t: f64) -> Vec<DMat4> {
     let nodes = doc.json["nodes"].as_array().unwrap();
     let mut trs: Vec<(DVec3, DQuat, DVec3)> = nodes
@@ -155,7 +156,7 @@ fn assert_matches_viewer(name: &str, model: &Ms3d) {
         }
     }
     let mut viewer = vec![Mat4::IDENTITY; skeleton.joint_count()];
-    let channels = channels(&doc);
+    let channels = channels(&doc, 0);
     // (time, whether it is a stored key time)
     let mut times: Vec<(f32, bool)> = (0..=200)
         .map(|i| (end * 1.1 * i as f32 / 200.0, false))
@@ -457,4 +458,269 @@ fn weights_short_of_100_percent_land_where_the_viewer_puts_them() {
         }
     }
     assert!(checked_vertex_0);
+}
+
+// ---------------------------------------------------------------------------
+// Clips: one animation per frame range, cut from the timeline
+// ---------------------------------------------------------------------------
+
+fn clip(name: &str, first_frame: f32, last_frame: f32) -> Clip {
+    Clip {
+        name: name.to_string(),
+        first_frame,
+        last_frame,
+    }
+}
+
+fn glb_with_clips(model: &Ms3d, clips: &[Clip]) -> Doc {
+    let options = Ms3dSceneOptions {
+        clips: clips.to_vec(),
+        ..Ms3dSceneOptions::default()
+    };
+    let scene = Scene::from_ms3d(model, &options).unwrap();
+    let glb = to_glb(&scene).unwrap();
+    gltf::Gltf::from_slice(&glb).expect("the gltf crate accepts it");
+    let doc = parse_glb(&glb);
+    doc.check_layout();
+    doc
+}
+
+/// Every key time of the model, in seconds.
+fn key_times(model: &Ms3d) -> Vec<f32> {
+    model
+        .joints
+        .iter()
+        .flat_map(|j| j.rotation_keys.iter().chain(&j.position_keys))
+        .map(|k| k.time)
+        .collect()
+}
+
+/// For each clip: the GLB has an animation of that name whose every
+/// channel runs from 0 to the clip's length in seconds, and whose joint
+/// matrices, evaluated here by the glTF spec at `t`, are the viewer's at
+/// `first_frame / fps + t` (frame `F` is `F / fps` seconds, as the viewer
+/// multiplies key times by fps). Times: 200 across the clip, both ends,
+/// and every stored key time inside the clip.
+fn assert_clips_match_viewer(name: &str, model: &Ms3d, clips: &[Clip]) {
+    let skeleton = Skeleton::new(model).unwrap();
+    let fps = skeleton.fps();
+    assert_eq!(fps, model.fps.max(1.0));
+    let doc = glb_with_clips(model, clips);
+    let animations = doc.json["animations"].as_array().unwrap();
+    assert_eq!(
+        animations.len(),
+        clips.len(),
+        "{name}: an animation per clip"
+    );
+    let joints = skin_joints(&doc);
+    let mut viewer = vec![Mat4::IDENTITY; skeleton.joint_count()];
+    let timeline_channels = channels(&doc_of_timeline(model), 0).len();
+    for (a, c) in clips.iter().enumerate() {
+        assert_eq!(animations[a]["name"], c.name.as_str(), "{name}");
+        let start = c.first_frame / fps;
+        let length = (c.last_frame - c.first_frame) / fps;
+        let channels = channels(&doc, a);
+        assert_eq!(
+            channels.len(),
+            timeline_channels,
+            "{name} {}: every timeline channel is cut",
+            c.name
+        );
+        for ch in &channels {
+            assert_eq!(ch.times[0], 0.0, "{name} {}: starts at 0", c.name);
+            let end = *ch.times.last().unwrap();
+            assert!(
+                (end - length).abs() <= 1e-5 * length.max(1.0),
+                "{name} {}: ends at {end}, not {length}",
+                c.name
+            );
+            assert!(ch.times.windows(2).all(|w| w[0] < w[1]), "increasing");
+        }
+        let mut times: Vec<f32> = (0..=200).map(|i| length * i as f32 / 200.0).collect();
+        times.extend(
+            key_times(model)
+                .into_iter()
+                .map(|k| k - start)
+                .filter(|&t| (0.0..=length).contains(&t)),
+        );
+        let mut worst = 0.0f64;
+        for t in times {
+            let at = start + t;
+            skeleton.pose_at_time(at, &mut viewer);
+            // The viewer samples at the f32 frame `at × fps`: play the clip
+            // at that same instant.
+            let instant = f64::from(at * fps) / f64::from(fps) - f64::from(start);
+            let instant = instant.clamp(0.0, f64::from(length));
+            let globals = node_globals(&doc, &channels, instant);
+            for (i, m) in viewer.iter().enumerate() {
+                let scale = m.w_axis.truncate().length().max(1.0) as f64;
+                let d = max_diff(globals[joints[i]], *m) / scale;
+                worst = worst.max(d);
+                assert!(
+                    d < 1e-4,
+                    "{name} clip {} ({}-{}): joint {i} at {t} s into it differs by {d}",
+                    c.name,
+                    c.first_frame,
+                    c.last_frame
+                );
+            }
+        }
+        eprintln!(
+            "{name} clip {} ({}-{}): worst relative difference {worst:e}",
+            c.name, c.first_frame, c.last_frame
+        );
+    }
+}
+
+fn doc_of_timeline(model: &Ms3d) -> Doc {
+    glb_of(model)
+}
+
+#[test]
+fn sample_model_clips_match_the_viewer() {
+    let mut model = retromodel::ms3d::sample::sample_model();
+    // Keys (at 10 fps): frames 1, 10, 20 and 30; the wrist's rotation
+    // ends at frame 20, its position has none. Frames past the last key:
+    model.total_frames = 40;
+    assert_eq!(model.fps, 10.0);
+    let clips = [
+        clip("before_first_key", 0.0, 0.75),
+        clip("onto_first_key", 0.0, 1.0),
+        clip("on_keys", 10.0, 20.0),
+        clip("between_keys", 11.5, 18.25),
+        clip("across_keys", 0.5, 12.5),
+        clip("wrist_past_its_last", 21.0, 30.0),
+        clip("after_last_key", 30.5, 40.0),
+        clip("from_last_key_on", 30.0, 40.0),
+        clip("whole", 0.0, 40.0),
+        clip("one_frame", 15.0, 15.0),
+    ];
+    assert_clips_match_viewer("sample", &model, &clips);
+
+    // A clip of one instant is still a pose: each channel one key.
+    let doc = glb_with_clips(&model, &clips[9..]);
+    for ch in channels(&doc, 0) {
+        assert_eq!(ch.times, [0.0]);
+    }
+}
+
+#[test]
+fn nehe_lesson31_clips_match_the_viewer() {
+    let Some(model) = load("nehe_lesson31_Model.ms3d") else {
+        return;
+    };
+    // 24 frames at 24 fps; keys on frames 1, 8 and 24 (some joints one key).
+    assert_eq!((model.fps, model.total_frames), (24.0, 24));
+    let clips = [
+        clip("before", 0.0, 0.5),
+        clip("first", 0.0, 1.0),
+        clip("between", 3.5, 7.25),
+        clip("across", 3.5, 12.25),
+        clip("on_keys", 8.0, 24.0),
+        clip("whole", 0.0, 24.0),
+    ];
+    assert_clips_match_viewer("nehe_lesson31", &model, &clips);
+}
+
+#[test]
+fn woman4_clips_match_the_viewer() {
+    let Some(model) = load("glscene_Woman4.ms3d") else {
+        return;
+    };
+    // 2133 frames at 15 fps; rotation keys on every frame 1..=2133, most
+    // position keys sparse (from frame 0 to 2095).
+    assert_eq!((model.fps, model.total_frames), (15.0, 2133));
+    let clips = [
+        clip("before", 0.0, 0.6),
+        clip("on_keys", 100.0, 160.0),
+        clip("between", 1390.3, 1402.7),
+        clip("tail", 2100.0, 2133.0),
+    ];
+    assert_clips_match_viewer("Woman4", &model, &clips);
+}
+
+#[test]
+fn clips_outside_the_timeline_or_reversed_are_errors() {
+    let model = retromodel::ms3d::sample::sample_model(); // 30 frames
+    for bad in [
+        clip("late", 20.0, 30.5),
+        clip("reversed", 12.0, 11.0),
+        clip("nan", f32::NAN, 3.0),
+        clip("negative", -1.0, 3.0),
+        clip("", 1.0, 3.0),
+    ] {
+        let options = Ms3dSceneOptions {
+            clips: vec![clip("fine", 1.0, 2.0), bad.clone()],
+            ..Ms3dSceneOptions::default()
+        };
+        let err = Scene::from_ms3d(&model, &options).unwrap_err();
+        assert!(
+            matches!(&err, retromodel::Error::InvalidClip { name, .. } if *name == bad.name),
+            "{bad:?}: {err}"
+        );
+    }
+    // The whole timeline is fine, and no clips give the timeline animation.
+    let scene = Scene::from_ms3d(
+        &model,
+        &Ms3dSceneOptions {
+            clips: vec![model.timeline()],
+            ..Ms3dSceneOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(scene.animations.len(), 1);
+    assert!((scene.animations[0].duration() - 3.0).abs() < 1e-6);
+}
+
+/// A material's alpha map becomes a texture reference of its own; it is
+/// baked into a base texture per (base, alpha map) pair only when images
+/// are supplied, and only then does the material blend.
+#[test]
+fn alpha_maps_are_texture_references_baked_per_pair() {
+    use retromodel::ms3d::Name128;
+    use retromodel::scene::AlphaMode;
+    use retromodel::texture::Rgba8Image;
+    let mut model = retromodel::ms3d::sample::sample_model();
+    let mut second = model.materials[0].clone();
+    model.materials[0].texture = Name128::new("base.png");
+    model.materials[0].alphamap = Name128::new("alpha.png");
+    second.texture = Name128::new("base.png");
+    model.materials.push(second);
+    model.groups[1].material = 1;
+    let mut scene = Scene::from_ms3d(&model, &Ms3dSceneOptions::default()).unwrap();
+    let paths: Vec<&str> = scene.textures.iter().map(|t| t.path.as_str()).collect();
+    assert_eq!(paths, ["base.png", "alpha.png"]);
+    let m = &scene.materials;
+    assert_eq!((m[0].texture, m[0].alpha_texture), (Some(0), Some(1)));
+    assert_eq!((m[1].texture, m[1].alpha_texture), (Some(0), None));
+    assert_eq!(m[0].extras["alphamap"]["path"], "alpha.png");
+    assert_eq!(m[0].alpha_mode, AlphaMode::Opaque, "no alpha map image yet");
+
+    let base = Rgba8Image::new(1, 1, vec![10, 20, 30, 255]).unwrap();
+    let alpha = Rgba8Image::new(1, 1, vec![51, 51, 51, 255]).unwrap();
+    scene.embed_images(&[Some(base), Some(alpha)]).unwrap();
+    let m = &scene.materials;
+    assert_eq!(m[0].texture, Some(2), "a new texture for the pair");
+    assert_eq!(m[0].alpha_mode, AlphaMode::Blend);
+    assert_eq!(
+        (m[1].texture, m[1].alpha_mode),
+        (Some(0), AlphaMode::Opaque)
+    );
+    let decode = |png: &[u8]| image::load_from_memory(png).unwrap().to_rgba8();
+    assert_eq!(
+        decode(&scene.textures[2].png).get_pixel(0, 0).0,
+        [10, 20, 30, 51]
+    );
+    assert_eq!(
+        decode(&scene.textures[0].png).get_pixel(0, 0).0,
+        [10, 20, 30, 255]
+    );
+    assert!(
+        scene.textures[1].png.is_empty(),
+        "the alpha map alone is not embedded"
+    );
+
+    let doc = parse_glb(&to_glb(&scene).unwrap());
+    assert_eq!(doc.json["materials"][0]["alphaMode"], "BLEND");
+    assert_eq!(doc.json["images"].as_array().unwrap().len(), 2);
 }

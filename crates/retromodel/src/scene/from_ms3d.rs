@@ -1,16 +1,16 @@
 //! MS3D → [`Scene`]: a mesh per group, materials, the skeleton as joints
-//! with inverse bind matrices, and one animation over the timeline that
-//! reproduces MilkShape's viewer exactly.
+//! with inverse bind matrices, and one animation over the timeline (or one
+//! per clip) that reproduces MilkShape's viewer exactly.
 
 use glam::{Quat, Vec3};
 use serde_json::{json, Value};
 
 use super::{
-    comment_extras, repair_normals, AlphaMode, Animation, Channel, Interpolation, Joint, Material,
-    Mesh, Scene, Skeleton, SkinWeights, Target, Texture,
+    comment_extras, cut, repair_normals, AlphaMode, Animation, Channel, Interpolation, Joint,
+    Material, Mesh, Scene, Skeleton, SkinWeights, Target, Texture,
 };
-use crate::error::Result;
-use crate::ms3d::{self, euler_to_quat, Comment, GroupMesh, Ms3d};
+use crate::error::{Error, Result};
+use crate::ms3d::{self, euler_to_quat, Clip, Comment, GroupMesh, Ms3d};
 
 /// Maps a MilkShape vector to the scene's axes: the identity.
 ///
@@ -32,8 +32,13 @@ pub fn ms3d_axes(v: [f32; 3]) -> [f32; 3] {
 pub struct Ms3dSceneOptions {
     /// Name of the scene.
     pub name: String,
-    /// Name of the one animation covering the timeline.
+    /// Name of the one animation covering the timeline (used when
+    /// `clips` is empty).
     pub animation_name: String,
+    /// Named frame ranges of the timeline, each made its own animation
+    /// (in this order) instead of the one over the whole timeline; empty
+    /// for that one. See [`Scene::from_ms3d`].
+    pub clips: Vec<Clip>,
 }
 
 impl Default for Ms3dSceneOptions {
@@ -41,6 +46,7 @@ impl Default for Ms3dSceneOptions {
         Ms3dSceneOptions {
             name: "ms3d".to_string(),
             animation_name: "timeline".to_string(),
+            clips: Vec::new(),
         }
     }
 }
@@ -75,7 +81,9 @@ fn texture_index(textures: &mut Vec<Texture>, path: String) -> Option<usize> {
 /// transparency → alpha (blended below 1), emissive kept, roughness
 /// `√(2 / (shininess + 2))` (the usual Blinn-Phong to GGX match), not
 /// metallic. Texture and alpha map paths become texture references (the
-/// alpha map only in the extras: glTF has no slot for it).
+/// alpha map as [`Material::alpha_texture`], also noted in the extras). The
+/// alpha mode follows the transparency alone: an alpha map counts once its
+/// image is baked in (`Scene::embed_images`, which makes it blend).
 fn material(m: &ms3d::Material, comment: String, textures: &mut Vec<Texture>) -> Material {
     let alpha = m.transparency.clamp(0.0, 1.0);
     let texture = texture_index(textures, m.texture.to_string_lossy());
@@ -108,6 +116,7 @@ fn material(m: &ms3d::Material, comment: String, textures: &mut Vec<Texture>) ->
             alpha,
         ],
         texture,
+        alpha_texture: alphamap,
         alpha_mode: if alpha < 1.0 {
             AlphaMode::Blend
         } else {
@@ -330,6 +339,41 @@ fn timeline(model: &Ms3d, skeleton: &ms3d::Skeleton, name: &str) -> Animation {
     }
 }
 
+/// The animation of `clip`: every channel of the timeline cut exactly to
+/// the clip's seconds (see [`cut`](super::cut)) and shifted to start at 0.
+/// Fails when the clip does not fit the timeline.
+fn clip_animation(model: &Ms3d, timeline: &Animation, clip: &Clip) -> Result<Animation> {
+    model.check_clip(clip)?;
+    let fps = model.effective_fps();
+    let (start, end) = (clip.start_time(fps), clip.end_time(fps));
+    let channels = timeline
+        .channels
+        .iter()
+        .map(|c| {
+            cut::cut(c, start, end).ok_or_else(|| Error::InvalidClip {
+                name: clip.name.clone(),
+                first_frame: clip.first_frame,
+                last_frame: clip.last_frame,
+                message: format!("cannot cut the channel of {:?}", c.target),
+            })
+        })
+        .collect::<Result<Vec<Channel>>>()?;
+    let mut extras = json!({
+        "fps": fps,
+        "first_frame": clip.first_frame,
+        "last_frame": clip.last_frame,
+        "start_time": start,
+    });
+    if let Some(skipped) = timeline.extras.get("skipped_keys") {
+        extras["skipped_keys"] = skipped.clone();
+    }
+    Ok(Animation {
+        name: clip.name.clone(),
+        channels,
+        extras,
+    })
+}
+
 /// A joint that never moves (identity rest pose and inverse bind), for the
 /// vertices of skinned meshes that no joint moves.
 fn static_joint() -> Joint {
@@ -378,11 +422,26 @@ impl Scene {
     ///   the viewer: rotations linear (slerp) of `q(rotation) ⊗ q(key)`,
     ///   translations CUBICSPLINE carrying the viewer's Hermite curve; key
     ///   times are the stored seconds.
+    /// - Or, with `options.clips`, one animation per clip instead, named
+    ///   after it: the timeline's curves cut exactly to the clip's seconds
+    ///   `first_frame / fps ..= last_frame / fps` (see [`Clip`] for the
+    ///   frame numbering) and shifted to start at 0, so that playing the
+    ///   clip at `t` gives the viewer's pose at `first_frame / fps + t`.
+    ///   Every channel has keys at 0 and at the clip's duration; inside a
+    ///   key interval the cut adds a key with the curve's value there (and,
+    ///   for CUBICSPLINE, its derivative as tangents), before the first key
+    ///   and after the last the curve holds, as in the viewer.
     /// - Comments (model, group, material, joint) go into the extras.
     ///
-    /// Fails when the joints' parents form a cycle.
+    /// Fails when the joints' parents form a cycle, and with
+    /// [`Error::InvalidClip`] when a clip is not within the timeline
+    /// ([`Ms3d::check_clip`]).
     pub fn from_ms3d(model: &Ms3d, options: &Ms3dSceneOptions) -> Result<Scene> {
         let skeleton = ms3d::Skeleton::new(model)?;
+        // Checked even when there is no skeleton to animate.
+        for clip in &options.clips {
+            model.check_clip(clip)?;
+        }
         let comments = model.extras.comments.as_ref();
         let mut textures = Vec::new();
         let materials = model
@@ -425,7 +484,16 @@ impl Scene {
                 joints.push(zero_joint());
             }
             let anim = timeline(model, &skeleton, &options.animation_name);
-            (Some(Skeleton { joints }), vec![anim])
+            let animations = if options.clips.is_empty() {
+                vec![anim]
+            } else {
+                options
+                    .clips
+                    .iter()
+                    .map(|clip| clip_animation(model, &anim, clip))
+                    .collect::<Result<_>>()?
+            };
+            (Some(Skeleton { joints }), animations)
         };
         let mut extras =
             json!({ "source": "MS3D", "fps": model.fps, "total_frames": model.total_frames });

@@ -24,8 +24,11 @@
 //! assert_eq!(scene.animations.len(), model.animations().len());
 //! ```
 
+mod cut;
 mod from_md2;
 mod from_ms3d;
+#[cfg(feature = "textures")]
+mod images;
 
 pub use from_md2::{md2_axes, Md2SceneOptions};
 pub use from_ms3d::{ms3d_axes, Ms3dSceneOptions};
@@ -41,7 +44,8 @@ pub struct Scene {
     pub meshes: Vec<Mesh>,
     /// Materials, referenced by [`Mesh::material`].
     pub materials: Vec<Material>,
-    /// Textures, referenced by [`Material::texture`].
+    /// Textures, referenced by [`Material::texture`] and
+    /// [`Material::alpha_texture`].
     pub textures: Vec<Texture>,
     /// The skeleton that skinned meshes ([`Mesh::skin`]) follow.
     pub skeleton: Option<Skeleton>,
@@ -122,6 +126,12 @@ pub struct Material {
     pub base_color: [f32; 4],
     /// Index into [`Scene::textures`] of the base colour texture.
     pub texture: Option<usize>,
+    /// Index into [`Scene::textures`] of an alpha map: a greyscale image
+    /// whose intensity is the opacity (MilkShape materials name one).
+    /// glTF has no slot for it: `Scene::embed_images` (feature
+    /// `textures`) bakes it into the alpha channel of a base colour texture
+    /// made for this material; exporters otherwise ignore it.
+    pub alpha_texture: Option<usize>,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
     /// Emissive colour, linear RGB.
@@ -143,6 +153,7 @@ impl Default for Material {
             name: String::new(),
             base_color: [1.0; 4],
             texture: None,
+            alpha_texture: None,
             alpha_mode: AlphaMode::Opaque,
             emissive: [0.0; 3],
             metallic: 0.0,

@@ -10,6 +10,8 @@
 //!   `image` crate. Hostile input gives a [`TextureError`], never a panic or
 //!   an allocation beyond the [`DecodeLimits`].
 //! - [`Rgba8Image::to_png`] encodes PNG, e.g. for embedding in glTF.
+//! - [`apply_alpha_map`] puts an alpha map's opacity into a base image's
+//!   alpha channel (glTF has no separate slot for alpha maps).
 //! - [`TextureResolver`] finds the file that a skin or material name read
 //!   from a model (untrusted: `players/male/grunt.pcx`, `.alientank`,
 //!   `.\jeep1.jpg`, `../../etc/passwd`) stands for, and never opens anything
@@ -31,6 +33,7 @@
 //! # Ok(()) }
 //! ```
 
+mod alpha_map;
 mod codecs;
 mod error;
 pub mod pcx;
@@ -38,6 +41,7 @@ mod resolve;
 
 use std::fmt;
 
+pub use alpha_map::apply_alpha_map;
 pub use error::TextureError;
 pub use resolve::{
     Refusal, ResolveError, ResolvedTexture, SkipReason, Skipped, TextureResolver, TextureSource,
