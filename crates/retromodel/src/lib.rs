@@ -70,4 +70,4 @@ pub mod scene;
 pub mod texture;
 
 pub use error::{Error, Format, Result};
-pub use problem::{Problem, Severity};
+pub use problem::{Problem, Severity, MAX_LISTED_PROBLEMS};

@@ -62,11 +62,22 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Gathers the problems a `validate()` finds, in the order found.
+/// How many problems a `validate()` lists at most. Past it, problems are
+/// only counted, and one last problem says how many were left out: a
+/// hostile file can hold millions of bad indices (one problem, about 100
+/// bytes, per 2-byte index), and a list of them helps nobody.
+pub const MAX_LISTED_PROBLEMS: usize = 10_000;
+
+/// Gathers the problems a `validate()` finds, in the order found, up to
+/// [`MAX_LISTED_PROBLEMS`].
 #[derive(Debug, Default)]
 pub(crate) struct Collector {
-    /// What was found so far.
-    pub(crate) problems: Vec<Problem>,
+    /// What was found so far (at most [`MAX_LISTED_PROBLEMS`]).
+    problems: Vec<Problem>,
+    /// Errors found past the limit.
+    omitted_errors: usize,
+    /// Warnings found past the limit.
+    omitted_warnings: usize,
 }
 
 impl Collector {
@@ -78,12 +89,18 @@ impl Collector {
         message: String,
         offset: Option<u64>,
     ) {
-        self.problems.push(Problem {
-            severity,
-            path,
-            message,
-            offset,
-        });
+        if self.problems.len() < MAX_LISTED_PROBLEMS {
+            self.problems.push(Problem {
+                severity,
+                path,
+                message,
+                offset,
+            });
+        } else if severity == Severity::Error {
+            self.omitted_errors += 1;
+        } else {
+            self.omitted_warnings += 1;
+        }
     }
 
     /// Records a warning.
@@ -104,5 +121,28 @@ impl Collector {
         offset: Option<u64>,
     ) {
         self.push(Severity::Error, path.into(), message.into(), offset);
+    }
+
+    /// The problems found, followed, when some were past the limit, by one
+    /// that counts them (an error if any of them is one).
+    pub(crate) fn finish(mut self) -> Vec<Problem> {
+        let omitted = self.omitted_errors + self.omitted_warnings;
+        if omitted > 0 {
+            self.problems.push(Problem {
+                severity: if self.omitted_errors > 0 {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                path: "(not listed)".to_string(),
+                message: format!(
+                    "{omitted} more problems ({} errors, {} warnings): only the first \
+                     {MAX_LISTED_PROBLEMS} are listed",
+                    self.omitted_errors, self.omitted_warnings
+                ),
+                offset: None,
+            });
+        }
+        self.problems
     }
 }

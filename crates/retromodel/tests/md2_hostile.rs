@@ -501,3 +501,57 @@ fn error_messages_name_the_field_or_section_and_the_offset() {
         "header: needs 68 bytes at offset 0x0 but the file is 67 bytes long"
     );
 }
+
+/// A file full of bad indices lists at most `MAX_LISTED_PROBLEMS`
+/// problems and counts the rest in one last error, so validating it takes
+/// bounded memory. One problem per bad index (checked on a small model
+/// first), so 30 000 triangles with three bad vertex indices each give
+/// 90 000 problems, plus one for more triangles than Quake II allows:
+/// 10 000 listed, 80 001 counted; with one error among the rest, the count
+/// is an error.
+#[test]
+fn validate_lists_at_most_the_limit_and_counts_the_rest() {
+    use retromodel::{Severity, MAX_LISTED_PROBLEMS};
+    let mut model = retromodel::md2::sample::sample_model();
+    assert!(model.validate().is_empty());
+    let bad = retromodel::md2::Triangle {
+        vertices: [60_000, 60_001, 60_002],
+        texcoords: [0, 0, 0],
+    };
+    model.triangles = vec![bad; 10];
+    assert_eq!(model.validate().len(), 30, "one problem per bad index");
+
+    model.triangles = vec![bad; 30_000];
+    let problems = model.validate();
+    assert_eq!(MAX_LISTED_PROBLEMS, 10_000);
+    assert_eq!(problems.len(), MAX_LISTED_PROBLEMS + 1);
+    let last = problems.last().unwrap();
+    // Out-of-range triangle indices are warnings in MD2 (renderers skip
+    // such triangles), so the count is one too.
+    assert_eq!(last.severity, Severity::Warning);
+    assert_eq!(last.path, "(not listed)");
+    assert!(
+        last.message
+            .starts_with("80001 more problems (0 errors, 80001 warnings)"),
+        "{}",
+        last.message
+    );
+    assert_eq!(problems[0].path, "header.num_triangles");
+    assert!(problems[1..MAX_LISTED_PROBLEMS]
+        .iter()
+        .all(|p| p.path.starts_with("triangles[")));
+
+    // An error past the limit (a frame scale that is not a number is one;
+    // frames are checked after triangles) makes the count an error.
+    model.frames[1].scale[0] = f32::NAN;
+    let problems = model.validate();
+    assert_eq!(problems.len(), MAX_LISTED_PROBLEMS + 1);
+    let last = problems.last().unwrap();
+    assert_eq!(last.severity, Severity::Error, "{}", last.message);
+    assert!(
+        last.message
+            .starts_with("80002 more problems (1 errors, 80001 warnings)"),
+        "{}",
+        last.message
+    );
+}

@@ -681,3 +681,24 @@ fn huge_counts_fail_fast_with_bounded_memory() {
         "allocated {largest} for {len} input bytes"
     );
 }
+
+/// MS3D's `validate()` shares the limit: 5 000 triangles with three bad
+/// vertex indices each list `MAX_LISTED_PROBLEMS` problems and count the
+/// rest in one last problem.
+#[test]
+fn validate_lists_at_most_the_limit() {
+    use retromodel::MAX_LISTED_PROBLEMS;
+    let mut model = retromodel::ms3d::sample::sample_model();
+    assert!(model.validate().is_empty());
+    let mut bad = model.triangles[0].clone();
+    bad.vertices = [60_000, 60_001, 60_002];
+    model.triangles = vec![bad.clone(); 4];
+    let few = model.validate().len();
+    assert!(few >= 12, "at least one problem per bad index: {few}");
+    model.triangles = vec![bad; 5_000];
+    let problems = model.validate();
+    assert_eq!(problems.len(), MAX_LISTED_PROBLEMS + 1);
+    let last = problems.last().unwrap();
+    assert_eq!(last.path, "(not listed)");
+    assert!(last.message.contains("more problems"), "{}", last.message);
+}

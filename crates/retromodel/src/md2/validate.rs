@@ -19,6 +19,12 @@ impl Md2 {
     /// them as they are; renderers here skip or zero what is out of range);
     /// errors make the model unusable. An empty list means the model is a
     /// valid Quake II model within id's engine limits.
+
+    ///
+    /// At most [`MAX_LISTED_PROBLEMS`](crate::MAX_LISTED_PROBLEMS) problems
+    /// are listed; past that a last problem, an error if any of the rest is
+    /// one, counts the others, so a hostile file cannot make the list
+    /// outgrow memory.
     ///
     /// ```
     /// use retromodel::md2::sample::sample_model;
@@ -33,9 +39,7 @@ impl Md2 {
     /// ```
     pub fn validate(&self) -> Vec<Problem> {
         let h = self.layout_offsets();
-        let mut c = Collector {
-            problems: Vec::new(),
-        };
+        let mut c = Collector::default();
         self.check_header(&mut c);
         self.check_triangles(&mut c, h.ofs_triangles);
         self.check_frames(&mut c, h.ofs_frames, h.frame_size);
@@ -53,7 +57,7 @@ impl Md2 {
                 );
             }
         }
-        c.problems
+        c.finish()
     }
 
     fn check_header(&self, c: &mut Collector) {

@@ -71,6 +71,12 @@ impl Ms3d {
     /// skip what points nowhere; a joint whose parent does not exist is a
     /// root); errors make it unusable (a cycle of parents, non-finite
     /// positions).
+
+    ///
+    /// At most [`MAX_LISTED_PROBLEMS`](crate::MAX_LISTED_PROBLEMS) problems
+    /// are listed; past that a last problem, an error if any of the rest is
+    /// one, counts the others, so a hostile file cannot make the list
+    /// outgrow memory.
     ///
     /// ```
     /// use retromodel::ms3d::sample::sample_model;
@@ -82,9 +88,7 @@ impl Ms3d {
     /// ```
     pub fn validate(&self) -> Vec<Problem> {
         let o = Offsets::new(self);
-        let mut c = Collector {
-            problems: Vec::new(),
-        };
+        let mut c = Collector::default();
         let warn = Severity::Warning;
         let (nv, nt, ng, nm, nj) = (
             self.vertices.len(),
@@ -289,6 +293,6 @@ impl Ms3d {
                 None,
             );
         }
-        c.problems
+        c.finish()
     }
 }
