@@ -19,7 +19,6 @@ impl Md2 {
     /// them as they are; renderers here skip or zero what is out of range);
     /// errors make the model unusable. An empty list means the model is a
     /// valid Quake II model within id's engine limits.
-
     ///
     /// At most [`MAX_LISTED_PROBLEMS`](crate::MAX_LISTED_PROBLEMS) problems
     /// are listed; past that a last problem, an error if any of the rest is

@@ -71,7 +71,6 @@ impl Ms3d {
     /// skip what points nowhere; a joint whose parent does not exist is a
     /// root); errors make it unusable (a cycle of parents, non-finite
     /// positions).
-
     ///
     /// At most [`MAX_LISTED_PROBLEMS`](crate::MAX_LISTED_PROBLEMS) problems
     /// are listed; past that a last problem, an error if any of the rest is
