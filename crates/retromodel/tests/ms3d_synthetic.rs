@@ -690,9 +690,9 @@ fn validate_lists_at_most_the_limit() {
     use retromodel::MAX_LISTED_PROBLEMS;
     let mut model = retromodel::ms3d::sample::sample_model();
     assert!(model.validate().is_empty());
-    let mut bad = model.triangles[0].clone();
+    let mut bad = model.triangles[0];
     bad.vertices = [60_000, 60_001, 60_002];
-    model.triangles = vec![bad.clone(); 4];
+    model.triangles = vec![bad; 4];
     let few = model.validate().len();
     assert!(few >= 12, "at least one problem per bad index: {few}");
     model.triangles = vec![bad; 5_000];
