@@ -4,7 +4,7 @@
 use crate::load::{load, Model};
 use crate::output::write_atomic_with;
 use anyhow::{bail, Context, Result};
-use retromodel::gltf::{to_gltf_with, Glb, GltfOptions};
+use retromodel::gltf::{to_gltf_files, Glb, GltfFileNames, GltfOptions};
 use retromodel::ms3d::Clip;
 use retromodel::obj::{apply_morph_target, apply_ms3d_pose, to_obj, ObjOptions};
 use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene, Texture};
@@ -261,6 +261,18 @@ fn attach_textures(
     warnings
 }
 
+/// The file name of each texture that has an image, beside an output
+/// whose stem is `out_stem`: `STEM_texture0.png`, `STEM_texture1.png`, ...
+/// (`None` for textures without one).
+fn texture_file_names(scene: &Scene, out_stem: &str) -> Vec<Option<String>> {
+    scene
+        .textures
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (!t.png.is_empty()).then(|| format!("{out_stem}_texture{i}.png")))
+        .collect()
+}
+
 /// What goes into one output file.
 enum Contents<'a> {
     /// These bytes.
@@ -329,7 +341,18 @@ pub fn export(
         }
         Target::Gltf => {
             let bin_path = out.with_extension("bin");
-            let (json, bin) = to_gltf_with(&scene, &file_name(&bin_path), &gltf_options)
+            let dir = out.parent().unwrap_or(Path::new(""));
+            let images = texture_file_names(&scene, &stem(out));
+            for (name, t) in images.iter().zip(&scene.textures) {
+                if let Some(name) = name {
+                    files.push((dir.join(name), Contents::Bytes(t.png.clone())));
+                }
+            }
+            let names = GltfFileNames {
+                bin: file_name(&bin_path),
+                images,
+            };
+            let (json, bin) = to_gltf_files(&scene, &names, &gltf_options)
                 .with_context(|| format!("{}: cannot export", input.display()))?;
             files.push((bin_path, Contents::Bytes(bin)));
             files.push((out.to_path_buf(), Contents::Bytes(json.into_bytes())));
@@ -351,16 +374,11 @@ pub fn export(
                     }
                 }
             }
-            let out_stem = stem(out);
             let dir = out.parent().unwrap_or(Path::new(""));
-            let mut texture_files = Vec::new();
-            for (i, t) in scene.textures.iter().enumerate() {
-                if t.png.is_empty() {
-                    texture_files.push(None);
-                } else {
-                    let name = format!("{out_stem}_texture{i}.png");
-                    files.push((dir.join(&name), Contents::Bytes(t.png.clone())));
-                    texture_files.push(Some(name));
+            let texture_files = texture_file_names(&scene, &stem(out));
+            for (name, t) in texture_files.iter().zip(&scene.textures) {
+                if let Some(name) = name {
+                    files.push((dir.join(name), Contents::Bytes(t.png.clone())));
                 }
             }
             let mtl_path = out.with_extension("mtl");

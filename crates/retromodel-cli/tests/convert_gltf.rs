@@ -143,7 +143,8 @@ fn quantized_glb_is_smaller_and_declares_the_extension() {
 #[test]
 fn gltf_writes_the_document_and_its_buffer() {
     let dir = tempfile::tempdir().unwrap();
-    let out_path = dir.path().join("m.gltf");
+    // A space in the name: the document must refer to the files by URI.
+    let out_path = dir.path().join("my model.gltf");
     let out = convert(&[&sample(), &out_path]);
     assert!(out.status.success(), "{}", stderr(&out));
     let mut files: Vec<String> = std::fs::read_dir(dir.path())
@@ -151,26 +152,53 @@ fn gltf_writes_the_document_and_its_buffer() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     files.sort();
-    assert_eq!(files, ["m.bin", "m.gltf"]);
+    assert_eq!(
+        files,
+        ["my model.bin", "my model.gltf", "my model_texture0.png"]
+    );
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&out_path).unwrap()).unwrap();
-    assert_eq!(json["buffers"][0]["uri"], "m.bin");
+    assert_eq!(json["buffers"][0]["uri"], "my%20model.bin");
     assert_eq!(
         json["buffers"][0]["byteLength"].as_u64().unwrap(),
-        std::fs::metadata(dir.path().join("m.bin")).unwrap().len()
+        std::fs::metadata(dir.path().join("my model.bin"))
+            .unwrap()
+            .len()
     );
     assert_eq!(json["asset"]["version"], "2.0");
 
-    // The .bin alone existing is enough to refuse.
-    std::fs::remove_file(&out_path).unwrap();
-    let again = convert(&[&sample(), &out_path]);
-    assert!(!again.status.success());
-    assert!(
-        stderr(&again).contains("m.bin: already exists"),
-        "{}",
-        stderr(&again)
+    // The skin is a PNG file beside the document, not in the buffer, and
+    // holds the sample's PCX pixels.
+    let images = json["images"].as_array().unwrap();
+    assert_eq!(images.len(), 1);
+    assert_eq!(images[0]["uri"], "my%20model_texture0.png");
+    assert!(images[0].get("bufferView").is_none());
+    let png = std::fs::read(dir.path().join("my model_texture0.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let pcx = std::fs::read(repo().join("examples/models/sample.pcx")).unwrap();
+    let (a, b) = (
+        retromodel::texture::decode(&png).unwrap(),
+        retromodel::texture::decode(&pcx).unwrap(),
     );
-    assert!(!out_path.exists());
+    assert_eq!((a.width(), a.height()), (96, 64));
+    assert_eq!(a.pixels(), b.pixels());
+
+    // Any one of the files existing is enough to refuse.
+    for existing in ["my model.bin", "my model_texture0.png"] {
+        for f in ["my model.bin", "my model.gltf", "my model_texture0.png"] {
+            let _ = std::fs::remove_file(dir.path().join(f));
+        }
+        std::fs::write(dir.path().join(existing), b"keep").unwrap();
+        let again = convert(&[&sample(), &out_path]);
+        assert!(!again.status.success());
+        assert!(
+            stderr(&again).contains(&format!("{existing}: already exists")),
+            "{}",
+            stderr(&again)
+        );
+        assert!(!out_path.exists());
+        assert_eq!(std::fs::read(dir.path().join(existing)).unwrap(), b"keep");
+    }
 }
 
 /// The positions of MD2 frame `f`, decoded straight from the file bytes

@@ -8,10 +8,11 @@
 //! - Meshes with `POSITION` (with min/max), `NORMAL`, `TEXCOORD_0`, skinned
 //!   ones with `JOINTS_0`/`WEIGHTS_0`, morph targets (`POSITION` with
 //!   min/max, `NORMAL`); all-zero targets share one buffer view of zeros.
-//! - Materials (metallic-roughness). A texture is embedded only when the
+//! - Materials (metallic-roughness). A texture is written only when the
 //!   scene's [`Texture`](crate::scene::Texture) has PNG bytes, as an image
-//!   in a buffer view with `mimeType: image/png` (in a `.glb` and in the
-//!   `.bin` of a `.gltf` alike); otherwise the material stays untextured.
+//!   in a buffer view with `mimeType: image/png` (in a `.glb`, and in the
+//!   `.bin` of a `.gltf` from [`to_gltf`]) or as a PNG file beside a
+//!   `.gltf` ([`to_gltf_files`]); otherwise the material stays untextured.
 //! - Animations with their channels, interpolation as given.
 //! - Extras (comments ...) on the asset, meshes, materials, joint nodes and
 //!   animations.
@@ -86,12 +87,69 @@ pub fn to_gltf_with(
     bin_name: &str,
     options: &GltfOptions,
 ) -> Result<(String, Vec<u8>)> {
-    let b = build(scene, options, Some(bin_name))?;
+    let names = GltfFileNames {
+        bin: bin_name.to_string(),
+        images: Vec::new(),
+    };
+    to_gltf_files(scene, &names, options)
+}
+
+/// The names of the files a `.gltf` document refers to, relative to it
+/// (plain file names; the document stores them percent-encoded, as URIs).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GltfFileNames {
+    /// The binary buffer's file.
+    pub bin: String,
+    /// For each entry of [`Scene::textures`], the file its PNG bytes are to
+    /// be written to (by the caller, beside the `.gltf`), or `None` to keep
+    /// that image in the binary buffer. Missing entries count as `None`.
+    pub images: Vec<Option<String>>,
+}
+
+/// The scene as a glTF JSON document and its binary buffer, the document
+/// naming the buffer and the images as `names` says; the caller writes the
+/// buffer and each named texture's [`Texture::png`](crate::scene::Texture)
+/// beside the document under those names.
+///
+/// ```
+/// use retromodel::gltf::{to_gltf_files, GltfFileNames, GltfOptions};
+/// use retromodel::scene::{Md2SceneOptions, Scene};
+/// let mut scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());
+/// scene.textures[0].png = vec![0x89, b'P', b'N', b'G']; // (a real PNG in practice)
+/// let names = GltfFileNames {
+///     bin: "my model.bin".into(),
+///     images: vec![Some("my model_texture0.png".into())],
+/// };
+/// let (json, _bin) = to_gltf_files(&scene, &names, &GltfOptions::default()).unwrap();
+/// assert!(json.contains(r#""uri": "my%20model.bin""#));
+/// assert!(json.contains(r#""uri": "my%20model_texture0.png""#));
+/// ```
+pub fn to_gltf_files(
+    scene: &Scene,
+    names: &GltfFileNames,
+    options: &GltfOptions,
+) -> Result<(String, Vec<u8>)> {
+    let b = build(scene, options, Some(names))?;
     let text = b
         .root
         .to_string_pretty()
         .map_err(|e| Error::unwritable("glTF JSON", e.to_string()))?;
     Ok((text, b.bin.to_vec()))
+}
+
+/// `name` as a relative URI reference: every byte but the unreserved ones
+/// of RFC 3986 (letters, digits, `-._~`) percent-encoded, so spaces, `#`,
+/// `%` and non-ASCII names survive.
+fn file_uri(name: &str) -> String {
+    let mut uri = String::with_capacity(name.len());
+    for &byte in name.as_bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            uri.push(char::from(byte));
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri
 }
 
 /// `None` for `Value::Null`, else the value as glTF extras.
@@ -108,10 +166,17 @@ fn name(text: &str) -> Option<String> {
 }
 
 /// Builds the whole document.
-fn build<'a>(scene: &'a Scene, options: &GltfOptions, uri: Option<&str>) -> Result<Builder<'a>> {
+/// Builds the whole document; `files` names the buffer and external images
+/// of a `.gltf` (`None` for a GLB).
+fn build<'a>(
+    scene: &'a Scene,
+    options: &GltfOptions,
+    files: Option<&GltfFileNames>,
+) -> Result<Builder<'a>> {
     let mut b = Builder::new();
     b.root.extras = extras(&scene.extras);
-    let textures = write_textures(&mut b, scene);
+    let image_names = files.map_or(&[][..], |f| f.images.as_slice());
+    let textures = write_textures(&mut b, scene, image_names);
     for m in &scene.materials {
         let material = write_material(m, &textures);
         b.root.push(material);
@@ -153,7 +218,8 @@ fn build<'a>(scene: &'a Scene, options: &GltfOptions, uri: Option<&str>) -> Resu
         nodes: roots,
     });
     b.root.scene = Some(scene_index);
-    finish_buffer(&mut b, uri)?;
+    let bin_uri = files.map(|f| file_uri(&f.bin));
+    finish_buffer(&mut b, bin_uri.as_deref())?;
     Ok(b)
 }
 
@@ -179,22 +245,35 @@ fn finish_buffer(b: &mut Builder, uri: Option<&str>) -> Result<()> {
     Ok(())
 }
 
-/// Embeds the textures that have PNG bytes; returns the glTF texture of
-/// each scene texture (`None` for those without an image).
-fn write_textures<'a>(b: &mut Builder<'a>, scene: &'a Scene) -> Vec<Option<Index<json::Texture>>> {
+/// Adds the textures that have PNG bytes, each as a file named in
+/// `external` (by scene texture index) or else embedded in the buffer;
+/// returns the glTF texture of each scene texture (`None` for those without
+/// an image).
+fn write_textures<'a>(
+    b: &mut Builder<'a>,
+    scene: &'a Scene,
+    external: &[Option<String>],
+) -> Vec<Option<Index<json::Texture>>> {
     scene
         .textures
         .iter()
-        .map(|t| {
+        .enumerate()
+        .map(|(i, t)| {
             if t.png.is_empty() {
                 return None;
             }
-            let view = b.view(Piece::Bytes(t.png.as_slice().into()), None, None);
+            let (view, uri) = match external.get(i).and_then(Option::as_deref) {
+                Some(file) => (None, Some(file_uri(file))),
+                None => (
+                    Some(b.view(Piece::Bytes(t.png.as_slice().into()), None, None)),
+                    None,
+                ),
+            };
             let image = b.root.push(json::Image {
-                buffer_view: Some(view),
+                buffer_view: view,
                 mime_type: Some(json::image::MimeType("image/png".to_string())),
                 name: name(&t.path),
-                uri: None,
+                uri,
                 extensions: None,
                 extras: serde_json::value::to_raw_value(&serde_json::json!({ "path": t.path }))
                     .ok(),
