@@ -3,7 +3,8 @@
 #   1. exports every corpus model (md2/, ms3d/, gametrees/) to GLB (MD2 also
 #      quantized) with expectations.json from the library's own decoding and
 #      skinning (example `gltf_accept`);
-#   2. Khronos glTF-Validator on every GLB (validate.mjs): no errors;
+#   2. Khronos glTF-Validator on every GLB and on two .gltf exports with
+#      their .bin and PNG files (validate.mjs): no errors;
 #   3. three.js GLTFLoader + AnimationMixer (three.mjs): morphed and skinned
 #      positions match the expectations within 1e-4 × extent;
 #   4. assimp (when installed) imports every GLB.
@@ -35,8 +36,16 @@ shopt -s nullglob
 glbs=("$out"/*.glb)
 [ "${#glbs[@]}" -gt 0 ] || { echo "no GLB written"; exit 1; }
 
+echo "--- .gltf (+ .bin + PNG files) of two textured models, by the CLI"
+(cd "$root" && cargo build --release --locked -p retromodel-cli)
+cli="${CARGO_TARGET_DIR:-$root/target}/release/retromodel"
+mkdir -p "$out/gltf"
+"$cli" convert --force "$root/examples/models/sample.md2" "$out/gltf/sample md2.gltf"
+"$cli" convert --force "$corpus/ms3d/assimpdeb_jeep1.ms3d" "$out/gltf/jeep1.gltf"
+ls "$out/gltf"
+
 echo "--- Khronos glTF-Validator"
-if node "$here/validate.mjs" "$out"; then record validator ok; else record validator FAILED; fi
+if node "$here/validate.mjs" "$out" "$out/gltf"; then record validator ok; else record validator FAILED; fi
 
 echo "--- three.js"
 if node "$here/three.mjs" "$out"; then record three.js ok; else record three.js FAILED; fi
