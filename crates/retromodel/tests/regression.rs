@@ -240,13 +240,25 @@ fn many_joints_find_their_parents_quickly() {
         let want = if i % 2 == 1 { Some(i / 2) } else { None };
         assert_eq!(*p, want, "parent of joint {i}");
     }
+    // One warning for the joint count, one per joint with a missing parent:
+    // the first `MAX_LISTED_PROBLEMS` are listed, a last one counts the rest.
     let missing = problems
         .iter()
         .filter(|p| p.path.ends_with(".parent") && p.message.contains("is not a joint"))
         .count();
-    assert_eq!(missing, n.div_ceil(2), "joints with a missing parent");
+    let limit = retromodel::MAX_LISTED_PROBLEMS;
+    assert_eq!(problems.len(), limit + 1);
+    assert_eq!(missing, limit - 1, "listed joints with a missing parent");
     assert!(problems
         .iter()
         .any(|p| p.path == "joints" && p.message.contains("65535 joints exceed")));
+    let rest = 1 + n.div_ceil(2) - limit;
+    let last = problems.last().unwrap();
+    assert!(
+        last.message
+            .starts_with(&format!("{rest} more problems (0 errors, {rest} warnings)")),
+        "{}",
+        last.message
+    );
     assert!(!problems.iter().any(|p| p.message.contains("cycle")));
 }
