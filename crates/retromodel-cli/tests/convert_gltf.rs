@@ -354,15 +354,26 @@ fn assert_refused(model: &Path, texture: &str, reason: &str) {
     assert!(json.get("images").is_none(), "{json}");
 }
 
-#[test]
-fn hostile_skin_names_are_refused_with_a_warning() {
+/// A temporary folder with `a/b` in it (the model's folder, two levels
+/// down, so that `../../` leads out of it), when `/etc/passwd` holds the
+/// root line the containment tests look for in outputs; `None` (the test
+/// skips) on a system without one.
+fn passwd_and_nested_folder() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
     if !std::fs::read(Path::new("/etc/passwd")).is_ok_and(|p| contains(&p, PASSWD_LINE)) {
         eprintln!("no /etc/passwd with a root line; skipping");
-        return;
+        return None;
     }
     let dir = tempfile::tempdir().unwrap();
     let models = dir.path().join("a/b");
     std::fs::create_dir_all(&models).unwrap();
+    Some((dir, models))
+}
+
+#[test]
+fn hostile_skin_names_are_refused_with_a_warning() {
+    let Some((dir, models)) = passwd_and_nested_folder() else {
+        return;
+    };
     // A real image one folder up: a traversal would find and embed it.
     std::fs::copy(
         repo().join("examples/models/sample.pcx"),
@@ -876,13 +887,10 @@ fn a_missing_or_broken_alpha_map_is_a_warning_and_the_base_stays() {
 
 #[test]
 fn a_hostile_alpha_map_name_is_refused_and_nothing_of_it_is_read() {
-    if !std::fs::read(Path::new("/etc/passwd")).is_ok_and(|p| contains(&p, PASSWD_LINE)) {
-        eprintln!("no /etc/passwd with a root line; skipping");
+    // `_dir` keeps the temporary folder until the end.
+    let Some((_dir, models)) = passwd_and_nested_folder() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let models = dir.path().join("a/b");
-    std::fs::create_dir_all(&models).unwrap();
+    };
     write_base_and_alpha(&models);
     for (name, reason) in [("../../etc/passwd", "`..`"), ("/etc/passwd", "absolute")] {
         let model = models.join("hostile.ms3d");
