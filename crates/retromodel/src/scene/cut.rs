@@ -109,6 +109,11 @@ impl<'a> Curve<'a> {
         let zero = vec![0.0; self.n];
         let times = &self.channel.times;
         let last = self.last();
+        if last == 0 {
+            // One key: constant everywhere (also when its time is not a
+            // number, which the comparisons below would not catch).
+            return (self.value(0), zero);
+        }
         // Where the curve is the constant before the first key or after
         // the last (a key on the cut counts for the side looked at).
         let before = match side {

@@ -12,7 +12,7 @@
 
 use retromodel::gltf::{to_gltf_with, Glb, GltfOptions};
 use retromodel::md2::Md2;
-use retromodel::ms3d::Ms3d;
+use retromodel::ms3d::{Clip, Ms3d};
 use retromodel::obj::{apply_morph_target, apply_ms3d_pose, to_obj, ObjOptions};
 use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
 use serde_json::Value;
@@ -34,6 +34,28 @@ pub fn exercise_export(data: &[u8]) -> usize {
         // A cycle in the joints' parents is an error, not a scene.
         if let Ok(scene) = Scene::from_ms3d(&model, &Ms3dSceneOptions::default()) {
             check_scene_exports(&scene);
+            // Clips cut the timeline's curves: two overlapping halves (a
+            // valid range whatever the timeline's length).
+            let total = model.total_frames.max(0) as f32;
+            let clips = vec![
+                Clip {
+                    name: "a".into(),
+                    first_frame: 0.0,
+                    last_frame: total / 2.0,
+                },
+                Clip {
+                    name: "b".into(),
+                    first_frame: total / 3.0,
+                    last_frame: total,
+                },
+            ];
+            let options = Ms3dSceneOptions {
+                clips,
+                ..Ms3dSceneOptions::default()
+            };
+            if let Ok(clipped) = Scene::from_ms3d(&model, &options) {
+                check_scene_exports(&clipped);
+            }
             let mut posed = scene.clone();
             if apply_ms3d_pose(&mut posed, &model, 0.5).is_ok() {
                 let _ = to_obj(&posed, &ObjOptions::default());
