@@ -3,10 +3,12 @@
 #   1. exports every corpus model (md2/, ms3d/, gametrees/) to GLB (MD2 also
 #      quantized) with expectations.json from the library's own decoding and
 #      skinning (example `gltf_accept`);
-#   2. Khronos glTF-Validator on every GLB and on two .gltf exports with
+#   2. Khronos glTF-Validator on every GLB and on three .gltf exports with
 #      their .bin and PNG files (validate.mjs): no errors;
 #   3. three.js GLTFLoader + AnimationMixer (three.mjs): morphed and skinned
-#      positions match the expectations within 1e-4 × extent;
+#      positions match the expectations within 1e-4 × extent; and three.js
+#      loads the .gltf exports (gltf_files.mjs) as the same models as their
+#      .glb;
 #   4. assimp (when installed) imports every GLB.
 # Needs node/npm and cargo. Exits non-zero when any check fails.
 #   bash crates/retromodel/tests/js/accept.sh [OUT_DIR]
@@ -36,12 +38,19 @@ shopt -s nullglob
 glbs=("$out"/*.glb)
 [ "${#glbs[@]}" -gt 0 ] || { echo "no GLB written"; exit 1; }
 
-echo "--- .gltf (+ .bin + PNG files) of two textured models, by the CLI"
+echo "--- .gltf (+ .bin + PNG files) and .glb of three models, by the CLI"
 (cd "$root" && cargo build --release --locked -p retromodel-cli)
 cli="${CARGO_TARGET_DIR:-$root/target}/release/retromodel"
-mkdir -p "$out/gltf"
-"$cli" convert --force "$root/examples/models/sample.md2" "$out/gltf/sample md2.gltf"
-"$cli" convert --force "$corpus/ms3d/assimpdeb_jeep1.ms3d" "$out/gltf/jeep1.gltf"
+mkdir -p "$out/gltf" "$out/gltf-glb"
+gltf_pairs=()
+for spec in "$root/examples/models/sample.md2|sample md2" \
+            "$corpus/ms3d/assimpdeb_jeep1.ms3d|jeep1" \
+            "$corpus/ms3d/nehe_lesson31_Model.ms3d|nehe_lesson31"; do
+  src="${spec%%|*}"; name="${spec#*|}"
+  "$cli" convert --force "$src" "$out/gltf/$name.gltf"
+  "$cli" convert --force "$src" "$out/gltf-glb/$name.glb"
+  gltf_pairs+=("$out/gltf/$name.gltf" "$out/gltf-glb/$name.glb")
+done
 ls "$out/gltf"
 
 echo "--- Khronos glTF-Validator"
@@ -49,6 +58,8 @@ if node "$here/validate.mjs" "$out" "$out/gltf"; then record validator ok; else 
 
 echo "--- three.js"
 if node "$here/three.mjs" "$out"; then record three.js ok; else record three.js FAILED; fi
+echo "--- three.js: each .gltf (with its .bin and PNGs) loads as the same model as its .glb"
+if node "$here/gltf_files.mjs" "${gltf_pairs[@]}"; then record gltf-files ok; else record gltf-files FAILED; fi
 
 echo "--- assimp"
 if command -v assimp >/dev/null 2>&1; then
