@@ -10,16 +10,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-globalThis.self ??= globalThis;
-globalThis.ProgressEvent ??= class ProgressEvent {
-  constructor(type, init = {}) {
-    Object.assign(this, { type, ...init });
-  }
-};
-globalThis.createImageBitmap ??= async () => ({ width: 1, height: 1, close() {} });
-
-const THREE = await import("three");
-const { GLTFLoader } = await import("three/examples/jsm/loaders/GLTFLoader.js");
+import { THREE, GLTFLoader } from "./three_node.mjs";
 
 const args = process.argv.slice(2);
 if (args.length === 0 || args.length % 2) {

@@ -22,17 +22,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-// What GLTFLoader expects of a browser.
-globalThis.self ??= globalThis;
-globalThis.ProgressEvent ??= class ProgressEvent {
-  constructor(type, init = {}) {
-    Object.assign(this, { type, ...init });
-  }
-};
-globalThis.createImageBitmap ??= async () => ({ width: 1, height: 1, close() {} });
-
-const THREE = await import("three");
-const { GLTFLoader } = await import("three/examples/jsm/loaders/GLTFLoader.js");
+import { THREE, GLTFLoader } from "./three_node.mjs";
 
 const RELATIVE_TOLERANCE = 1e-4;
 const dir = process.argv[2];
