@@ -16,7 +16,10 @@
 //!   before the loop (the model is dropped each time);
 //! - `ours_parse_decode_reuse`: parse, then decode every frame into one
 //!   frame-sized buffer, reused for each frame (as an animation loop
-//!   would).
+//!   would);
+//! - `fill_all_frames`: no parsing or decoding, only constants written
+//!   into the buffers that hold all frames: the cost of writing that much
+//!   memory, a floor under `ours_parse_decode`.
 //!
 //! For an `.ms3d` file (by extension; anything else is read as MD2):
 //!
@@ -108,6 +111,13 @@ fn time_md2(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
         black_box((&positions, &normals));
     });
     println!("RESULT ours_parse_decode {name} {med:.3} {min:.3}");
+
+    let (med, min) = time_per_op(iterations, || {
+        positions.as_flattened_mut().fill(black_box(1.0));
+        normals.as_flattened_mut().fill(black_box(0.5));
+        black_box((&positions, &normals));
+    });
+    println!("RESULT fill_all_frames {name} {med:.3} {min:.3}");
 
     let (mut positions, mut normals) = (vec![[0.0f32; 3]; n], vec![[0.0f32; 3]; n]);
     let (med, min) = time_per_op(iterations, || {

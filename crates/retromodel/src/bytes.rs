@@ -1,6 +1,6 @@
 //! Bounds-checked little-endian reading and writing.
 //!
-//! Every read goes through [`slice`] or [`Reader`], which check offsets and
+//! Every read goes through [`slice()`] or [`Reader`], which check offsets and
 //! lengths in 64-bit arithmetic against the input before touching it, so a
 //! hostile count or offset becomes an [`Error::Truncated`] instead of a panic
 //! or a huge allocation.

@@ -7,10 +7,11 @@ use super::anorms::{normal, NORMALS_PADDED};
 use super::{Frame, Md2, PackedVertex};
 
 /// Vertices per block in the decoding loops. A whole block is decoded by
-/// [`store_block`], whose bounds the compiler knows, so it needs no checks
-/// and unrolls; [`Frame::decode`] writes a block's positions, then its
-/// normals, so each output buffer is written as one stream. 32 measured
-/// fastest (see BENCHMARKS.md).
+/// a kernel whose bounds the compiler knows (the `sse2` module on x86-64,
+/// `store_block` elsewhere), so it needs no checks and unrolls;
+/// [`Frame::decode`] writes a block's positions, then its normals, so
+/// each output buffer is written as one stream. 32 measured fastest (see
+/// BENCHMARKS.md).
 const DECODE_BLOCK: usize = 32;
 
 /// Writes the first three lanes of `lanes(v)` for each vertex `v` into
@@ -47,7 +48,8 @@ fn store_lanes(
 }
 
 /// [`store_lanes`] for a block of known size, where the compiler can see
-/// that every index is in bounds.
+/// that every index is in bounds (targets without the `sse2` kernel).
+#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn store_block<const N: usize>(
     out: &mut [[f32; 3]; N],
@@ -66,13 +68,14 @@ fn store_block<const N: usize>(
     }
 }
 
-/// Decodes `vertices` into `out` (one entry per vertex) with `lanes`:
-/// whole blocks with [`store_block`], the rest with [`store_lanes`].
+/// Decodes `vertices` into `out` (one entry per vertex): whole blocks
+/// with `block`, the rest with [`store_lanes`] and `lanes`.
 #[inline(always)]
 fn decode_into(
     out: &mut [[f32; 3]],
     vertices: &[PackedVertex],
-    lanes: impl Fn(PackedVertex) -> [f32; 4] + Copy,
+    block: impl Fn(&mut [[f32; 3]; DECODE_BLOCK], &[PackedVertex; DECODE_BLOCK]),
+    lanes: impl Fn(PackedVertex) -> [f32; 4],
 ) {
     let mut vertex_blocks = vertices.chunks_exact(DECODE_BLOCK);
     let mut out_blocks = out.chunks_exact_mut(DECODE_BLOCK);
@@ -82,7 +85,7 @@ fn decode_into(
             <&[_; DECODE_BLOCK]>::try_from(v),
             <&mut [_; DECODE_BLOCK]>::try_from(o),
         ) {
-            store_block(o, v, lanes);
+            block(o, v);
         }
     }
     store_lanes(
@@ -90,6 +93,157 @@ fn decode_into(
         vertex_blocks.remainder(),
         lanes,
     );
+}
+
+/// Four-vertex decoding with SSE2, which every x86-64 CPU has.
+///
+/// The 12 floats the output holds for a group of four vertices are built
+/// as three vectors, `[x0 y0 z0 x1] [y1 z1 x2 y2] [z2 x3 y3 z3]`, and
+/// written with three 16-byte stores that do not overlap: fewer
+/// instructions than a vertex at a time, and the output is written as one
+/// plain stream, which matters once it no longer fits the cache. Positions
+/// are packed as integers and then converted, so each lane is multiplied
+/// and offset by its own axis's factors (`byte × scale`, then
+/// `+ translate`, each rounded to `f32`: the scalar code's arithmetic, so
+/// the results are bit-identical); normals are packed from their table
+/// entries.
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::{Frame, PackedVertex, NORMALS_PADDED};
+    use safe_arch::{
+        add_m128, cast_to_m128_from_m128i, cast_to_m128i_from_m128, convert_to_m128_from_i32_m128i,
+        m128, m128i, mul_m128, shuffle_abi_f32_all_m128, unpack_high_i16_m128i,
+        unpack_high_i8_m128i, unpack_low_i16_m128i, unpack_low_i8_m128i, zeroed_m128i,
+    };
+
+    /// Packs four `[x, y, z, _]` vectors into `[x0 y0 z0 x1] [y1 z1 x2 y2]
+    /// [z2 x3 y3 z3]`. `shufps` takes its first two lanes from the first
+    /// operand and the last two from the second; each mask lists the
+    /// chosen lanes from last to first, two bits each.
+    #[inline(always)]
+    fn pack([a, b, c, d]: [m128; 4]) -> [m128; 3] {
+        let z0_x1 = shuffle_abi_f32_all_m128::<0b00_00_10_10>(a, b); // [z0 z0 x1 x1]
+        let first = shuffle_abi_f32_all_m128::<0b10_00_01_00>(a, z0_x1);
+        let second = shuffle_abi_f32_all_m128::<0b01_00_10_01>(b, c);
+        let z2_x3 = shuffle_abi_f32_all_m128::<0b00_00_10_10>(c, d); // [z2 z2 x3 x3]
+        let third = shuffle_abi_f32_all_m128::<0b10_01_10_00>(z2_x3, d);
+        [first, second, third]
+    }
+
+    /// Writes `group(vertices)` for every whole group of four vertices of
+    /// the block; returns how many vertices were written.
+    #[inline(always)]
+    fn store_groups<const N: usize>(
+        out: &mut [[f32; 3]; N],
+        vertices: &[PackedVertex; N],
+        group: impl Fn([PackedVertex; 4]) -> [m128; 3],
+    ) -> usize {
+        let (groups, _) = vertices.as_chunks::<4>();
+        let (out_groups, _) = out.as_flattened_mut().as_chunks_mut::<12>();
+        for (vertices, o) in groups.iter().zip(out_groups) {
+            let [first, second, third] = group(*vertices);
+            o[..4].copy_from_slice(&first.to_array());
+            o[4..8].copy_from_slice(&second.to_array());
+            o[8..].copy_from_slice(&third.to_array());
+        }
+        4 * groups.len()
+    }
+
+    /// Decodes the positions of a block.
+    #[inline(always)]
+    pub(super) fn store_positions<const N: usize>(
+        out: &mut [[f32; 3]; N],
+        vertices: &[PackedVertex; N],
+        frame: &Frame,
+    ) {
+        let [sx, sy, sz] = frame.scale;
+        let [tx, ty, tz] = frame.translate;
+        // The axes of the three packed vectors' lanes.
+        let scale = [[sx, sy, sz, sx], [sy, sz, sx, sy], [sz, sx, sy, sz]].map(m128::from_array);
+        let translate =
+            [[tx, ty, tz, tx], [ty, tz, tx, ty], [tz, tx, ty, tz]].map(m128::from_array);
+        let zero = zeroed_m128i();
+        let done = store_groups(out, vertices, |group| {
+            let bytes = m128i::from(bytemuck::cast::<[PackedVertex; 4], [u8; 16]>(group));
+            let (low, high) = (
+                unpack_low_i8_m128i(bytes, zero),
+                unpack_high_i8_m128i(bytes, zero),
+            );
+            // Each vertex's bytes as four 32-bit integers, packed as floats'
+            // bits (a shuffle moves bits unchanged).
+            let ints = [
+                unpack_low_i16_m128i(low, zero),
+                unpack_high_i16_m128i(low, zero),
+                unpack_low_i16_m128i(high, zero),
+                unpack_high_i16_m128i(high, zero),
+            ]
+            .map(cast_to_m128_from_m128i);
+            let packed = pack(ints);
+            std::array::from_fn(|k| {
+                let floats = convert_to_m128_from_i32_m128i(cast_to_m128i_from_m128(packed[k]));
+                add_m128(mul_m128(floats, scale[k]), translate[k])
+            })
+        });
+        let lanes = frame.position_lanes();
+        for (o, &v) in out.iter_mut().zip(vertices).skip(done) {
+            let x = lanes(v);
+            *o = [x[0], x[1], x[2]];
+        }
+    }
+
+    /// Decodes the normals of a block.
+    #[inline(always)]
+    pub(super) fn store_normals<const N: usize>(
+        out: &mut [[f32; 3]; N],
+        vertices: &[PackedVertex; N],
+    ) {
+        let entry = |v: PackedVertex| NORMALS_PADDED[usize::from(v.normal_index)];
+        let done = store_groups(out, vertices, |group| {
+            pack(group.map(|v| m128::from_array(entry(v))))
+        });
+        for (o, &v) in out.iter_mut().zip(vertices).skip(done) {
+            let x = entry(v);
+            *o = [x[0], x[1], x[2]];
+        }
+    }
+}
+
+/// Decodes the positions of a block (see [`sse2`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn store_position_block<const N: usize>(
+    out: &mut [[f32; 3]; N],
+    vertices: &[PackedVertex; N],
+    frame: &Frame,
+) {
+    sse2::store_positions(out, vertices, frame);
+}
+
+/// Decodes the normals of a block (see [`sse2`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn store_normal_block<const N: usize>(out: &mut [[f32; 3]; N], vertices: &[PackedVertex; N]) {
+    sse2::store_normals(out, vertices);
+}
+
+/// [`store_block`] with [`normal_lanes`], on targets without a
+/// four-vertex kernel.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn store_normal_block<const N: usize>(out: &mut [[f32; 3]; N], vertices: &[PackedVertex; N]) {
+    store_block(out, vertices, normal_lanes);
+}
+
+/// [`store_block`] with [`Frame::position_lanes`], on targets without a
+/// four-vertex kernel.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn store_position_block<const N: usize>(
+    out: &mut [[f32; 3]; N],
+    vertices: &[PackedVertex; N],
+    frame: &Frame,
+) {
+    store_block(out, vertices, frame.position_lanes());
 }
 
 /// The normal of `v` as four lanes (see [`NORMALS_PADDED`]).
@@ -155,7 +309,12 @@ impl Frame {
     /// ```
     pub fn decode_positions(&self, out: &mut [[f32; 3]]) {
         assert_eq!(out.len(), self.vertices.len(), "position buffer length");
-        decode_into(out, &self.vertices, self.position_lanes());
+        decode_into(
+            out,
+            &self.vertices,
+            |o, v| store_position_block(o, v, self),
+            self.position_lanes(),
+        );
     }
 
     /// Decodes every vertex normal into `out`; an index outside the
@@ -165,7 +324,7 @@ impl Frame {
     /// When `out.len()` differs from the number of vertices.
     pub fn decode_normals(&self, out: &mut [[f32; 3]]) {
         assert_eq!(out.len(), self.vertices.len(), "normal buffer length");
-        decode_into(out, &self.vertices, normal_lanes);
+        decode_into(out, &self.vertices, store_normal_block, normal_lanes);
     }
 
     /// Decodes positions and normals in one call (the same values as
@@ -194,8 +353,8 @@ impl Frame {
                 <&mut [_; DECODE_BLOCK]>::try_from(p),
                 <&mut [_; DECODE_BLOCK]>::try_from(n),
             ) {
-                store_block(p, v, position_lanes);
-                store_block(n, v, normal_lanes);
+                store_position_block(p, v, self);
+                store_normal_block(n, v);
             }
         }
         let rest = vertex_blocks.remainder();

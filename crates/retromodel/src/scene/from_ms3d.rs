@@ -340,7 +340,7 @@ fn timeline(model: &Ms3d, skeleton: &ms3d::Skeleton, name: &str) -> Animation {
 }
 
 /// The animation of `clip`: every channel of the timeline cut exactly to
-/// the clip's seconds (see [`cut`](super::cut)) and shifted to start at 0.
+/// the clip's seconds (see [`super::cut`]) and shifted to start at 0.
 /// Fails when the clip does not fit the timeline.
 fn clip_animation(model: &Ms3d, timeline: &Animation, clip: &Clip) -> Result<Animation> {
     model.check_clip(clip)?;

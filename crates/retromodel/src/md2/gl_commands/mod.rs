@@ -4,7 +4,7 @@
 //! `n` vertices, `n < 0` a fan of `−n`, `0` the end), then per vertex
 //! `f32 s`, `f32 t` (normalised texture coordinates) and `i32` vertex index.
 //! [`decode`] turns the stored words into [`Primitive`]s and reports what is
-//! wrong with them; [`build`] and [`build_qdata`] make them from triangles.
+//! wrong with them; [`build()`] and [`build_qdata`] make them from triangles.
 
 mod build;
 
