@@ -6,7 +6,7 @@
 
 #![allow(dead_code)] // each includer uses a subset
 
-use retromodel::md2::{Frame, Layout, Md2, MeshVertex, RenderMesh};
+use retromodel::md2::{normal, Frame, Layout, Md2, MeshVertex, RenderMesh};
 
 /// Parses `data` and, when it parses, drives everything a program does with
 /// a model read from an untrusted file: validation, animations, GL command
@@ -81,6 +81,22 @@ pub fn exercise_parse(data: &[u8]) -> Option<Md2> {
         for frame in &model.frames {
             assert_eq!(frame.vertices.len(), n, "frame vertex count");
             frame.decode(&mut positions, &mut normals);
+            // The block decoders (SIMD on x86-64) against the scalar
+            // per-vertex formula and the table, vertex by vertex.
+            for (i, (p, q)) in positions.iter().zip(&normals).enumerate() {
+                let want = frame.position(i).expect("vertex in range");
+                let same =
+                    |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+                assert!(
+                    (0..3).all(|k| same(p[k], want[k])),
+                    "vertex {i}: decoded {p:?}, formula {want:?}"
+                );
+                assert_eq!(
+                    *q,
+                    normal(frame.vertices[i].normal_index),
+                    "vertex {i} normal"
+                );
+            }
             frame.decode_positions(&mut positions);
             frame.decode_normals(&mut normals);
             let _ = frame.position(0);
