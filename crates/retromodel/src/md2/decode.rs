@@ -7,7 +7,7 @@ use super::anorms::{normal, NORMALS_PADDED};
 use super::{Frame, Md2, PackedVertex};
 
 /// Vertices per block in the decoding loops. A whole block is decoded by
-/// a kernel whose bounds the compiler knows (the `sse2` module on x86-64,
+/// a kernel whose bounds the compiler knows (the `sse2` module on x86 with SSE2,
 /// `store_block` elsewhere), so it needs no checks and unrolls;
 /// [`Frame::decode`] writes a block's positions, then its normals, so
 /// each output buffer is written as one stream. 32 measured fastest (see
@@ -49,7 +49,10 @@ fn store_lanes(
 
 /// [`store_lanes`] for a block of known size, where the compiler can see
 /// that every index is in bounds (targets without the `sse2` kernel).
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+)))]
 #[inline(always)]
 fn store_block<const N: usize>(
     out: &mut [[f32; 3]; N],
@@ -95,7 +98,8 @@ fn decode_into(
     );
 }
 
-/// Four-vertex decoding with SSE2, which every x86-64 CPU has.
+/// Four-vertex decoding with SSE2, which every x86-64 CPU has (and
+/// 32-bit x86 targets built with it, such as `i686`).
 ///
 /// The 12 floats the output holds for a group of four vertices are built
 /// as three vectors, `[x0 y0 z0 x1] [y1 z1 x2 y2] [z2 x3 y3 z3]`, and
@@ -107,7 +111,10 @@ fn decode_into(
 /// `+ translate`, each rounded to `f32`: the scalar code's arithmetic, so
 /// the results are bit-identical); normals are packed from their table
 /// entries.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+))]
 mod sse2 {
     use super::{Frame, PackedVertex, NORMALS_PADDED};
     use safe_arch::{
@@ -209,7 +216,10 @@ mod sse2 {
 }
 
 /// Decodes the positions of a block (see [`sse2`]).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+))]
 #[inline(always)]
 fn store_position_block<const N: usize>(
     out: &mut [[f32; 3]; N],
@@ -220,7 +230,10 @@ fn store_position_block<const N: usize>(
 }
 
 /// Decodes the normals of a block (see [`sse2`]).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+))]
 #[inline(always)]
 fn store_normal_block<const N: usize>(out: &mut [[f32; 3]; N], vertices: &[PackedVertex; N]) {
     sse2::store_normals(out, vertices);
@@ -228,7 +241,10 @@ fn store_normal_block<const N: usize>(out: &mut [[f32; 3]; N], vertices: &[Packe
 
 /// [`store_block`] with [`normal_lanes`], on targets without a
 /// four-vertex kernel.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+)))]
 #[inline(always)]
 fn store_normal_block<const N: usize>(out: &mut [[f32; 3]; N], vertices: &[PackedVertex; N]) {
     store_block(out, vertices, normal_lanes);
@@ -236,7 +252,10 @@ fn store_normal_block<const N: usize>(out: &mut [[f32; 3]; N], vertices: &[Packe
 
 /// [`store_block`] with [`Frame::position_lanes`], on targets without a
 /// four-vertex kernel.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+)))]
 #[inline(always)]
 fn store_position_block<const N: usize>(
     out: &mut [[f32; 3]; N],
