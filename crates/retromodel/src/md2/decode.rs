@@ -48,11 +48,15 @@ fn store_lanes(
 }
 
 /// [`store_lanes`] for a block of known size, where the compiler can see
-/// that every index is in bounds (targets without the `sse2` kernel).
-#[cfg(not(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    target_feature = "sse2"
-)))]
+/// that every index is in bounds (targets without the `sse2` kernel, and
+/// the tests).
+#[cfg(any(
+    test,
+    not(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        target_feature = "sse2"
+    ))
+))]
 #[inline(always)]
 fn store_block<const N: usize>(
     out: &mut [[f32; 3]; N],
@@ -599,6 +603,23 @@ mod tests {
             assert_eq!(p, want_p, "decode_positions, {n} vertices");
             assert_eq!(q, want_n, "decode_normals, {n} vertices");
         }
+    }
+
+    /// The scalar block code that targets without the SSE2 kernel use,
+    /// tested here too so that it is checked on every CI machine.
+    #[test]
+    fn scalar_block_code_matches_the_formulas() {
+        const B: usize = super::DECODE_BLOCK;
+        let f = frame(B, 7);
+        let (want_p, want_n) = expected(&f);
+        let Ok(vertices) = <&[_; B]>::try_from(&f.vertices[..]) else {
+            panic!("one block of vertices");
+        };
+        let (mut p, mut q) = ([[f32::NAN; 3]; B], [[f32::NAN; 3]; B]);
+        super::store_block(&mut p, vertices, f.position_lanes());
+        super::store_block(&mut q, vertices, super::normal_lanes);
+        assert_eq!(p.to_vec(), want_p);
+        assert_eq!(q.to_vec(), want_n);
     }
 
     #[test]
