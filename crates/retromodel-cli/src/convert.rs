@@ -58,6 +58,11 @@ pub struct Args {
     /// glTF: store morph targets with KHR_mesh_quantization (smaller files).
     #[arg(long)]
     quantize: bool,
+    /// glTF: compress vertex data and indices with EXT_meshopt_compression
+    /// (lossless; with --quantize about half the size again). Loaders need
+    /// the extension: three.js and Babylon.js have it, assimp does not.
+    #[arg(long)]
+    compress: bool,
     /// A folder to search for textures after the model's own (repeatable);
     /// no file outside the model's folder and these is ever read.
     #[arg(long = "texture-dir", value_name = "DIR")]
@@ -96,6 +101,7 @@ impl Args {
     fn export_options(&self, strict: bool) -> Options {
         Options {
             quantize: self.quantize,
+            compress: self.compress,
             texture_dirs: self.texture_dirs.clone(),
             skin: self.skin.clone(),
             frame: self.frame,

@@ -50,6 +50,8 @@ impl Target {
 pub struct Options {
     /// Quantize glTF morph targets.
     pub quantize: bool,
+    /// Compress glTF vertex data with EXT_meshopt_compression.
+    pub compress: bool,
     /// Texture search roots (after the model's folder).
     pub texture_dirs: Vec<PathBuf>,
     /// An image that replaces the first texture (or is the only one).
@@ -332,6 +334,7 @@ pub fn export(
     let mut files: Vec<(PathBuf, Contents)> = Vec::new();
     let gltf_options = GltfOptions {
         quantize: options.quantize,
+        compress: options.compress,
     };
     match target {
         Target::Glb => {

@@ -54,7 +54,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 continue;
             }
         };
-        let glb = to_glb_with(&scene, &GltfOptions { quantize })?;
+        let glb = to_glb_with(
+            &scene,
+            &GltfOptions {
+                quantize,
+                ..GltfOptions::default()
+            },
+        )?;
         let name = path
             .file_stem()
             .unwrap_or_default()

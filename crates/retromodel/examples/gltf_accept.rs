@@ -256,7 +256,13 @@ fn one(out: &Path, path: &Path, name: &str) -> Result<Value, Box<dyn std::error:
         let file = format!("{name}{}.glb", if quantize { ".q" } else { "" });
         std::fs::write(
             out.join(&file),
-            to_glb_with(scene, &GltfOptions { quantize })?,
+            to_glb_with(
+                scene,
+                &GltfOptions {
+                    quantize,
+                    ..GltfOptions::default()
+                },
+            )?,
         )?;
         glbs.push(json!({ "file": file, "quantized": quantize }));
         Ok(())

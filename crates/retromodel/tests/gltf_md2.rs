@@ -280,7 +280,14 @@ fn quantized_faerie_keeps_every_frame_to_the_grid() {
         return;
     };
     let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
-    let glb = to_glb_with(&scene, &GltfOptions { quantize: true }).unwrap();
+    let glb = to_glb_with(
+        &scene,
+        &GltfOptions {
+            quantize: true,
+            ..GltfOptions::default()
+        },
+    )
+    .unwrap();
     let plain = to_glb(&scene).unwrap();
     let dir = corpus_dir().unwrap();
     let md2_len = std::fs::metadata(dir.join("md2/assimpdeb_faerie.md2"))

@@ -42,6 +42,19 @@ pub(crate) enum Piece<'a> {
 }
 
 impl Piece<'_> {
+    /// The bytes, little-endian (borrowed where they already are).
+    #[cfg(feature = "meshopt")]
+    pub fn bytes(&self) -> Cow<'_, [u8]> {
+        match self {
+            Piece::Floats(v) if cfg!(target_endian = "little") => {
+                Cow::Borrowed(bytemuck::cast_slice(v.as_ref()))
+            }
+            Piece::Floats(v) => Cow::Owned(v.iter().flat_map(|x| x.to_le_bytes()).collect()),
+            Piece::Bytes(b) => Cow::Borrowed(b.as_ref()),
+            Piece::Zeros(n) => Cow::Owned(vec![0; *n]),
+        }
+    }
+
     /// Length in bytes.
     fn len(&self) -> usize {
         match self {
@@ -96,8 +109,20 @@ impl<'a> Bin<'a> {
         self.len == 0
     }
 
+    /// The pieces, in order.
+    #[cfg(feature = "meshopt")]
+    pub fn pieces(&self) -> &[Piece<'a>] {
+        &self.pieces
+    }
+
+    /// The pieces, in order, taken out.
+    #[cfg(feature = "meshopt")]
+    pub fn into_pieces(self) -> Vec<Piece<'a>> {
+        self.pieces
+    }
+
     /// Appends a piece.
-    fn push(&mut self, piece: Piece<'a>) {
+    pub(crate) fn push(&mut self, piece: Piece<'a>) {
         self.len += piece.len();
         self.pieces.push(piece);
     }
@@ -159,6 +184,8 @@ pub(crate) struct Builder<'a> {
     /// Views of zeros already written, by (length, stride), shared by
     /// every all-zero accessor that fits.
     zero_views: std::collections::HashMap<(usize, Option<usize>), Index<View>>,
+    /// For each buffer view, the index of its piece in `bin`.
+    pub view_pieces: Vec<usize>,
 }
 
 /// The component type and per-element byte size of data to store.
@@ -173,7 +200,7 @@ pub(crate) struct Layout {
 }
 
 /// Bytes per component.
-fn component_size(c: ComponentType) -> usize {
+pub(crate) fn component_size(c: ComponentType) -> usize {
     match c {
         ComponentType::I8 | ComponentType::U8 => 1,
         ComponentType::I16 | ComponentType::U16 => 2,
@@ -182,7 +209,7 @@ fn component_size(c: ComponentType) -> usize {
 }
 
 /// Components per element.
-fn component_count(t: Type) -> usize {
+pub(crate) fn component_count(t: Type) -> usize {
     match t {
         Type::Scalar => 1,
         Type::Vec2 => 2,
@@ -242,6 +269,7 @@ impl<'a> Builder<'a> {
             root,
             bin: Bin::default(),
             zero_views: Default::default(),
+            view_pieces: Vec::new(),
         }
     }
 
@@ -263,6 +291,7 @@ impl<'a> Builder<'a> {
         self.align();
         let offset = self.bin.len();
         let length = piece.len();
+        self.view_pieces.push(self.bin.pieces.len());
         self.bin.push(piece);
         self.root.push(View {
             buffer: Index::new(0),

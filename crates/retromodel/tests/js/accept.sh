@@ -9,7 +9,11 @@
 #      positions match the expectations within 1e-4 × extent; and three.js
 #      loads the .gltf exports (gltf_files.mjs) as the same models as their
 #      .glb;
-#   4. assimp (when installed) imports every GLB.
+#      Four models exported with --quantize --compress (EXT_meshopt_compression)
+#      validate too, and three.js (with MeshoptDecoder) loads each as exactly
+#      the model exported with --quantize alone;
+#   4. assimp (when installed) imports every GLB (not the --compress ones:
+#      assimp 5.2 has no EXT_meshopt_compression).
 # Needs node/npm and cargo. Exits non-zero when any check fails.
 #   bash crates/retromodel/tests/js/accept.sh [OUT_DIR]
 set -euo pipefail
@@ -53,13 +57,29 @@ for spec in "$root/examples/models/sample.md2|sample md2" \
 done
 ls "$out/gltf"
 
+echo "--- --quantize --compress (EXT_meshopt_compression) and --quantize GLBs of four models, by the CLI"
+mkdir -p "$out/meshopt" "$out/meshopt-ref"
+meshopt_pairs=()
+for spec in "$root/examples/models/sample.md2|sample" \
+            "$corpus/md2/assimpdeb_faerie.md2|faerie" \
+            "$corpus/ms3d/assimpdeb_jeep1.ms3d|jeep1" \
+            "$corpus/ms3d/glscene_Woman4.ms3d|Woman4"; do
+  src="${spec%%|*}"; name="${spec#*|}"
+  "$cli" convert --force --quantize --compress "$src" "$out/meshopt/$name.qc.glb" 2>/dev/null
+  "$cli" convert --force --quantize "$src" "$out/meshopt-ref/$name.q.glb" 2>/dev/null
+  meshopt_pairs+=("$out/meshopt/$name.qc.glb" "$out/meshopt-ref/$name.q.glb")
+done
+ls -l "$out/meshopt" "$out/meshopt-ref"
+
 echo "--- Khronos glTF-Validator"
-if node "$here/validate.mjs" "$out" "$out/gltf"; then record validator ok; else record validator FAILED; fi
+if node "$here/validate.mjs" "$out" "$out/gltf" "$out/meshopt"; then record validator ok; else record validator FAILED; fi
 
 echo "--- three.js"
 if node "$here/three.mjs" "$out"; then record three.js ok; else record three.js FAILED; fi
 echo "--- three.js: each .gltf (with its .bin and PNGs) loads as the same model as its .glb"
 if node "$here/gltf_files.mjs" "${gltf_pairs[@]}"; then record gltf-files ok; else record gltf-files FAILED; fi
+echo "--- three.js: each --compress GLB (MeshoptDecoder) loads as the same model as the uncompressed one"
+if node "$here/gltf_files.mjs" "${meshopt_pairs[@]}"; then record meshopt ok; else record meshopt FAILED; fi
 
 echo "--- assimp"
 if command -v assimp >/dev/null 2>&1; then

@@ -6,11 +6,19 @@
 // image file was requested), and animation clips (names, durations,
 // tracks). Exits 1 on any difference or load failure.
 //
-//   node gltf_files.mjs A.gltf A.glb [B.gltf B.glb ...]
+// The first file of a pair may also be a .glb: then it is compared with the
+// second the same way. accept.sh uses that for `--compress` output
+// (EXT_meshopt_compression, decoded by three.js's MeshoptDecoder) against
+// the same model exported without compression.
+//
+//   node gltf_files.mjs A.gltf A.glb [B.gltf B.glb | B.c.glb B.glb ...]
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 import { THREE, GLTFLoader } from "./three_node.mjs";
+import { MeshoptDecoder } from "three/examples/jsm/libs/meshopt_decoder.module.js";
+
+await MeshoptDecoder.ready;
 
 const args = process.argv.slice(2);
 if (args.length === 0 || args.length % 2) {
@@ -40,7 +48,21 @@ function loadGltf(file) {
 function loadGlb(file) {
   const bytes = readFileSync(file);
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  return new Promise((resolve, reject) => new GLTFLoader().parse(buffer, "", resolve, reject));
+  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
+  return new Promise((resolve, reject) => loader.parse(buffer, "", resolve, reject));
+}
+
+/// Triangle list indices with each triangle rotated to start at its
+/// smallest index (same triangle, same winding): meshoptimizer's index
+/// codec may rotate triangles, which changes no face.
+function canonicalTriangles(index) {
+  const out = Array.from(index);
+  for (let t = 0; t + 2 < out.length; t += 3) {
+    let [a, b, c] = [out[t], out[t + 1], out[t + 2]];
+    while (a > b || a > c) [a, b, c] = [b, c, a];
+    [out[t], out[t + 1], out[t + 2]] = [a, b, c];
+  }
+  return out;
 }
 
 /// Everything compared, as plain data.
@@ -59,7 +81,7 @@ function summary(gltf) {
       name: o.name,
       skinned: !!o.isSkinnedMesh,
       bones: o.skeleton ? o.skeleton.bones.map((b) => b.name) : [],
-      index: g.index ? Array.from(g.index.array) : null,
+      index: g.index ? canonicalTriangles(g.index.array) : null,
       attributes,
       morphs,
       textured: !!o.material.map,
@@ -78,13 +100,16 @@ let failures = 0;
 for (let i = 0; i < args.length; i += 2) {
   const [gltfFile, glbFile] = [args[i], args[i + 1]];
   try {
-    const { gltf, requested } = await loadGltf(gltfFile);
+    const { gltf, requested } = gltfFile.endsWith(".glb")
+      ? { gltf: await loadGlb(gltfFile), requested: [] }
+      : await loadGltf(gltfFile);
     const a = summary(gltf);
     const b = summary(await loadGlb(glbFile));
     const same = JSON.stringify(a) === JSON.stringify(b);
     const textured = a.meshes.filter((m) => m.textured).length;
     const pngs = requested.filter((r) => r.endsWith(".png"));
-    const ok = same && a.meshes.length > 0 && (textured === 0 || pngs.length > 0);
+    const embedded = gltfFile.endsWith(".glb");
+    const ok = same && a.meshes.length > 0 && (textured === 0 || embedded || pngs.length > 0);
     console.log(
       `${ok ? "ok    " : "FAILED"} ${gltfFile}: ${a.meshes.length} meshes, ${a.clips.length} clips, ` +
         `${textured} textured, files read: ${requested.join(", ")}${same ? "" : "; differs from " + glbFile}`,

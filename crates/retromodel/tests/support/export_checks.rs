@@ -66,10 +66,14 @@ pub fn exercise_export(data: &[u8]) -> usize {
     exported
 }
 
-/// GLB (plain and quantized) and `.gltf` of `scene`, the GLB checked.
+/// GLB (plain and quantized, each also compressed) and `.gltf` of
+/// `scene`, the GLB checked.
 pub fn check_scene_exports(scene: &Scene) {
     for quantize in [false, true] {
-        let options = GltfOptions { quantize };
+        let options = GltfOptions {
+            quantize,
+            ..GltfOptions::default()
+        };
         let glb = Glb::new(scene, &options).expect("a scene from a parsed model exports");
         let bytes = glb.to_vec();
         assert_eq!(bytes.len(), glb.byte_len());
@@ -77,6 +81,14 @@ pub fn check_scene_exports(scene: &Scene) {
         let (json, bin) = to_gltf_with(scene, "model.bin", &options).expect(".gltf exports");
         let doc: Value = serde_json::from_str(&json).expect(".gltf JSON parses");
         check_document(&doc, &bin);
+        // Compressed (EXT_meshopt_compression): exports; its views are
+        // checked against the uncompressed ones in tests/gltf_meshopt.rs.
+        let compressed = GltfOptions {
+            compress: true,
+            ..options
+        };
+        let glb = Glb::new(scene, &compressed).expect("a compressed export");
+        assert_eq!(glb.to_vec().len(), glb.byte_len());
     }
 }
 
