@@ -5,6 +5,8 @@
 //! the extension's layout: buffer 0 with the data, buffer 1 the fallback.
 //! three.js's decoder is checked against the same files in accept.sh.
 
+#![cfg(feature = "meshopt")]
+
 mod common;
 mod gltf_common;
 

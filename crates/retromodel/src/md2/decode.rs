@@ -219,54 +219,47 @@ mod sse2 {
     }
 }
 
-/// Decodes the positions of a block (see [`sse2`]).
+/// The block kernels of this target: [`sse2`] on x86 with SSE2.
 #[cfg(all(
     any(target_arch = "x86", target_arch = "x86_64"),
     target_feature = "sse2"
 ))]
-#[inline(always)]
-fn store_position_block<const N: usize>(
-    out: &mut [[f32; 3]; N],
-    vertices: &[PackedVertex; N],
-    frame: &Frame,
-) {
-    sse2::store_positions(out, vertices, frame);
-}
+use sse2 as kernel;
 
-/// Decodes the normals of a block (see [`sse2`]).
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    target_feature = "sse2"
-))]
-#[inline(always)]
-fn store_normal_block<const N: usize>(out: &mut [[f32; 3]; N], vertices: &[PackedVertex; N]) {
-    sse2::store_normals(out, vertices);
-}
-
-/// [`store_block`] with [`normal_lanes`], on targets without a
-/// four-vertex kernel.
+/// The block kernels of this target: `scalar` (no SIMD kernel here).
 #[cfg(not(all(
     any(target_arch = "x86", target_arch = "x86_64"),
     target_feature = "sse2"
 )))]
-#[inline(always)]
-fn store_normal_block<const N: usize>(out: &mut [[f32; 3]; N], vertices: &[PackedVertex; N]) {
-    store_block(out, vertices, normal_lanes);
-}
+use scalar as kernel;
 
-/// [`store_block`] with [`Frame::position_lanes`], on targets without a
-/// four-vertex kernel.
+/// Block kernels for targets without a four-vertex kernel: [`store_block`]
+/// with [`Frame::position_lanes`] and [`normal_lanes`].
 #[cfg(not(all(
     any(target_arch = "x86", target_arch = "x86_64"),
     target_feature = "sse2"
 )))]
-#[inline(always)]
-fn store_position_block<const N: usize>(
-    out: &mut [[f32; 3]; N],
-    vertices: &[PackedVertex; N],
-    frame: &Frame,
-) {
-    store_block(out, vertices, frame.position_lanes());
+mod scalar {
+    use super::{normal_lanes, store_block, Frame, PackedVertex};
+
+    /// Decodes the positions of a block.
+    #[inline(always)]
+    pub(super) fn store_positions<const N: usize>(
+        out: &mut [[f32; 3]; N],
+        vertices: &[PackedVertex; N],
+        frame: &Frame,
+    ) {
+        store_block(out, vertices, frame.position_lanes());
+    }
+
+    /// Decodes the normals of a block.
+    #[inline(always)]
+    pub(super) fn store_normals<const N: usize>(
+        out: &mut [[f32; 3]; N],
+        vertices: &[PackedVertex; N],
+    ) {
+        store_block(out, vertices, normal_lanes);
+    }
 }
 
 /// The normal of `v` as four lanes (see [`NORMALS_PADDED`]).
@@ -335,7 +328,7 @@ impl Frame {
         decode_into(
             out,
             &self.vertices,
-            |o, v| store_position_block(o, v, self),
+            |o, v| kernel::store_positions(o, v, self),
             self.position_lanes(),
         );
     }
@@ -347,7 +340,7 @@ impl Frame {
     /// When `out.len()` differs from the number of vertices.
     pub fn decode_normals(&self, out: &mut [[f32; 3]]) {
         assert_eq!(out.len(), self.vertices.len(), "normal buffer length");
-        decode_into(out, &self.vertices, store_normal_block, normal_lanes);
+        decode_into(out, &self.vertices, kernel::store_normals, normal_lanes);
     }
 
     /// Decodes positions and normals in one call (the same values as
@@ -376,8 +369,8 @@ impl Frame {
                 <&mut [_; DECODE_BLOCK]>::try_from(p),
                 <&mut [_; DECODE_BLOCK]>::try_from(n),
             ) {
-                store_position_block(p, v, self);
-                store_normal_block(n, v);
+                kernel::store_positions(p, v, self);
+                kernel::store_normals(n, v);
             }
         }
         let rest = vertex_blocks.remainder();
