@@ -313,13 +313,25 @@ impl<'a> Builder<'a> {
         layout: Layout,
         min_max: Option<(Vec<f32>, Vec<f32>)>,
     ) -> Index<json::Accessor> {
+        self.accessor_at(view, 0, count, layout, min_max)
+    }
+
+    /// An accessor over `view` starting `offset` bytes into it.
+    pub fn accessor_at(
+        &mut self,
+        view: Option<Index<View>>,
+        offset: usize,
+        count: usize,
+        layout: Layout,
+        min_max: Option<(Vec<f32>, Vec<f32>)>,
+    ) -> Index<json::Accessor> {
         let (min, max) = match min_max {
             Some((a, b)) => (Some(serde_json::json!(a)), Some(serde_json::json!(b))),
             None => (None, None),
         };
         self.root.push(json::Accessor {
             buffer_view: view,
-            byte_offset: None,
+            byte_offset: (offset > 0).then(|| USize64::from(offset)),
             count: USize64::from(count),
             component_type: Valid(GenericComponentType(layout.component)),
             extensions: None,

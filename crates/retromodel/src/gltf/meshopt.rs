@@ -4,9 +4,11 @@
 //! The codecs are lossless: a loader that decodes a compressed view gets
 //! back exactly the bytes the view would hold uncompressed. Every view
 //! that can be compressed is: vertex attributes whose elements are a
-//! multiple of 4 bytes up to 64 (vertex codec, version 0 as the extension
-//! requires) and triangle index lists (index codec). Other views
-//! (animation keys, matrices, images) stay as they are.
+//! multiple of 4 bytes up to 64 and other data whose length is a multiple
+//! of 4 (animation keys, matrices; as 4-byte records unless their elements
+//! are a multiple of 4) with the vertex codec, version 0 as the extension
+//! requires, and triangle index lists with the index codec. Images (PNG,
+//! compressed already) stay as they are.
 //!
 //! Layout, as the extension specifies: buffer 0 holds the compressed
 //! streams and the views left uncompressed; buffer 1 is a fallback buffer
@@ -129,6 +131,12 @@ fn elements(root: &json::Root) -> Vec<Option<Element>> {
 /// no view could be compressed (nothing changes then).
 pub(crate) fn compress<'a>(b: &mut Builder<'a>) -> Result<Option<usize>> {
     let elements = elements(&b.root);
+    let images: Vec<usize> = b
+        .root
+        .images
+        .iter()
+        .filter_map(|i| i.buffer_view.map(|v| v.value()))
+        .collect();
     let mut encoded: Vec<Option<(Vec<u8>, usize, &'static str)>> = Vec::new();
     for (i, view) in b.root.buffer_views.iter().enumerate() {
         let piece = b.view_pieces.get(i).and_then(|&p| b.bin.pieces().get(p));
@@ -143,6 +151,18 @@ pub(crate) fn compress<'a>(b: &mut Builder<'a>) -> Result<Option<usize>> {
                 encode_triangles(&bytes, size).map(|e| (e, size, "TRIANGLES"))
             }
             (None, Some(Valid(BufferTarget::ArrayBuffer))) if element.size > 0 => {
+                encode_attribute(&bytes, stride).map(|e| (e, stride, "ATTRIBUTES"))
+            }
+            // Other data (animation keys, matrices) goes through the vertex
+            // codec too, as records of its element size when the codec
+            // takes that, else of 4 bytes (the decoded bytes are the same
+            // either way).
+            (None, None) if !images.contains(&i) => {
+                let stride = if element.size.is_multiple_of(4) && element.size <= 64 {
+                    element.size
+                } else {
+                    4
+                };
                 encode_attribute(&bytes, stride).map(|e| (e, stride, "ATTRIBUTES"))
             }
             _ => None,

@@ -6,7 +6,7 @@ use gltf_json as json;
 use json::accessor::{ComponentType, Type};
 use json::buffer::Target as BufferTarget;
 
-use super::builder::{Builder, Layout};
+use super::builder::{component_size, Builder, Layout, Piece};
 use crate::scene::Mesh;
 
 /// The extension's name.
@@ -95,52 +95,125 @@ impl Grid {
             kind: Type::Vec3,
             normalized: true,
         };
-        let targets = mesh
-            .morph_targets
-            .iter()
-            .map(|t| {
-                let positions: Vec<[i64; 3]> = t
-                    .positions
-                    .iter()
-                    .zip(&mesh.positions)
-                    .zip(&base)
-                    .map(|((d, p), q)| {
-                        let c = self.coords([p[0] + d[0], p[1] + d[1], p[2] + d[2]]);
-                        [c[0] - q[0], c[1] - q[1], c[2] - q[2]]
-                    })
-                    .collect();
-                let normals: Vec<[i64; 3]> = t
-                    .normals
-                    .iter()
-                    .map(|n| n.map(|x| (x * 127.0).round().clamp(-127.0, 127.0) as i64))
-                    .collect();
-                json::mesh::MorphTarget {
-                    positions: Some(write_ints(b, &positions, shorts)),
-                    normals: (!normals.is_empty()).then(|| write_ints(b, &normals, bytes)),
-                    tangents: None,
-                }
+        // All targets' position displacements in one buffer view, and all
+        // their normal displacements in another (one view per target would
+        // cost a JSON object each: 80 KB for 198 frames), each target an
+        // accessor at its offset.
+        let n = mesh.positions.len();
+        let mut positions = Packed::new(shorts, n * mesh.morph_targets.len());
+        let mut normals = Packed::new(bytes, n * mesh.morph_targets.len());
+        let mut layout = Vec::with_capacity(mesh.morph_targets.len());
+        for t in &mesh.morph_targets {
+            let p = positions.push(t.positions.iter().zip(&mesh.positions).zip(&base).map(
+                |((d, p), q)| {
+                    let c = self.coords([p[0] + d[0], p[1] + d[1], p[2] + d[2]]);
+                    [c[0] - q[0], c[1] - q[1], c[2] - q[2]]
+                },
+            ));
+            let q = (!t.normals.is_empty()).then(|| {
+                normals.push(
+                    t.normals
+                        .iter()
+                        .map(|n| n.map(|x| (x * 127.0).round().clamp(-127.0, 127.0) as i64)),
+                )
+            });
+            layout.push((p, q));
+        }
+        let position_view = positions.view(b);
+        let normal_view = normals.view(b);
+        let targets = layout
+            .into_iter()
+            .map(|(p, q)| json::mesh::MorphTarget {
+                positions: position_view.map(|v| p.accessor(b, v, shorts, true)),
+                normals: q
+                    .zip(normal_view)
+                    .map(|(q, v)| q.accessor(b, v, bytes, false)),
+                tangents: None,
             })
             .collect();
         (base_accessor, Some(targets))
     }
 }
 
-/// Writes integer vectors (with min/max, which morph target positions
-/// need); all-zero data shares a view of zeros.
-fn write_ints(b: &mut Builder, v: &[[i64; 3]], layout: Layout) -> json::Index<json::Accessor> {
-    let mut min = [i64::MAX; 3];
-    let mut max = [i64::MIN; 3];
-    for e in v {
-        for i in 0..3 {
-            min[i] = min[i].min(e[i]);
-            max[i] = max[i].max(e[i]);
+/// Integer vectors of one layout packed one after another, each element
+/// padded to a multiple of 4 bytes (as vertex attributes must be).
+struct Packed {
+    layout: Layout,
+    stride: usize,
+    bytes: Vec<u8>,
+}
+
+/// Where [`Packed::push`] put a run of elements, and their bounds.
+struct Run {
+    offset: usize,
+    count: usize,
+    min: [i64; 3],
+    max: [i64; 3],
+}
+
+impl Packed {
+    /// Room for `capacity` elements.
+    fn new(layout: Layout, capacity: usize) -> Packed {
+        let size = component_size(layout.component);
+        let stride = (size * 3).div_ceil(4) * 4;
+        Packed {
+            layout,
+            stride,
+            bytes: Vec::with_capacity(stride * capacity),
         }
     }
-    // glTF wants the stored integer values, also for normalised data.
-    let as_f32 = |a: [i64; 3]| a.iter().map(|&x| x as f32).collect::<Vec<f32>>();
-    let mm = Some((as_f32(min), as_f32(max)));
-    if v.iter().all(|e| *e == [0; 3]) {
-        return b.zeros(v.len(), layout, mm);
+
+    /// Appends `elements` (truncated to the component size).
+    fn push(&mut self, elements: impl Iterator<Item = [i64; 3]>) -> Run {
+        let offset = self.bytes.len();
+        let size = component_size(self.layout.component);
+        let (mut min, mut max) = ([i64::MAX; 3], [i64::MIN; 3]);
+        for e in elements {
+            let start = self.bytes.len();
+            for (i, &x) in e.iter().enumerate() {
+                min[i] = min[i].min(x);
+                max[i] = max[i].max(x);
+                match size {
+                    1 => self.bytes.push(x as u8),
+                    _ => self.bytes.extend_from_slice(&(x as u16).to_le_bytes()),
+                }
+            }
+            self.bytes.resize(start + self.stride, 0);
+        }
+        Run {
+            offset,
+            count: (self.bytes.len() - offset) / self.stride,
+            min,
+            max,
+        }
     }
-    b.vertex_ints(v, layout, mm)
+
+    /// The buffer view of everything pushed (`None` when nothing was).
+    fn view(self, b: &mut Builder) -> Option<json::Index<json::buffer::View>> {
+        (!self.bytes.is_empty()).then(|| {
+            b.view(
+                Piece::Bytes(self.bytes.into()),
+                Some(self.stride),
+                Some(BufferTarget::ArrayBuffer),
+            )
+        })
+    }
+}
+
+impl Run {
+    /// The accessor of this run in `view`, with min and max when asked
+    /// (morph target positions need them; glTF wants the stored integers,
+    /// also for normalised data).
+    fn accessor(
+        &self,
+        b: &mut Builder,
+        view: json::Index<json::buffer::View>,
+        layout: Layout,
+        with_min_max: bool,
+    ) -> json::Index<json::Accessor> {
+        let as_f32 = |a: [i64; 3]| a.iter().map(|&x| x as f32).collect::<Vec<f32>>();
+        let min_max =
+            (with_min_max && self.count > 0).then(|| (as_f32(self.min), as_f32(self.max)));
+        b.accessor_at(Some(view), self.offset, self.count, layout, min_max)
+    }
 }
