@@ -69,6 +69,9 @@ for spec in "$root/examples/models/sample.md2|sample" \
   "$cli" convert --force --quantize "$src" "$out/meshopt-ref/$name.q.glb" 2>/dev/null
   meshopt_pairs+=("$out/meshopt/$name.qc.glb" "$out/meshopt-ref/$name.q.glb")
 done
+# and as .gltf (+ .bin + PNGs): buffer 0 in the .bin, the fallback buffer without a file
+"$cli" convert --force --quantize --compress "$root/examples/models/sample.md2" "$out/meshopt/sample.qc.gltf" 2>/dev/null
+meshopt_pairs+=("$out/meshopt/sample.qc.gltf" "$out/meshopt-ref/sample.q.glb")
 ls -l "$out/meshopt" "$out/meshopt-ref"
 
 echo "--- Khronos glTF-Validator"

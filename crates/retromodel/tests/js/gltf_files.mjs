@@ -41,7 +41,9 @@ function loadGltf(file) {
   });
   const text = readFileSync(file, "utf8");
   return new Promise((resolve, reject) =>
-    new GLTFLoader(manager).parse(text, "", (gltf) => resolve({ gltf, requested }), reject),
+    new GLTFLoader(manager)
+      .setMeshoptDecoder(MeshoptDecoder)
+      .parse(text, "", (gltf) => resolve({ gltf, requested }), reject),
   );
 }
 
