@@ -1,9 +1,12 @@
 //! `GltfOptions::compress` (EXT_meshopt_compression): every compressed view
-//! decodes, with meshoptimizer's own decoder, to exactly the bytes of the
-//! same view exported without compression (triangles may be rotated by the
-//! index codec, so they are compared up to rotation), and the document has
-//! the extension's layout: buffer 0 with the data, buffer 1 the fallback.
-//! three.js's decoder is checked against the same files in accept.sh.
+//! decodes to exactly the bytes of the same view exported without
+//! compression (triangles may be rotated by the index codec, so they are
+//! compared up to rotation), and the document has the extension's layout:
+//! buffer 0 with the data, buffer 1 the fallback. Decoded here with
+//! meshoptimizer-rs's decoder (the encoder's crate: this checks the views'
+//! offsets, strides and counts); accept.sh has three.js's MeshoptDecoder
+//! (meshoptimizer's own, compiled to WebAssembly) load the same kind of
+//! files and compare them with the uncompressed export.
 
 #![cfg(feature = "meshopt")]
 
@@ -12,6 +15,8 @@ mod gltf_common;
 
 use common::corpus_dir;
 use gltf_common::parse_glb;
+use meshoptimizer_rs::codec::{decode_index_buffer, decode_vertex_buffer};
+use meshoptimizer_rs::{Limits, Workspace};
 use retromodel::gltf::{to_glb_with, GltfOptions};
 use retromodel::md2::sample::sample_model;
 use retromodel::md2::Md2;
@@ -39,33 +44,12 @@ fn decode(ext: &Value, bin: &[u8]) -> Vec<u8> {
     let (offset, length) = (usize_of(&ext["byteOffset"]), usize_of(&ext["byteLength"]));
     let (stride, count) = (usize_of(&ext["byteStride"]), usize_of(&ext["count"]));
     let data = &bin[offset..offset + length];
+    let mut workspace = Workspace::new(Limits::default());
     match ext["mode"].as_str() {
-        Some("ATTRIBUTES") => {
-            macro_rules! vertices {
-                ($($n:literal)*) => {
-                    match stride {
-                        $($n => bytemuck::cast_slice::<[u32; $n / 4], u8>(
-                            &meshopt::decode_vertex_buffer::<[u32; $n / 4]>(data, count)
-                                .expect("vertex stream decodes"),
-                        )
-                        .to_vec(),)*
-                        _ => panic!("stride {stride}"),
-                    }
-                };
-            }
-            vertices!(4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64)
-        }
+        Some("ATTRIBUTES") => decode_vertex_buffer(count, stride, data, &mut workspace)
+            .expect("vertex stream decodes"),
         Some("TRIANGLES") => {
-            let indices: Vec<u32> =
-                meshopt::decode_index_buffer(data, count).expect("index stream decodes");
-            match stride {
-                2 => indices
-                    .iter()
-                    .flat_map(|&i| (i as u16).to_le_bytes())
-                    .collect(),
-                4 => indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
-                _ => panic!("index size {stride}"),
-            }
+            decode_index_buffer(count, stride, data, &mut workspace).expect("index stream decodes")
         }
         mode => panic!("mode {mode:?}"),
     }

@@ -1,10 +1,11 @@
 //! `EXT_meshopt_compression`: vertex attribute and index buffer views
-//! compressed with meshoptimizer's codecs (through the `meshopt` crate).
+//! compressed with meshoptimizer's codecs (through `meshoptimizer-rs`, a
+//! pure-Rust port whose output is byte-identical to meshoptimizer 1.3's).
 //!
 //! The codecs are lossless: a loader that decodes a compressed view gets
 //! back exactly the bytes the view would hold uncompressed. Every view
 //! that can be compressed is: vertex attributes whose elements are a
-//! multiple of 4 bytes up to 64 and other data whose length is a multiple
+//! multiple of 4 bytes up to 256 and other data whose length is a multiple
 //! of 4 (animation keys, matrices; as 4-byte records unless their elements
 //! are a multiple of 4) with the vertex codec, version 0 as the extension
 //! requires, and triangle index lists with the index codec. Images (PNG,
@@ -21,6 +22,10 @@ use crate::error::{Error, Result};
 use gltf_json as json;
 use json::buffer::Target as BufferTarget;
 use json::validation::{Checked::Valid, USize64};
+use meshoptimizer_rs::codec::{
+    encode_index_buffer, encode_vertex_buffer, IndexEncoding, VertexEncoding,
+};
+use meshoptimizer_rs::{Limits, Workspace};
 use serde_json::json;
 use std::borrow::Cow;
 
@@ -36,37 +41,23 @@ struct Element {
     index_size: Option<usize>,
 }
 
-/// Encodes `bytes` as `N`-byte vertices with the vertex codec, version 0.
-fn encode_vertices<const N: usize>(bytes: &[u8]) -> Option<Vec<u8>> {
-    let (vertices, rest) = bytes.as_chunks::<N>();
-    if !rest.is_empty() || vertices.is_empty() {
+/// Encodes a vertex stream of `stride`-byte vertices with the vertex
+/// codec, version 0 (the one the extension allows), when the codec takes
+/// that stride (a multiple of 4 up to 256).
+fn encode_attribute(bytes: &[u8], stride: usize) -> Option<Vec<u8>> {
+    if stride == 0 || bytes.is_empty() || !bytes.len().is_multiple_of(stride) {
         return None;
     }
-    meshopt::encode_vertex_buffer_level(vertices, 2, Some(0)).ok()
-}
-
-/// Encodes a vertex stream of `stride`-byte vertices, when the codec
-/// takes that stride.
-fn encode_attribute(bytes: &[u8], stride: usize) -> Option<Vec<u8>> {
-    match stride {
-        4 => encode_vertices::<4>(bytes),
-        8 => encode_vertices::<8>(bytes),
-        12 => encode_vertices::<12>(bytes),
-        16 => encode_vertices::<16>(bytes),
-        20 => encode_vertices::<20>(bytes),
-        24 => encode_vertices::<24>(bytes),
-        28 => encode_vertices::<28>(bytes),
-        32 => encode_vertices::<32>(bytes),
-        36 => encode_vertices::<36>(bytes),
-        40 => encode_vertices::<40>(bytes),
-        44 => encode_vertices::<44>(bytes),
-        48 => encode_vertices::<48>(bytes),
-        52 => encode_vertices::<52>(bytes),
-        56 => encode_vertices::<56>(bytes),
-        60 => encode_vertices::<60>(bytes),
-        64 => encode_vertices::<64>(bytes),
-        _ => None,
-    }
+    let encoding = VertexEncoding::new(0, 2).ok()?;
+    let mut workspace = Workspace::new(Limits::default());
+    encode_vertex_buffer(
+        bytes,
+        bytes.len() / stride,
+        stride,
+        encoding,
+        &mut workspace,
+    )
+    .ok()
 }
 
 /// Encodes a triangle list of `size`-byte indices with the index codec.
@@ -86,8 +77,8 @@ fn encode_triangles(bytes: &[u8], size: usize) -> Option<Vec<u8>> {
     {
         return None;
     }
-    let vertex_count = indices.iter().max().map_or(0, |&m| m as usize + 1);
-    meshopt::encode_index_buffer(&indices, vertex_count).ok()
+    let mut workspace = Workspace::new(Limits::default());
+    encode_index_buffer(&indices, IndexEncoding::DEFAULT, &mut workspace).ok()
 }
 
 /// The element of each buffer view, from the accessors over it.
@@ -158,7 +149,7 @@ pub(crate) fn compress<'a>(b: &mut Builder<'a>) -> Result<Option<usize>> {
             // takes that, else of 4 bytes (the decoded bytes are the same
             // either way).
             (None, None) if !images.contains(&i) => {
-                let stride = if element.size.is_multiple_of(4) && element.size <= 64 {
+                let stride = if element.size.is_multiple_of(4) && element.size <= 256 {
                     element.size
                 } else {
                     4
