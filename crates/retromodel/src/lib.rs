@@ -19,6 +19,10 @@
 //!   `texture` module decodes PCX, PNG, JPEG, TGA and BMP to RGBA8,
 //!   encodes PNG, and finds the file a skin name stands for without ever
 //!   leaving the model's folder and the search roots you allow.
+//! - glTF 2.0 export (feature `gltf`, on by default): every MD2 frame as a
+//!   morph target, MS3D skeletons and animations; `KHR_mesh_quantization`
+//!   and, with feature `meshopt` (on by default),
+//!   `EXT_meshopt_compression` (`gltf::GltfOptions`).
 //!
 //! ## Example
 //!
