@@ -141,6 +141,46 @@ fn quantized_glb_is_smaller_and_declares_the_extension() {
 }
 
 #[test]
+fn compressed_glb_is_smaller_and_has_the_fallback_buffer() {
+    let dir = tempfile::tempdir().unwrap();
+    let quant = dir.path().join("q.glb");
+    let packed = dir.path().join("qc.glb");
+    assert!(convert(&["--quantize".as_ref(), &sample(), &quant])
+        .status
+        .success());
+    let out = convert(&[
+        "--quantize".as_ref(),
+        "--compress".as_ref(),
+        &sample(),
+        &packed,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (json, bin) = read_glb(&std::fs::read(&packed).unwrap());
+    let required: Vec<&str> = json["extensionsRequired"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e.as_str())
+        .collect();
+    assert!(
+        required.contains(&"EXT_meshopt_compression"),
+        "{required:?}"
+    );
+    assert!(required.contains(&"KHR_mesh_quantization"), "{required:?}");
+    // Buffer 0 is the BIN chunk; buffer 1 the fallback, without data.
+    let buffers = json["buffers"].as_array().unwrap();
+    assert_eq!(
+        buffers[0]["byteLength"].as_u64().unwrap() as usize,
+        bin.len()
+    );
+    assert_eq!(
+        buffers[1]["extensions"]["EXT_meshopt_compression"]["fallback"],
+        true
+    );
+    assert!(std::fs::metadata(&packed).unwrap().len() < std::fs::metadata(&quant).unwrap().len());
+}
+
+#[test]
 fn gltf_writes_the_document_and_its_buffer() {
     let dir = tempfile::tempdir().unwrap();
     // A space in the name: the document must refer to the files by URI.
