@@ -270,7 +270,8 @@ pub fn apply_ms3d_pose(scene: &mut Scene, model: &Ms3d, seconds: f32) -> Result<
         }
         mesh.skin = None;
     }
-    scene.skeleton = None;
+    scene.nodes.clear();
+    scene.skins.clear();
     scene.animations.clear();
     Ok(())
 }

@@ -2,9 +2,11 @@
 //! document with a separate `.bin`.
 //!
 //! What is written:
-//! - A node per joint (hierarchy by parent, rest TRS), a node per non-empty
-//!   mesh, one skin over all joints when the scene has a skeleton; names
-//!   from the model.
+//! - A node per scene node (hierarchy by parent, rest TRS), a node per
+//!   non-empty mesh (below the node that places it, if any), a skin per
+//!   scene skin; names from the model. Where a skin's joints lie below
+//!   several roots, one more node (`skeleton_root`, identity transform)
+//!   gathers them, as glTF asks that a skin's joints have a common root.
 //! - Meshes with `POSITION` (with min/max), `NORMAL`, `TEXCOORD_0`, skinned
 //!   ones with `JOINTS_0`/`WEIGHTS_0`, morph targets (`POSITION` with
 //!   min/max, `NORMAL`); all-zero targets share one buffer view of zeros.
@@ -191,28 +193,34 @@ fn build<'a>(
         let material = write_material(m, &textures);
         b.root.push(material);
     }
-    let joint_nodes = write_joints(&mut b, scene);
+    let nodes = write_nodes(&mut b, scene);
     let mut mesh_nodes = vec![None; scene.meshes.len()];
     for (i, mesh) in scene.meshes.iter().enumerate() {
         mesh_nodes[i] = write_mesh(&mut b, scene, mesh, options)?;
     }
-    if let Some(skeleton) = &scene.skeleton {
-        write_skin(&mut b, skeleton, &joint_nodes, &scene.meshes, &mesh_nodes);
+    let mut roots: Vec<Index<json::Node>> = scene
+        .nodes
+        .iter()
+        .zip(&nodes)
+        .filter(|(n, _)| n.parent.is_none())
+        .map(|(_, &i)| i)
+        .collect();
+    // A mesh placed by a node hangs below it; the others are roots.
+    for (mesh, node) in scene.meshes.iter().zip(&mesh_nodes) {
+        let Some(node) = *node else { continue };
+        match mesh.node.and_then(|p| nodes.get(p)) {
+            Some(parent) if mesh.skin.is_none() => add_child(&mut b, *parent, node),
+            _ => roots.push(node),
+        }
+    }
+    let skin_roots = skin_root_nodes(scene);
+    let skeletons = write_skin_roots(&mut b, &skin_roots, &mut roots, &nodes, scene.skins.len());
+    for (skin, skeleton) in scene.skins.iter().zip(skeletons) {
+        write_skin(&mut b, skin, &nodes, skeleton);
     }
     for anim in &scene.animations {
-        write_animation(&mut b, scene, anim, &joint_nodes, &mesh_nodes, options)?;
+        write_animation(&mut b, scene, anim, &nodes, &mesh_nodes, options)?;
     }
-    let mut roots: Vec<Index<json::Node>> = Vec::new();
-    if let Some(s) = &scene.skeleton {
-        roots.extend(
-            s.joints
-                .iter()
-                .zip(&joint_nodes)
-                .filter(|(j, _)| j.parent.is_none())
-                .map(|(_, &n)| n),
-        );
-    }
-    roots.extend(mesh_nodes.iter().flatten().copied());
     // A scene needs at least one node: a model with nothing to draw gets
     // one empty node, so that loaders still find a (empty) scene.
     if roots.is_empty() {
@@ -355,32 +363,138 @@ fn write_material(m: &Material, textures: &[Option<Index<json::Texture>>]) -> js
     }
 }
 
-/// A node per joint, children by parent; returns each joint's node.
-fn write_joints(b: &mut Builder, scene: &Scene) -> Vec<Index<json::Node>> {
-    let Some(skeleton) = &scene.skeleton else {
-        return Vec::new();
-    };
+/// A glTF node per scene node, children by parent; returns each scene
+/// node's glTF node.
+fn write_nodes(b: &mut Builder, scene: &Scene) -> Vec<Index<json::Node>> {
     let first = b.root.nodes.len();
-    let n = skeleton.joints.len();
-    for (k, j) in skeleton.joints.iter().enumerate() {
-        let children: Vec<Index<json::Node>> = skeleton
-            .joints
+    let n = scene.nodes.len();
+    let index = |i: usize| Index::new((first + i) as u32);
+    for (k, node) in scene.nodes.iter().enumerate() {
+        let children: Vec<Index<json::Node>> = scene
+            .nodes
             .iter()
             .enumerate()
             .filter(|(_, c)| c.parent == Some(k))
-            .map(|(i, _)| Index::new((first + i) as u32))
+            .map(|(i, _)| index(i))
             .collect();
         b.root.push(json::Node {
             children: (!children.is_empty()).then_some(children),
-            name: name(&j.name),
-            rotation: Some(json::scene::UnitQuaternion(j.rotation)),
-            translation: Some(j.translation),
-            scale: (j.scale != [1.0; 3]).then_some(j.scale),
-            extras: extras(&j.extras),
+            name: name(&node.name),
+            rotation: Some(json::scene::UnitQuaternion(node.rotation)),
+            translation: Some(node.translation),
+            scale: (node.scale != [1.0; 3]).then_some(node.scale),
+            extras: extras(&node.extras),
             ..Default::default()
         });
     }
-    (0..n).map(|i| Index::new((first + i) as u32)).collect()
+    (0..n).map(index).collect()
+}
+
+/// Makes `child` the last child of `parent`.
+fn add_child(b: &mut Builder, parent: Index<json::Node>, child: Index<json::Node>) {
+    if let Some(p) = b.root.nodes.get_mut(parent.value()) {
+        p.children.get_or_insert_with(Vec::new).push(child);
+    }
+}
+
+/// The topmost ancestor of scene node `i` (itself for a root); a walk
+/// that meets a parent out of range or a cycle stops there.
+fn top_ancestor(scene: &Scene, i: usize) -> usize {
+    let mut at = i;
+    for _ in 0..scene.nodes.len() {
+        match scene.nodes.get(at).and_then(|n| n.parent) {
+            Some(p) if p < scene.nodes.len() => at = p,
+            _ => break,
+        }
+    }
+    at
+}
+
+/// glTF asks that the joints of a skin have a common root. Where a skin's
+/// joints lie below several root nodes (MilkShape models with several
+/// parentless joints, or with the extra `static` joint beside their own
+/// root), those roots are gathered under one new root node with the
+/// identity transform, which moves nothing: one per set of roots that
+/// skins tie together (two skins sharing a root share the new node). The
+/// gathered roots leave `roots`, and each new node takes the place of
+/// the first of them ([`write_skin_roots`]).
+///
+/// Returns, for each new root, the scene roots below it and the skins it
+/// serves.
+fn skin_root_nodes(scene: &Scene) -> Vec<SkinRoot> {
+    let mut groups: Vec<SkinRoot> = Vec::new();
+    for (k, skin) in scene.skins.iter().enumerate() {
+        let mut tops: Vec<usize> = skin
+            .joints
+            .iter()
+            .filter(|&&j| j < scene.nodes.len())
+            .map(|&j| top_ancestor(scene, j))
+            .collect();
+        tops.sort_unstable();
+        tops.dedup();
+        if tops.len() < 2 {
+            continue;
+        }
+        // Merge every group that shares a root with this skin's.
+        let mut merged = SkinRoot {
+            tops,
+            skins: vec![k],
+        };
+        groups.retain(|g| {
+            if g.tops.iter().any(|t| merged.tops.contains(t)) {
+                merged.tops.extend(&g.tops);
+                merged.skins.extend(&g.skins);
+                false
+            } else {
+                true
+            }
+        });
+        merged.tops.sort_unstable();
+        merged.tops.dedup();
+        merged.skins.sort_unstable();
+        groups.push(merged);
+    }
+    groups.sort_by_key(|g| g.tops[0]);
+    groups
+}
+
+/// A root node added so that skins' joints have a common root.
+struct SkinRoot {
+    /// The scene's root nodes below it, in index order.
+    tops: Vec<usize>,
+    /// The skins whose joints it holds.
+    skins: Vec<usize>,
+}
+
+/// Writes the nodes of [`skin_root_nodes`]; returns each skin's
+/// `skeleton` node (`None` for skins that needed none).
+fn write_skin_roots(
+    b: &mut Builder,
+    groups: &[SkinRoot],
+    roots: &mut Vec<Index<json::Node>>,
+    nodes: &[Index<json::Node>],
+    skin_count: usize,
+) -> Vec<Option<Index<json::Node>>> {
+    let mut skeletons = vec![None; skin_count];
+    for g in groups {
+        let children: Vec<Index<json::Node>> = g.tops.iter().map(|&t| nodes[t]).collect();
+        let node = b.root.push(json::Node {
+            children: Some(children.clone()),
+            name: Some("skeleton_root".to_string()),
+            extras: serde_json::value::to_raw_value(&serde_json::json!({
+                "note": "gathers the roots of a skin's joints, which glTF asks to have a common root"
+            }))
+            .ok(),
+            ..Default::default()
+        });
+        let first = roots.iter().position(|r| children.contains(r));
+        roots.retain(|r| !children.contains(r));
+        roots.insert(first.unwrap_or(roots.len()).min(roots.len()), node);
+        for &k in &g.skins {
+            skeletons[k] = Some(node);
+        }
+    }
+    skeletons
 }
 
 /// `[f32; N]` elements as one slice of numbers (no copy).
@@ -450,8 +564,8 @@ fn write_mesh<'a>(
         );
         attributes.insert(Valid(Semantic::TexCoords(0)), a);
     }
-    let skinned = mesh.skin.is_some() && scene.skeleton.is_some();
-    if let (Some(skin), true) = (&mesh.skin, skinned) {
+    let skin_index = mesh.skin.as_ref().and_then(|w| skin_index(scene, w.skin));
+    if let (Some(skin), Some(_)) = (&mesh.skin, skin_index) {
         let joints: Vec<[i64; 4]> = skin.joints.iter().map(|j| j.map(i64::from)).collect();
         let layout = builder::Layout {
             component: json::accessor::ComponentType::U16,
@@ -483,7 +597,13 @@ fn write_mesh<'a>(
         // The convention three.js, Blender and others read target names from.
         mesh_extras["targetNames"] = serde_json::json!(target_names);
     }
-    let weights = (!mesh.morph_targets.is_empty()).then(|| vec![0.0; mesh.morph_targets.len()]);
+    let weights = (!mesh.morph_targets.is_empty()).then(|| {
+        let mut w = vec![0.0; mesh.morph_targets.len()];
+        for (w, &d) in w.iter_mut().zip(&mesh.morph_weights) {
+            *w = d;
+        }
+        w
+    });
     let mesh_index = b.root.push(json::Mesh {
         extensions: None,
         extras: extras(&mesh_extras).filter(|_| mesh_extras != serde_json::json!({})),
@@ -503,7 +623,7 @@ fn write_mesh<'a>(
         Some((t, s)) => (Some(t), Some(s)),
         None => (None, None),
     };
-    let skin = skinned.then(|| Index::new(0));
+    let skin = skin_index.map(Index::new);
     Ok(Some(b.root.push(json::Node {
         mesh: Some(mesh_index),
         name: name(&mesh.name),
@@ -582,31 +702,46 @@ fn write_float_targets<'a>(
     Some(targets)
 }
 
-/// The skin: every joint node, inverse bind matrices; used by every
-/// skinned mesh node.
+/// The glTF index of scene skin `skin`: skins without joints are not
+/// written (glTF needs at least one), so later ones move up.
+fn skin_index(scene: &Scene, skin: usize) -> Option<u32> {
+    let written = |s: &crate::scene::Skin| !s.joints.is_empty();
+    if !scene.skins.get(skin).is_some_and(written) {
+        return None;
+    }
+    Some(scene.skins[..skin].iter().filter(|s| written(s)).count() as u32)
+}
+
+/// A skin: its joints' nodes and inverse bind matrices, and the common
+/// root of its joints when one had to be added; nothing for a skin
+/// without joints.
 fn write_skin(
     b: &mut Builder,
-    skeleton: &crate::scene::Skeleton,
-    joint_nodes: &[Index<json::Node>],
-    _meshes: &[Mesh],
-    _mesh_nodes: &[Option<Index<json::Node>>],
+    skin: &crate::scene::Skin,
+    nodes: &[Index<json::Node>],
+    skeleton: Option<Index<json::Node>>,
 ) {
-    if skeleton.joints.is_empty() {
+    if skin.joints.is_empty() {
         return;
     }
-    let matrices: Vec<f32> = skeleton
-        .joints
+    let matrices: Vec<f32> = skin
+        .inverse_bind_matrices
         .iter()
-        .flat_map(|j| j.inverse_bind)
+        .flatten()
+        .copied()
         .collect();
     let ibm = b.floats(matrices, Type::Mat4, None, false);
     b.root.push(json::Skin {
         extensions: None,
-        extras: None,
+        extras: extras(&skin.extras),
         inverse_bind_matrices: Some(ibm),
-        joints: joint_nodes.to_vec(),
-        name: Some("skeleton".to_string()),
-        skeleton: None,
+        joints: skin
+            .joints
+            .iter()
+            .filter_map(|&j| nodes.get(j).copied())
+            .collect(),
+        name: name(&skin.name),
+        skeleton,
     });
 }
 
@@ -628,7 +763,7 @@ fn write_animation<'a>(
     b: &mut Builder<'a>,
     scene: &Scene,
     anim: &'a Animation,
-    joint_nodes: &[Index<json::Node>],
+    nodes: &[Index<json::Node>],
     mesh_nodes: &[Option<Index<json::Node>>],
     options: &GltfOptions,
 ) -> Result<()> {
@@ -641,11 +776,9 @@ fn write_animation<'a>(
                 let targets = scene.meshes.get(mesh).map_or(0, |m| m.morph_targets.len());
                 (node, Property::MorphTargetWeights, targets)
             }
-            Target::Translation { joint } => {
-                (joint_nodes.get(joint).copied(), Property::Translation, 0)
-            }
-            Target::Rotation { joint } => (joint_nodes.get(joint).copied(), Property::Rotation, 0),
-            Target::Scale { joint } => (joint_nodes.get(joint).copied(), Property::Scale, 0),
+            Target::Translation { node } => (nodes.get(node).copied(), Property::Translation, 0),
+            Target::Rotation { node } => (nodes.get(node).copied(), Property::Rotation, 0),
+            Target::Scale { node } => (nodes.get(node).copied(), Property::Scale, 0),
         };
         let Some(node) = node else { continue };
         let components = c.components(targets);

@@ -267,7 +267,7 @@ mod tests {
     /// A 1-component CUBICSPLINE channel.
     fn spline(times: &[f32], keys: &[[f32; 3]]) -> Channel {
         Channel {
-            target: Target::Translation { joint: 0 },
+            target: Target::Translation { node: 0 },
             interpolation: Interpolation::CubicSpline,
             times: times.to_vec(),
             values: keys.iter().flatten().copied().collect(),
@@ -355,7 +355,7 @@ mod tests {
     fn a_cut_rotation_stays_on_the_arc() {
         let half = std::f32::consts::FRAC_1_SQRT_2;
         let c = Channel {
-            target: Target::Rotation { joint: 0 },
+            target: Target::Rotation { node: 0 },
             interpolation: Interpolation::Linear,
             times: vec![0.0, 1.0],
             // Identity to 90° about z.

@@ -152,7 +152,9 @@ fn md2_mesh(model: &Md2, name: &str) -> Mesh {
         uvs: render.uvs,
         indices,
         material: Some(0),
+        node: None,
         morph_targets,
+        morph_weights: Vec::new(),
         skin: None,
         extras: Value::Null,
     }
@@ -235,7 +237,8 @@ impl Scene {
             meshes: vec![md2_mesh(model, &options.name)],
             materials: vec![material],
             textures,
-            skeleton: None,
+            nodes: Vec::new(),
+            skins: Vec::new(),
             animations,
             extras: json!({
                 "source": "MD2",

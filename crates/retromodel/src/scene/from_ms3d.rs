@@ -6,8 +6,8 @@ use glam::{Quat, Vec3};
 use serde_json::{json, Value};
 
 use super::{
-    comment_extras, cut, repair_normals, AlphaMode, Animation, Channel, Interpolation, Joint,
-    Material, Mesh, Scene, Skeleton, SkinWeights, Target, Texture,
+    comment_extras, cut, repair_normals, AlphaMode, Animation, Channel, Interpolation, Material,
+    Mesh, Node, Scene, Skin, SkinWeights, Target, Texture,
 };
 use crate::error::{Error, Result};
 use crate::ms3d::{self, euler_to_quat, Clip, Comment, GroupMesh, Ms3d};
@@ -175,7 +175,11 @@ fn skin_weights(mesh: &GroupMesh, extra: ExtraJoints) -> Option<SkinWeights> {
             }
         })
         .unzip();
-    Some(SkinWeights { joints, weights })
+    Some(SkinWeights {
+        skin: 0,
+        joints,
+        weights,
+    })
 }
 
 /// How far from 1 a vertex's weights may sum and still count as whole
@@ -201,27 +205,28 @@ fn group_mesh(model: &Ms3d, g: &GroupMesh, extra: ExtraJoints) -> Mesh {
         uvs: g.vertices.iter().map(|v| v.uv).collect(),
         indices: g.indices.clone(),
         material: g.material,
+        node: None,
         morph_targets: Vec::new(),
+        morph_weights: Vec::new(),
         skin,
         extras: comment_extras(&comment_on(comments, g.group)),
     }
 }
 
-/// The joints: rest pose = bind local, inverse bind matrices from
+/// A node per joint: rest pose = bind local, parents from
 /// [`ms3d::Skeleton`].
-fn joints(model: &Ms3d, skeleton: &ms3d::Skeleton) -> Vec<Joint> {
+fn joint_nodes(model: &Ms3d, skeleton: &ms3d::Skeleton) -> Vec<Node> {
     let comments = model.extras.comments.as_ref().map(|c| c.joints.as_slice());
     model
         .joints
         .iter()
         .enumerate()
-        .map(|(i, j)| Joint {
+        .map(|(i, j)| Node {
             name: j.name.to_string_lossy(),
             parent: skeleton.parents()[i],
             translation: ms3d_axes(j.position),
             rotation: euler_to_quat(j.rotation).to_array(),
             scale: [1.0; 3],
-            inverse_bind: skeleton.inverse_bind()[i].to_cols_array(),
             extras: comment_extras(&comment_on(comments, i)),
         })
         .collect()
@@ -252,7 +257,7 @@ fn rotation_channel(j: &ms3d::Joint, i: usize) -> Channel {
         values.extend_from_slice(&q.to_array());
     }
     Channel {
-        target: Target::Rotation { joint: i },
+        target: Target::Rotation { node: i },
         interpolation: Interpolation::Linear,
         times: j.rotation_keys.iter().map(|k| k.time).collect(),
         values,
@@ -293,7 +298,7 @@ fn translation_channel(j: &ms3d::Joint, i: usize, tangents: &[(Vec3, Vec3)]) -> 
         (Interpolation::CubicSpline, values)
     };
     Channel {
-        target: Target::Translation { joint: i },
+        target: Target::Translation { node: i },
         interpolation,
         times: keys.iter().map(|k| k.time).collect(),
         values,
@@ -376,22 +381,18 @@ fn clip_animation(model: &Ms3d, timeline: &Animation, clip: &Clip) -> Result<Ani
 
 /// A joint that never moves (identity rest pose and inverse bind), for the
 /// vertices of skinned meshes that no joint moves.
-fn static_joint() -> Joint {
-    Joint {
+fn static_joint() -> Node {
+    Node {
         name: "static".to_string(),
-        parent: None,
-        translation: [0.0; 3],
-        rotation: [0.0, 0.0, 0.0, 1.0],
-        scale: [1.0; 3],
-        inverse_bind: glam::Mat4::IDENTITY.to_cols_array(),
         extras: json!({ "note": "holds vertices that no MilkShape joint moves" }),
+        ..Node::default()
     }
 }
 
 /// The joint that takes the missing share of weights summing to less than
-/// 100 %: scale 0, so its skinning matrix is zero.
-fn zero_joint() -> Joint {
-    Joint {
+/// 100 %: scale 0, so its skinning matrix is zero (identity inverse bind).
+fn zero_joint() -> Node {
+    Node {
         name: "weight_remainder".to_string(),
         scale: [0.0; 3],
         extras: json!({
@@ -462,10 +463,15 @@ impl Scene {
             .iter()
             .map(|g| group_mesh(model, g, extra))
             .collect();
-        let (skeleton, animations) = if model.joints.is_empty() {
-            (None, Vec::new())
+        let (nodes, skins, animations) = if model.joints.is_empty() {
+            (Vec::new(), Vec::new(), Vec::new())
         } else {
-            let mut joints = joints(model, &skeleton);
+            let mut nodes = joint_nodes(model, &skeleton);
+            let mut inverse_bind_matrices: Vec<[f32; 16]> = skeleton
+                .inverse_bind()
+                .iter()
+                .map(|m| m.to_cols_array())
+                .collect();
             let uses = |joint: u16| {
                 meshes.iter().any(|m| {
                     m.skin.as_ref().is_some_and(|s| {
@@ -477,11 +483,14 @@ impl Scene {
                 })
             };
             let needs_zero = uses(extra.zero);
+            let identity = glam::Mat4::IDENTITY.to_cols_array();
             if needs_zero || uses(extra.still) {
-                joints.push(static_joint());
+                nodes.push(static_joint());
+                inverse_bind_matrices.push(identity);
             }
             if needs_zero {
-                joints.push(zero_joint());
+                nodes.push(zero_joint());
+                inverse_bind_matrices.push(identity);
             }
             let anim = timeline(model, &skeleton, &options.animation_name);
             let animations = if options.clips.is_empty() {
@@ -493,7 +502,13 @@ impl Scene {
                     .map(|clip| clip_animation(model, &anim, clip))
                     .collect::<Result<_>>()?
             };
-            (Some(Skeleton { joints }), animations)
+            let skin = Skin {
+                name: "skeleton".to_string(),
+                joints: (0..nodes.len()).collect(),
+                inverse_bind_matrices,
+                extras: Value::Null,
+            };
+            (nodes, vec![skin], animations)
         };
         let mut extras =
             json!({ "source": "MS3D", "fps": model.fps, "total_frames": model.total_frames });
@@ -505,7 +520,8 @@ impl Scene {
             meshes,
             materials,
             textures,
-            skeleton,
+            nodes,
+            skins,
             animations,
             extras,
         })

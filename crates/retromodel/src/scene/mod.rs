@@ -1,5 +1,5 @@
-//! A format-neutral scene: meshes, materials, texture references, an
-//! optional skeleton and animations.
+//! A format-neutral scene: meshes, materials, texture references, a node
+//! hierarchy with skins, and animations.
 //!
 //! Format models map into a [`Scene`] ([`Scene::from_md2`],
 //! [`Scene::from_ms3d`]); exporters (such as [`crate::gltf`]) see only the
@@ -47,8 +47,13 @@ pub struct Scene {
     /// Textures, referenced by [`Material::texture`] and
     /// [`Material::alpha_texture`].
     pub textures: Vec<Texture>,
-    /// The skeleton that skinned meshes ([`Mesh::skin`]) follow.
-    pub skeleton: Option<Skeleton>,
+    /// Transform nodes in a hierarchy: the joints of skins, and the nodes
+    /// that place meshes ([`Mesh::node`]). A parent may come after its
+    /// children.
+    pub nodes: Vec<Node>,
+    /// Skins: which nodes are the joints that skinned meshes
+    /// ([`Mesh::skin`]) follow, with their inverse bind matrices.
+    pub skins: Vec<Skin>,
     /// Animations.
     pub animations: Vec<Animation>,
     /// Anything else worth keeping (model comments ...); `Value::Null` for
@@ -71,12 +76,18 @@ pub struct Mesh {
     pub indices: Vec<u32>,
     /// Index into [`Scene::materials`].
     pub material: Option<usize>,
+    /// The node whose transform places the mesh (index into
+    /// [`Scene::nodes`]); `None` for a mesh in scene space. A skinned mesh
+    /// follows its joints instead, as in glTF.
+    pub node: Option<usize>,
     /// Morph targets as **displacements** added to the base: with weights
     /// `w`, a vertex is at `position + Σ wₖ · targets[k].positions` (glTF's
     /// rule); normals likewise (and are then renormalised by a renderer).
     pub morph_targets: Vec<MorphTarget>,
-    /// Joint indices and weights when the mesh is skinned to
-    /// [`Scene::skeleton`].
+    /// The morph weights when no animation sets them, one per target;
+    /// empty for all zero.
+    pub morph_weights: Vec<f32>,
+    /// The skin the mesh follows, with joints and weights per vertex.
     pub skin: Option<SkinWeights>,
     /// Comments and other data worth keeping; `Value::Null` for nothing.
     pub extras: Value,
@@ -96,7 +107,9 @@ pub struct MorphTarget {
 /// Per-vertex skinning data: up to four joints per vertex.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SkinWeights {
-    /// Indices into [`Skeleton::joints`], one entry per vertex.
+    /// Index into [`Scene::skins`].
+    pub skin: usize,
+    /// Indices into that skin's [`Skin::joints`], one entry per vertex.
     pub joints: Vec<[u16; 4]>,
     /// Weights, one entry per vertex, summing to 1 (unused slots 0).
     pub weights: Vec<[f32; 4]>,
@@ -177,19 +190,15 @@ pub struct Texture {
     pub png: Vec<u8>,
 }
 
-/// A skeleton: joints in a hierarchy.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Skeleton {
-    /// Joints; a parent may come after its children.
-    pub joints: Vec<Joint>,
-}
-
-/// One joint of a [`Skeleton`].
+/// A transform node: a joint of a skin, or a node placing meshes.
+///
+/// Its local transform is `T · R · S` (translation, rotation, scale), in
+/// its parent's frame; a node without a parent is in scene space.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Joint {
+pub struct Node {
     /// Name.
     pub name: String,
-    /// Index of the parent joint; `None` for a root.
+    /// Index of the parent node; `None` for a root.
     pub parent: Option<usize>,
     /// Rest translation relative to the parent.
     pub translation: [f32; 3],
@@ -197,8 +206,38 @@ pub struct Joint {
     pub rotation: [f32; 4],
     /// Rest scale.
     pub scale: [f32; 3],
-    /// Inverse bind matrix (model space to joint space), column-major.
-    pub inverse_bind: [f32; 16],
+    /// Comments and other data worth keeping; `Value::Null` for nothing.
+    pub extras: Value,
+}
+
+impl Default for Node {
+    /// A root node with the identity transform.
+    fn default() -> Self {
+        Node {
+            name: String::new(),
+            parent: None,
+            translation: [0.0; 3],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+            scale: [1.0; 3],
+            extras: Value::Null,
+        }
+    }
+}
+
+/// A skin: the joints a skinned mesh follows.
+///
+/// A vertex of a mesh bound to this skin with joints `j` and weights `w`
+/// is at `Σ wᵢ · G(joints[jᵢ]) · inverse_bind_matrices[jᵢ] · p`, where `G`
+/// is a node's scene-space transform (glTF's rule).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Skin {
+    /// Name.
+    pub name: String,
+    /// The joints: indices into [`Scene::nodes`].
+    pub joints: Vec<usize>,
+    /// One inverse bind matrix (scene space to joint space at bind time,
+    /// column-major) per joint.
+    pub inverse_bind_matrices: Vec<[f32; 16]>,
     /// Comments and other data worth keeping; `Value::Null` for nothing.
     pub extras: Value,
 }
@@ -233,20 +272,20 @@ pub enum Target {
         /// Index into [`Scene::meshes`].
         mesh: usize,
     },
-    /// A joint's translation (3 values).
+    /// A node's translation (3 values).
     Translation {
-        /// Index into [`Skeleton::joints`].
-        joint: usize,
+        /// Index into [`Scene::nodes`].
+        node: usize,
     },
-    /// A joint's rotation (4 values, `[x, y, z, w]`).
+    /// A node's rotation (4 values, `[x, y, z, w]`).
     Rotation {
-        /// Index into [`Skeleton::joints`].
-        joint: usize,
+        /// Index into [`Scene::nodes`].
+        node: usize,
     },
-    /// A joint's scale (3 values).
+    /// A node's scale (3 values).
     Scale {
-        /// Index into [`Skeleton::joints`].
-        joint: usize,
+        /// Index into [`Scene::nodes`].
+        node: usize,
     },
 }
 
@@ -280,7 +319,7 @@ pub struct Channel {
 
 impl Default for Target {
     fn default() -> Self {
-        Target::Translation { joint: 0 }
+        Target::Translation { node: 0 }
     }
 }
 
