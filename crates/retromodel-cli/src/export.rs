@@ -6,8 +6,8 @@ use crate::output::write_atomic_with;
 use anyhow::{bail, Context, Result};
 use retromodel::gltf::{to_gltf_files, Glb, GltfFileNames, GltfOptions};
 use retromodel::ms3d::Clip;
-use retromodel::obj::{apply_morph_target, apply_ms3d_pose, to_obj, ObjOptions};
-use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene, Texture};
+use retromodel::obj::{apply_morph_target, apply_pose, to_obj, ObjOptions};
+use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Pose, Scene, Texture};
 use retromodel::texture::{
     decode, ResolveError, Rgba8Image, Skipped, TextureResolver, IMAGE_EXTENSIONS,
 };
@@ -367,13 +367,15 @@ pub fn export(
                     apply_morph_target(&mut scene, frame)
                         .with_context(|| input.display().to_string())?;
                 }
-                Model::Ms3d(m) => {
+                Model::Ms3d(_) => {
                     if let Some(t) = options.time {
                         if !t.is_finite() || t < 0.0 {
                             bail!("--time {t}: must be a non-negative number of seconds");
                         }
-                        apply_ms3d_pose(&mut scene, m, t)
-                            .with_context(|| input.display().to_string())?;
+                        let mut pose =
+                            Pose::new(&scene).with_context(|| input.display().to_string())?;
+                        pose.sample(&scene, 0, t);
+                        apply_pose(&mut scene, &pose);
                     }
                 }
             }

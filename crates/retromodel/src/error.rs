@@ -99,6 +99,15 @@ pub enum Error {
         /// Why it cannot be written.
         message: String,
     },
+    /// A [`Scene`](crate::scene::Scene) whose parts do not fit together
+    /// (a node's parent that is not a node, parents in a cycle).
+    #[error("scene {path}: {message}")]
+    InvalidScene {
+        /// Where, e.g. `nodes[3].parent`.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
     /// A clip (a named frame range of an MS3D timeline) that cannot be
     /// cut from the timeline: its range is reversed, not finite, or not
     /// inside the timeline.
@@ -123,7 +132,9 @@ impl Error {
             | Error::UnsupportedVersion { offset, .. }
             | Error::Invalid { offset, .. } => Some(*offset),
             Error::BadMagic { .. } => Some(0),
-            Error::Unwritable { .. } | Error::InvalidClip { .. } => None,
+            Error::Unwritable { .. } | Error::InvalidClip { .. } | Error::InvalidScene { .. } => {
+                None
+            }
         }
     }
 

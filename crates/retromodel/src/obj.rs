@@ -7,8 +7,8 @@
 //! flipped to OBJ's bottom-up `v` (`vt u 1−v`).
 //!
 //! The writer draws each mesh in its base positions; to export another pose
-//! first apply it with [`apply_morph_target`] (an MD2 frame) or
-//! [`apply_ms3d_pose`] (an MS3D skeleton at a time).
+//! first bake it in with [`apply_pose`] (any [`Pose`]: an animation at a
+//! time, skinned or morphed) or [`apply_morph_target`] (an MD2 frame).
 //!
 //! ```
 //! use retromodel::obj::{apply_morph_target, to_obj, ObjOptions};
@@ -30,11 +30,8 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use glam::{Mat4, Vec3};
-
 use crate::error::{Error, Result};
-use crate::ms3d::{GroupMesh, Influences, Ms3d, Skeleton};
-use crate::scene::Scene;
+use crate::scene::{Pose, Scene};
 
 /// What the OBJ refers to outside itself.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -196,83 +193,60 @@ pub fn to_obj(scene: &Scene, options: &ObjOptions) -> ObjFiles {
     ObjFiles { obj, mtl }
 }
 
-/// Moves every mesh that has morph targets to target `target` (for an MD2
-/// scene: frame `target`): positions and normals get the target's
-/// displacements added (normals renormalised), and the morph targets are
-/// dropped.
-///
-/// Fails when a mesh with morph targets has fewer than `target + 1`.
-pub fn apply_morph_target(scene: &mut Scene, target: usize) -> Result<()> {
-    for mesh in &mut scene.meshes {
-        if mesh.morph_targets.is_empty() {
-            continue;
-        }
-        let count = mesh.morph_targets.len();
-        let t = mesh.morph_targets.get(target).ok_or_else(|| {
-            Error::unwritable(
-                "OBJ export",
-                format!("frame {target} does not exist (the model has {count} frames)"),
-            )
-        })?;
-        for (p, d) in mesh.positions.iter_mut().zip(&t.positions) {
-            *p = (Vec3::from(*p) + Vec3::from(*d)).to_array();
-        }
-        for (n, d) in mesh.normals.iter_mut().zip(&t.normals) {
-            let sum = Vec3::from(*n) + Vec3::from(*d);
-            *n = sum.try_normalize().unwrap_or(Vec3::Y).to_array();
-        }
+/// Bakes `pose` into the scene: every mesh's positions and normals become
+/// its posed vertices ([`Pose::mesh_vertices`]), in scene space, and
+/// what made them (morph targets, skins, the placing node, nodes, skins
+/// and animations) is dropped, leaving a static scene for [`to_obj`].
+pub fn apply_pose(scene: &mut Scene, pose: &Pose) {
+    type Vertices = (Vec<[f32; 3]>, Vec<[f32; 3]>);
+    let posed: Vec<Vertices> = (0..scene.meshes.len())
+        .map(|i| {
+            let n = scene.meshes[i].positions.len();
+            let mut positions = vec![[0.0; 3]; n];
+            let mut normals = vec![[0.0; 3]; n];
+            pose.mesh_vertices(scene, i, &mut positions, &mut normals);
+            (positions, normals)
+        })
+        .collect();
+    for (mesh, (positions, normals)) in scene.meshes.iter_mut().zip(posed) {
+        let had_normals = mesh.normals.len() == mesh.positions.len();
+        mesh.positions = positions;
+        mesh.normals = if had_normals { normals } else { Vec::new() };
         mesh.morph_targets.clear();
-    }
-    Ok(())
-}
-
-/// Poses the meshes of a scene made by [`Scene::from_ms3d`] from `model`
-/// as MilkShape's viewer shows it `seconds` into the timeline
-/// ([`Skeleton::pose_at_time`], skinned by [`Influences`]); a negative time
-/// gives the bind pose. Normals are skinned and renormalised.
-///
-/// Fails when the joints' parents form a cycle, or when the scene's meshes
-/// do not match the model's groups (a scene not made from `model`).
-pub fn apply_ms3d_pose(scene: &mut Scene, model: &Ms3d, seconds: f32) -> Result<()> {
-    let skeleton = Skeleton::new(model)?;
-    if skeleton.joint_count() == 0 {
-        return Ok(());
-    }
-    let groups = GroupMesh::build_all(model);
-    let mismatch = || {
-        Error::unwritable(
-            "OBJ export",
-            "the scene's meshes do not match the MS3D model's groups",
-        )
-    };
-    if groups.len() != scene.meshes.len() {
-        return Err(mismatch());
-    }
-    let influences = Influences::new(model);
-    let mut joints = vec![Mat4::IDENTITY; skeleton.joint_count()];
-    skeleton.pose_at_time(seconds, &mut joints);
-    skeleton.skinning_matrices(&mut joints);
-    let mut skinned = vec![[0.0f32; 3]; model.vertices.len()];
-    influences.skin_positions(model, &joints, &mut skinned);
-    for (mesh, group) in scene.meshes.iter_mut().zip(&groups) {
-        if group.source_vertices.len() != mesh.positions.len() {
-            return Err(mismatch());
-        }
-        for (i, &src) in group.source_vertices.iter().enumerate() {
-            let src = src as usize;
-            if let Some(p) = skinned.get(src) {
-                mesh.positions[i] = *p;
-            }
-            if let Some(n) = mesh.normals.get_mut(i) {
-                let s = Vec3::from(influences.skin_normal(src, &joints, *n));
-                *n = s.try_normalize().unwrap_or(Vec3::Y).to_array();
-            }
-        }
+        mesh.morph_weights.clear();
         mesh.skin = None;
+        mesh.node = None;
     }
     scene.nodes.clear();
     scene.skins.clear();
     scene.animations.clear();
+}
+
+/// Moves every mesh that has morph targets to target `target` (for an MD2
+/// scene: frame `target`): weight 1 on that target, 0 on the others,
+/// baked with [`apply_pose`] (positions get the target's displacements
+/// added, normals too and renormalised).
+///
+/// Fails when a mesh with morph targets has fewer than `target + 1`, or
+/// the scene's node hierarchy is broken.
+pub fn apply_morph_target(scene: &mut Scene, target: usize) -> Result<()> {
+    let mut pose = Pose::new(scene)?;
+    for (i, mesh) in scene.meshes.iter().enumerate() {
+        if mesh.morph_targets.is_empty() {
+            continue;
+        }
+        let count = mesh.morph_targets.len();
+        let weights = pose.morph_weights_mut(i);
+        if target >= count {
+            return Err(Error::unwritable(
+                "OBJ export",
+                format!("frame {target} does not exist (the model has {count} frames)"),
+            ));
+        }
+        weights.fill(0.0);
+        weights[target] = 1.0;
+    }
+    apply_pose(scene, &pose);
     Ok(())
 }
 
@@ -333,7 +307,7 @@ mod tests {
         let model = crate::ms3d::sample::sample_model();
         let scene = Scene::from_ms3d(&model, &Ms3dSceneOptions::default()).unwrap();
         let mut posed = scene.clone();
-        apply_ms3d_pose(&mut posed, &model, -1.0).unwrap();
+        apply_pose(&mut posed, &Pose::new(&scene).unwrap());
         for (a, b) in scene.meshes.iter().zip(&posed.meshes) {
             for (p, q) in a.positions.iter().zip(&b.positions) {
                 assert!((0..3).all(|k| (p[k] - q[k]).abs() < 1e-3), "{p:?} {q:?}");

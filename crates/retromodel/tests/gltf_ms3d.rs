@@ -8,7 +8,7 @@ mod ms3d_common;
 
 use glam::{DMat4, DQuat, DVec3, Mat4};
 use gltf_common::{parse_glb, sample, Doc};
-use ms3d_common::{corpus_dir, full_spec};
+use ms3d_common::{corpus_dir, full_spec, SJoint};
 use retromodel::gltf::to_glb;
 use retromodel::ms3d::{Clip, Ms3d, Skeleton};
 use retromodel::scene::{Ms3dSceneOptions, Scene};
@@ -19,6 +19,7 @@ fn glb_of(model: &Ms3d) -> Doc {
     gltf::Gltf::from_slice(&glb).expect("the gltf crate accepts it");
     let doc = parse_glb(&glb);
     doc.check_layout();
+    doc.check_skin_roots();
     doc
 }
 
@@ -250,6 +251,109 @@ fn nehe_lesson31_joints_match_the_viewer() {
     assert_matches_viewer("nehe_lesson31", &model);
 }
 
+/// A rigged file for the skin-root cases: `full_spec` with its joints,
+/// vertex bones and vertex weights replaced.
+fn rig(joints: Vec<SJoint>, bones: [i8; 4], weights: [[u8; 3]; 4]) -> Ms3d {
+    let mut spec = full_spec();
+    spec.joints = joints;
+    spec.joint_extras = None;
+    spec.model_extras = None;
+    for (v, b) in spec.verts.iter_mut().zip(bones) {
+        v.bone = b;
+    }
+    let records = spec.vertex_extras.as_mut().unwrap();
+    records.records = weights.iter().map(|&w| ([1, 0, -1], w, [0, 0])).collect();
+    let (bytes, _) = spec.build();
+    Ms3d::from_bytes(&bytes).unwrap()
+}
+
+/// Nodes of the GLB named `name`.
+fn named(doc: &Doc, name: &str) -> usize {
+    doc.json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["name"] == name)
+        .count()
+}
+
+/// glTF wants a skin's joints under one root. Every way an MS3D gets
+/// several: two parentless joints, vertices no joint moves (the `static`
+/// joint), weights short of 100 % (`weight_remainder`), both, and a
+/// parent name that matches no joint. Each gets one `skeleton_root` that
+/// the skin names, and the joints still move exactly as the viewer's.
+#[test]
+fn every_skin_has_one_common_root() {
+    let chain = || {
+        vec![
+            SJoint::new("root", "", [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+            SJoint::new("arm", "root", [0.0, 0.0, 0.25], [1.0, 0.0, 0.0]),
+        ]
+    };
+    let mut keyed = chain();
+    keyed[0].rot_keys = vec![(0.0, [0.0; 3]), (1.0, [0.0, 0.0, 0.5])];
+    keyed[1].pos_keys = vec![(0.0, [0.0; 3]), (0.5, [0.0, 1.0, 0.0]), (1.0, [0.0; 3])];
+    let whole = [[0, 0, 0]; 4];
+    let mut cam = SJoint::new("cam", "", [0.1, 0.0, 0.0], [0.0, 2.0, 0.0]);
+    cam.rot_keys = vec![(0.0, [0.0; 3]), (1.0, [0.5, 0.0, 0.0])];
+    let two_roots = [keyed.clone(), vec![cam]].concat();
+    let mut orphan = keyed.clone();
+    orphan[1].parent = ms3d_common::field(b"nowhere");
+    // (name, joints, vertex bones, weights, helper joints expected)
+    type Case<'a> = (&'a str, Vec<SJoint>, [i8; 4], [[u8; 3]; 4], &'a [&'a str]);
+    let cases: Vec<Case> = vec![
+        ("two root joints", two_roots, [0, 1, 2, 0], whole, &[]),
+        (
+            "unweighted vertices only",
+            keyed.clone(),
+            [0, 1, -1, -1],
+            whole,
+            &["static"],
+        ),
+        (
+            "weights short of 100 % only",
+            keyed.clone(),
+            [0, 1, 0, 1],
+            [[60, 30, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]],
+            &["static", "weight_remainder"],
+        ),
+        (
+            "both",
+            keyed.clone(),
+            [0, -1, 0, 1],
+            [[60, 30, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]],
+            &["static", "weight_remainder"],
+        ),
+        ("a parent that is missing", orphan, [0, 1, 1, 0], whole, &[]),
+    ];
+    for (name, joints, bones, weights, helpers) in cases {
+        let model = rig(joints, bones, weights);
+        let doc = glb_of(&model);
+        let roots = doc.check_skin_roots();
+        assert_eq!(roots.len(), 1, "{name}");
+        assert_eq!(
+            doc.json["nodes"][roots[0]]["name"], "skeleton_root",
+            "{name}"
+        );
+        assert_eq!(doc.json["skins"][0]["skeleton"], roots[0], "{name}");
+        assert!(
+            doc.json["nodes"][roots[0]].get("translation").is_none(),
+            "{name}: identity"
+        );
+        for helper in ["static", "weight_remainder"] {
+            let want = usize::from(helpers.contains(&helper));
+            assert_eq!(named(&doc, helper), want, "{name}: {helper}");
+        }
+        assert_matches_viewer(name, &model);
+    }
+    // One root joint and nothing else: that joint is the common root, no
+    // node is added (the output is as it always was).
+    let doc = glb_of(&rig(keyed, [0, 1, 1, 0], whole));
+    let roots = doc.check_skin_roots();
+    assert_eq!(doc.json["nodes"][roots[0]]["name"], "root");
+    assert_eq!(named(&doc, "skeleton_root"), 0);
+}
+
 #[test]
 fn every_corpus_ms3d_exports_a_well_formed_glb() {
     let Some(dir) = corpus_dir() else { return };
@@ -262,6 +366,12 @@ fn every_corpus_ms3d_exports_a_well_formed_glb() {
         };
         let doc = parse_glb(&to_glb(&scene).unwrap());
         doc.check_layout();
+        let roots = doc.check_skin_roots();
+        assert_eq!(
+            roots.len(),
+            usize::from(!model.joints.is_empty()),
+            "{name}: one skin"
+        );
         let meshes = doc.json["meshes"].as_array().map_or(0, Vec::len);
         let drawable = model
             .groups

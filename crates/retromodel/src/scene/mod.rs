@@ -29,9 +29,11 @@ mod from_md2;
 mod from_ms3d;
 #[cfg(feature = "textures")]
 mod images;
+mod pose;
 
 pub use from_md2::{md2_axes, Md2SceneOptions};
 pub use from_ms3d::{ms3d_axes, Ms3dSceneOptions};
+pub use pose::Pose;
 
 use serde_json::Value;
 

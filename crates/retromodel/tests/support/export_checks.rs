@@ -13,8 +13,8 @@
 use retromodel::gltf::{to_gltf_with, Glb, GltfOptions};
 use retromodel::md2::Md2;
 use retromodel::ms3d::{Clip, Ms3d};
-use retromodel::obj::{apply_morph_target, apply_ms3d_pose, to_obj, ObjOptions};
-use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+use retromodel::obj::{apply_morph_target, apply_pose, to_obj, ObjOptions};
+use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Pose, Scene};
 use serde_json::Value;
 
 /// Exports whatever `data` parses as; returns how many scenes were
@@ -56,8 +56,10 @@ pub fn exercise_export(data: &[u8]) -> usize {
             if let Ok(clipped) = Scene::from_ms3d(&model, &options) {
                 check_scene_exports(&clipped);
             }
-            let mut posed = scene.clone();
-            if apply_ms3d_pose(&mut posed, &model, 0.5).is_ok() {
+            if let Ok(mut pose) = Pose::new(&scene) {
+                pose.sample(&scene, 0, 0.5);
+                let mut posed = scene.clone();
+                apply_pose(&mut posed, &pose);
                 let _ = to_obj(&posed, &ObjOptions::default());
             }
             exported += 1;
