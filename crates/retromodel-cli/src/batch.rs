@@ -1,10 +1,13 @@
 //! `retromodel convert DIR --out-dir OUT --to FORMAT`: every model below a
 //! folder, in parallel.
 
-use crate::export::{export, Options, Target};
+use crate::output::exists;
+use crate::pipeline::{convert_file, Job};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use retromodel::convert::OutputFormat;
+use retromodel::Format;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,15 +19,13 @@ pub struct Batch<'a> {
     /// Where outputs go, in the same layout.
     pub out_dir: &'a Path,
     /// The format.
-    pub target: Target,
-    /// Replace existing outputs.
-    pub force: bool,
+    pub format: OutputFormat,
     /// No progress bar.
     pub quiet: bool,
     /// Threads (`None`: one per core).
     pub jobs: Option<usize>,
-    /// Export options.
-    pub options: Options,
+    /// How each model is converted and written.
+    pub job: Job,
 }
 
 /// How one file ended.
@@ -34,8 +35,9 @@ enum Outcome {
     Failed(String),
 }
 
-/// Every `*.md2` and `*.ms3d` (any case) below `dir`, sorted; symbolic
-/// links to folders are not followed.
+/// Every model file below `dir` (by the extensions of the formats the
+/// library reads, any case), sorted; symbolic links to folders are not
+/// followed.
 fn find_models(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
@@ -59,10 +61,8 @@ fn find_models(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
         if kind.is_dir() {
             find_models(&path, out, errors);
         } else {
-            let ext = path
-                .extension()
-                .map(|e| e.to_string_lossy().to_ascii_lowercase());
-            if matches!(ext.as_deref(), Some("md2" | "ms3d")) {
+            let ext = path.extension().map(|e| e.to_string_lossy());
+            if ext.is_some_and(|e| Format::from_extension(&e).is_some()) {
                 out.push(path);
             }
         }
@@ -155,8 +155,8 @@ fn convert_one(batch: &Batch, model: &Path) -> Outcome {
     let out = batch
         .out_dir
         .join(rel)
-        .with_extension(batch.target.extension());
-    if !batch.force && out.symlink_metadata().is_ok() {
+        .with_extension(batch.format.extension());
+    if !batch.job.force && exists(&out) {
         return Outcome::Skipped;
     }
     let result = (|| {
@@ -164,7 +164,7 @@ fn convert_one(batch: &Batch, model: &Path) -> Outcome {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("{}: cannot create", parent.display()))?;
         }
-        export(model, &out, batch.target, batch.force, &batch.options)
+        convert_file(model, &out, batch.format, &batch.job)
     })();
     match result {
         Ok(w) => Outcome::Converted(w),

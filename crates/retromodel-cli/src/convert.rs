@@ -1,14 +1,15 @@
 //! `retromodel convert`.
 
 use crate::batch::{self, Batch};
-use crate::export::{export, Options, Target};
-use crate::load::{load, Model};
-use crate::output::write_atomic;
+use crate::pipeline::{convert_file, Job};
 use anyhow::{bail, Result};
+use retromodel::convert::{ConvertOptions, OutputFormat};
 use retromodel::md2::Layout;
 use retromodel::ms3d::Clip;
+use retromodel::scene::UserSkin;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// Where sections go when writing MD2.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -36,7 +37,7 @@ pub struct Args {
     /// The export format (required in batch mode; else it must match the
     /// output's extension).
     #[arg(long, value_enum)]
-    to: Option<Target>,
+    to: Option<ToArg>,
     /// Replace output files that exist (batch mode: else they are skipped).
     #[arg(long)]
     force: bool,
@@ -98,54 +99,87 @@ pub struct Args {
 }
 
 impl Args {
-    fn export_options(&self, strict: bool) -> Options {
-        Options {
-            quantize: self.quantize,
-            compress: self.compress,
+    /// The library's options and the command line's own, mapped from the
+    /// flags once. `strict`: options that do not apply are errors (one
+    /// model) rather than ignored (batch mode).
+    fn job(&self, strict: bool) -> Job {
+        let skin = self.skin.as_ref().map(|path| UserSkin {
+            path: path.display().to_string(),
+            name: path
+                .file_name()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+            data: std::fs::read(path)
+                .map(Arc::from)
+                .map_err(|e| e.to_string()),
+        });
+        Job {
+            options: ConvertOptions {
+                quantize: self.quantize,
+                compress: self.compress,
+                clip: self.clips.clone(),
+                frame: self.frame,
+                anim: self.anim.clone(),
+                time: self.time,
+                layout: match self.layout {
+                    LayoutArg::Standard => Layout::Standard,
+                    LayoutArg::Original => Layout::Original,
+                },
+                repair: self.repair,
+                skin,
+                strict,
+            },
             texture_dirs: self.texture_dirs.clone(),
-            skin: self.skin.clone(),
-            frame: self.frame,
-            anim: self.anim.clone(),
-            time: self.time,
-            clips: self.clips.clone(),
+            force: self.force,
             sync: self.sync,
-            strict,
         }
     }
 }
 
-fn extension(path: &std::path::Path) -> String {
-    path.extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default()
+/// The output formats, for `--to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ToArg {
+    /// Binary glTF 2.0, one file.
+    Glb,
+    /// glTF 2.0 JSON and its `.bin` buffer beside it.
+    Gltf,
+    /// Wavefront OBJ of one pose, its `.mtl` and PNG textures beside it.
+    Obj,
+    /// Quake II MD2 (from MD2).
+    Md2,
+    /// MilkShape 3D MS3D (from MS3D).
+    Ms3d,
 }
 
-/// Fails when `--clip` is given for an output that is not glTF.
-fn check_clips_apply(args: &Args, target: Option<Target>) -> Result<()> {
-    if !args.clips.is_empty() && !matches!(target, Some(Target::Glb | Target::Gltf)) {
-        bail!("--clip applies to glTF output (.glb, .gltf) of MS3D models");
+impl ToArg {
+    fn format(self) -> OutputFormat {
+        match self {
+            ToArg::Glb => OutputFormat::Glb,
+            ToArg::Gltf => OutputFormat::Gltf,
+            ToArg::Obj => OutputFormat::Obj,
+            ToArg::Md2 => OutputFormat::Md2,
+            ToArg::Ms3d => OutputFormat::Ms3d,
+        }
     }
-    Ok(())
 }
 
 /// Runs `convert`.
 pub fn run(args: &Args) -> Result<ExitCode> {
     if args.input.is_dir() {
-        let (Some(out_dir), Some(target)) = (&args.out_dir, args.to) else {
+        let (Some(out_dir), Some(to)) = (&args.out_dir, args.to) else {
             bail!(
                 "{}: is a folder: convert it with --out-dir OUT --to glb|gltf|obj",
                 args.input.display()
             );
         };
-        check_clips_apply(args, Some(target))?;
+        let job = args.job(false);
+        job.options.check_output(to.format())?;
         return batch::run(&Batch {
             input: &args.input,
             out_dir,
-            target,
-            force: args.force,
+            format: to.format(),
             quiet: args.quiet,
             jobs: args.jobs.map(usize::from),
-            options: args.export_options(false),
+            job,
         });
     }
     let Some(output) = &args.output else {
@@ -154,77 +188,33 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             args.input.display()
         );
     };
-    let out_ext = extension(output);
-    check_clips_apply(args, Target::from_extension(&out_ext))?;
-    if let Some(target) = Target::from_extension(&out_ext) {
-        if args.to.is_some_and(|t| t != target) {
-            bail!("{}: the extension does not match --to", output.display());
+    let ext = output
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let Some(format) = OutputFormat::from_extension(&ext) else {
+        if !args.clips.is_empty() {
+            bail!("--clip applies to glTF output (.glb, .gltf) of MS3D models");
         }
-        for line in export(
-            &args.input,
-            output,
-            target,
-            args.force,
-            &args.export_options(true),
-        )? {
-            eprintln!("{line}");
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    if out_ext != "md2" && out_ext != "ms3d" {
         bail!(
-            "{}: cannot write .{out_ext} files (supported: .glb, .gltf, .obj, .md2, .ms3d)",
+            "{}: cannot write .{ext} files (supported: .glb, .gltf, .obj, .md2, .ms3d)",
             output.display()
         );
-    }
-    if let Some(t) = args.to {
+    };
+    let job = args.job(true);
+    job.options.check_output(format)?;
+    if let Some(to) = args.to.filter(|t| t.format() != format) {
+        if format.is_scene_export() {
+            bail!("{}: the extension does not match --to", output.display());
+        }
         bail!(
             "{}: --to {} does not match the extension",
             output.display(),
-            t.extension()
+            to.format().extension()
         );
     }
-    let args_output = output;
-    if !args.force && args_output.symlink_metadata().is_ok() {
-        bail!(
-            "{}: already exists (use --force to replace it)",
-            args_output.display()
-        );
+    for line in convert_file(&args.input, output, format, &job)? {
+        eprintln!("{line}");
     }
-    let layout = match args.layout {
-        LayoutArg::Standard => Layout::Standard,
-        LayoutArg::Original => Layout::Original,
-    };
-    let out = match load(&args.input)?.1 {
-        Model::Md2(_) if out_ext != "md2" => bail!(
-            "{}: cannot convert MD2 to .{out_ext} yet",
-            args_output.display()
-        ),
-        Model::Ms3d(_) if out_ext != "ms3d" => bail!(
-            "{}: cannot convert MS3D to .{out_ext} yet",
-            args_output.display()
-        ),
-        Model::Ms3d(model) => model.to_bytes()?,
-        Model::Md2(mut model) => {
-            if args.repair {
-                let r = model.repair();
-                if !r.is_empty() {
-                    eprintln!(
-                        "{}: repaired: dropped {} triangles, fixed {} normals{}",
-                        args.input.display(),
-                        r.dropped_triangles,
-                        r.fixed_normals,
-                        if r.rebuilt_gl_commands {
-                            ", rebuilt GL commands"
-                        } else {
-                            ""
-                        }
-                    );
-                }
-            }
-            model.to_bytes_with(layout)?
-        }
-    };
-    write_atomic(args_output, &out, args.force, args.sync)?;
     Ok(ExitCode::SUCCESS)
 }

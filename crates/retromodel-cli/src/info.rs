@@ -1,9 +1,6 @@
 //! `retromodel info`: a summary of a model, as text or one JSON object.
 
-mod md2;
-mod ms3d;
-
-use crate::load::{load, Model};
+use crate::load::load;
 use anyhow::Result;
 use retromodel::ms3d::Clip;
 use std::path::PathBuf;
@@ -27,23 +24,11 @@ pub struct Args {
 /// Runs `info`.
 pub fn run(args: &Args) -> Result<ExitCode> {
     let (bytes, model) = load(&args.file)?;
-    match model {
-        Model::Md2(model) => {
-            let j = md2::md2_json(&model, &bytes);
-            if args.json {
-                outln!("{}", serde_json::to_string_pretty(&j)?);
-            } else {
-                md2::print_md2(&args.file, &j)?;
-            }
-        }
-        Model::Ms3d(model) => {
-            let j = ms3d::ms3d_json(&model, &args.clips);
-            if args.json {
-                outln!("{}", serde_json::to_string_pretty(&j)?);
-            } else {
-                ms3d::print_ms3d(&args.file, &j)?;
-            }
-        }
+    let info = model.info(&bytes, &args.clips);
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&info)?);
+    } else {
+        out!("{}: {info}", args.file.display());
     }
     Ok(ExitCode::SUCCESS)
 }

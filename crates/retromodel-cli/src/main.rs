@@ -14,12 +14,21 @@ macro_rules! outln {
     }};
 }
 
+/// `print!` that returns an error instead of panicking when stdout is
+/// closed.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)?;
+    }};
+}
+
 mod batch;
 mod convert;
-mod export;
 mod info;
 mod load;
 mod output;
+mod pipeline;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -68,10 +77,28 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("retromodel: error: {err:#}");
+            eprintln!("retromodel: error: {}", report(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error and its causes on one line, `a: b: c`, leaving out a cause
+/// whose text its wrapper already shows (the library's errors say what
+/// their sources say, and keep them as sources too).
+fn report(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 /// Whether `err` is stdout being closed by the reader, which is no error of

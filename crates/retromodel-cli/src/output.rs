@@ -1,6 +1,8 @@
-//! Writing output files safely: to a temporary file in the destination
-//! folder, then renamed into place, so a failure never leaves a partial
-//! file; an existing file is only replaced when the user said `--force`.
+//! Writing output files safely: every file checked free first (unless
+//! `--force`), then each written to a temporary file in the destination
+//! folder and renamed into place, so a failure never leaves a partial
+//! file and an existing file is only replaced when the user said
+//! `--force`.
 //!
 //! With `sync` (`--sync`), each file's data also reaches the disk before
 //! the rename, so that not even a power cut can leave an empty or partial
@@ -9,30 +11,51 @@
 //! rest of a one-model conversion).
 
 use anyhow::{bail, Context, Result};
+use retromodel::convert::OutputFile;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to `path` atomically. Without `force`, fails when `path`
-/// exists (also when it appears while writing). With `sync`, the data is
-/// flushed to disk before the rename.
-pub fn write_atomic(path: &Path, bytes: &[u8], force: bool, sync: bool) -> Result<()> {
-    write_atomic_with(path, force, sync, |out| out.write_all(bytes))
+/// Whether `path` exists (as anything, a dangling symbolic link too).
+pub fn exists(path: &Path) -> bool {
+    path.symlink_metadata().is_ok()
 }
 
-/// Like [`write_atomic`], with the contents written by `write` (through a
-/// buffer) rather than held whole in memory.
-pub fn write_atomic_with(
-    path: &Path,
-    force: bool,
-    sync: bool,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<()> {
-    if !force && path.symlink_metadata().is_ok() {
+/// The one check that outputs may be written: without `force`, fails
+/// naming the first of `paths` that exists.
+pub fn check_free(paths: &[PathBuf], force: bool) -> Result<()> {
+    if force {
+        return Ok(());
+    }
+    if let Some(path) = paths.iter().find(|p| exists(p)) {
         bail!(
             "{}: already exists (use --force to replace it)",
             path.display()
         );
     }
+    Ok(())
+}
+
+/// Writes every file of a conversion into `dir`, the main one (the last)
+/// last, so that it only appears once its companions do.
+pub fn write_files(dir: &Path, files: &[OutputFile], force: bool, sync: bool) -> Result<()> {
+    let paths: Vec<PathBuf> = files.iter().map(|f| dir.join(&f.name)).collect();
+    check_free(&paths, force)?;
+    for (file, path) in files.iter().zip(&paths) {
+        write_atomic_with(path, force, sync, |w| file.write_to(w))?;
+    }
+    Ok(())
+}
+
+/// Writes what `write` produces (through a buffer) to `path` atomically:
+/// a temporary file renamed into place, replacing `path` only with
+/// `force` (else the rename fails if `path` appeared meanwhile). With
+/// `sync`, the data is flushed to disk before the rename.
+fn write_atomic_with(
+    path: &Path,
+    force: bool,
+    sync: bool,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -1,8 +1,8 @@
 //! `retromodel validate`.
 
-use crate::load::{parse, read_file, Model};
-use anyhow::Context;
-use anyhow::Result;
+use crate::load::read_file;
+use anyhow::{Context, Result};
+use retromodel::Model;
 use retromodel::Severity;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,16 +26,16 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<ExitCode> {
     let mut failed = 0usize;
     for path in &args.files {
-        let problems =
-            match read_file(path).and_then(|b| parse(&b).context("cannot read the model")) {
-                Ok(Model::Md2(model)) => model.validate(),
-                Ok(Model::Ms3d(model)) => model.validate(),
-                Err(err) => {
-                    outln!("{}: error: {:#}", path.display(), err.root_cause());
-                    failed += 1;
-                    continue;
-                }
-            };
+        let model =
+            read_file(path).and_then(|b| Model::from_bytes(&b).context("cannot read the model"));
+        let problems = match model {
+            Ok(model) => model.validate(),
+            Err(err) => {
+                outln!("{}: error: {:#}", path.display(), err.root_cause());
+                failed += 1;
+                continue;
+            }
+        };
         let fails = problems
             .iter()
             .any(|p| p.severity == Severity::Error || args.strict);

@@ -4,25 +4,7 @@
 //! `frame 12 vertex 301`) and at which byte offset of the file, so that a
 //! message alone is enough to find the fault with a hex editor.
 
-use std::fmt;
-
-/// The model formats this crate reads and writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// Quake II MD2 (`IDP2`, version 8).
-    Md2,
-    /// MilkShape 3D MS3D (`MS3D000000`, versions 3 and 4).
-    Ms3d,
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Format::Md2 => "MD2",
-            Format::Ms3d => "MS3D",
-        })
-    }
-}
+use crate::format::Format;
 
 /// An error while reading or writing a model.
 ///
@@ -63,6 +45,23 @@ pub enum Error {
         expected: &'static str,
         /// What the file holds there, shown lossily.
         found: String,
+    },
+    /// The data is in no format this crate knows.
+    #[error(
+        "unknown format: starts with {found:?}, expected \"IDP2\" (MD2) or \"MS3D000000\" (MS3D)"
+    )]
+    UnknownFormat {
+        /// The first bytes, shown lossily.
+        found: String,
+    },
+    /// The data is in a format this crate recognises but does not read (a
+    /// Quake III MD3, a Kingpin MDX, an image ...).
+    #[error("this is {what} (starts with {magic:?}), which retromodel does not read (it reads MD2 and MS3D)")]
+    UnsupportedFormat {
+        /// What the data is, e.g. `a Quake III MD3 model`.
+        what: &'static str,
+        /// The bytes that tell, shown lossily.
+        magic: String,
     },
     /// The version field names a version this crate does not know.
     #[error(
@@ -108,6 +107,39 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A problem that strict reading does not accept (see
+    /// `Md2::from_bytes_strict`): the first one `validate()` found, with
+    /// its byte offset when it has one.
+    #[error("{}: {}{}", .0.path, .0.message, .0.offset.map_or(String::new(), |o| format!(" at offset {o:#x}")))]
+    Rejected(crate::Problem),
+    /// A texture or skin image that cannot be decoded or encoded (feature
+    /// `textures`); the texture error is the
+    /// [`source`](std::error::Error::source).
+    #[cfg(feature = "textures")]
+    #[error("{context}: {source}")]
+    Texture {
+        /// Which texture, e.g. `texture` or `skin players/male/grunt.pcx`.
+        context: String,
+        /// What went wrong.
+        #[source]
+        source: crate::texture::TextureError,
+    },
+    /// Conversion options that conflict or do not apply to the model or
+    /// the output ([`ConvertOptions::check`](crate::convert::ConvertOptions::check));
+    /// options are named as the command line's flags.
+    #[error("{message}")]
+    InvalidOptions {
+        /// What is wrong, e.g. `--time applies to MS3D models; ...`.
+        message: String,
+    },
+    /// A conversion this crate cannot make (yet), such as MD2 to MS3D.
+    #[error("cannot convert {from} to .{to} yet")]
+    Unconvertible {
+        /// The input's format.
+        from: Format,
+        /// The output's extension.
+        to: &'static str,
+    },
     /// A clip (a named frame range of an MS3D timeline) that cannot be
     /// cut from the timeline: its range is reversed, not finite, or not
     /// inside the timeline.
@@ -131,10 +163,17 @@ impl Error {
             Error::Truncated { offset, .. }
             | Error::UnsupportedVersion { offset, .. }
             | Error::Invalid { offset, .. } => Some(*offset),
-            Error::BadMagic { .. } => Some(0),
-            Error::Unwritable { .. } | Error::InvalidClip { .. } | Error::InvalidScene { .. } => {
-                None
-            }
+            Error::BadMagic { .. }
+            | Error::UnknownFormat { .. }
+            | Error::UnsupportedFormat { .. } => Some(0),
+            Error::Rejected(problem) => problem.offset,
+            #[cfg(feature = "textures")]
+            Error::Texture { source, .. } => source.offset(),
+            Error::Unwritable { .. }
+            | Error::InvalidClip { .. }
+            | Error::InvalidScene { .. }
+            | Error::InvalidOptions { .. }
+            | Error::Unconvertible { .. } => None,
         }
     }
 

@@ -60,10 +60,14 @@
 #[macro_use]
 mod name;
 mod bytes;
+#[cfg(feature = "scene")]
+pub mod convert;
 mod error;
+mod format;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod md2;
+mod model;
 pub mod ms3d;
 #[cfg(feature = "scene")]
 pub mod obj;
@@ -73,5 +77,7 @@ pub mod scene;
 #[cfg(feature = "textures")]
 pub mod texture;
 
-pub use error::{Error, Format, Result};
+pub use error::{Error, Result};
+pub use format::Format;
+pub use model::{Info, Model};
 pub use problem::{Problem, Severity, MAX_LISTED_PROBLEMS};

@@ -146,3 +146,27 @@ impl Collector {
         self.problems
     }
 }
+
+/// The `warnings` block of an `info` report: `none`, or how many, the
+/// first `shown` of them and how many more there are.
+pub(crate) fn write_warning_list(
+    f: &mut fmt::Formatter<'_>,
+    warnings: &[String],
+    shown: usize,
+) -> fmt::Result {
+    if warnings.is_empty() {
+        return writeln!(f, "  warnings      none");
+    }
+    writeln!(f, "  warnings      {}", warnings.len())?;
+    for w in warnings.iter().take(shown) {
+        writeln!(f, "                  {w}")?;
+    }
+    if warnings.len() > shown {
+        writeln!(
+            f,
+            "                  … and {} more (see `retromodel validate`)",
+            warnings.len() - shown
+        )?;
+    }
+    Ok(())
+}

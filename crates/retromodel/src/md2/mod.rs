@@ -29,6 +29,7 @@ mod anorms;
 mod decode;
 mod encode;
 pub mod gl_commands;
+mod info;
 mod mesh;
 mod read;
 mod repair;
@@ -41,6 +42,7 @@ pub use animation::{
 };
 pub use anorms::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
 pub use encode::{encode_frame, vertex_normals};
+pub use info::{AnimationInfo, Info};
 pub use mesh::{MeshVertex, RenderMesh};
 pub use repair::RepairReport;
 pub use write::Layout;

@@ -11,7 +11,8 @@ use super::{
     VERTEX_SIZE,
 };
 use crate::bytes::{le_f32, le_i16, le_u16, slice, Reader};
-use crate::error::{Error, Format, Result};
+use crate::error::{Error, Result};
+use crate::format::Format;
 
 /// One section of the file as the header describes it.
 #[derive(Debug, Clone, Copy)]
@@ -345,11 +346,7 @@ impl Md2 {
         let model = Md2::from_bytes(data)?;
         match model.validate().into_iter().next() {
             None => Ok(model),
-            Some(p) => Err(Error::Invalid {
-                context: p.path,
-                message: p.message,
-                offset: p.offset.unwrap_or(0),
-            }),
+            Some(p) => Err(Error::Rejected(p)),
         }
     }
 }

@@ -30,6 +30,7 @@
 
 mod clip;
 mod extras;
+mod info;
 mod mesh;
 mod read;
 pub mod sample;
@@ -39,6 +40,7 @@ mod validate;
 mod write;
 
 pub use clip::Clip;
+pub use info::{ClipInfo, ExtrasInfo, GroupInfo, Info, MaterialInfo};
 pub use mesh::{GroupMesh, SkinnedVertex};
 #[cfg(feature = "scene")]
 pub(crate) use skeleton::euler_to_quat;

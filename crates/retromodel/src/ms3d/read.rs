@@ -7,7 +7,8 @@
 
 use super::{Group, Joint, Key, Material, Ms3d, Name128, Name32, Triangle, Vertex, MAGIC};
 use crate::bytes::{le_f32, le_u16, Reader};
-use crate::error::{Error, Format, Result};
+use crate::error::{Error, Result};
+use crate::format::Format;
 
 /// Sizes of the fixed records.
 pub(crate) const VERTEX_SIZE: u64 = 15;
@@ -248,11 +249,7 @@ impl Ms3d {
         let model = Ms3d::from_bytes(data)?;
         match model.validate().into_iter().next() {
             None => Ok(model),
-            Some(p) => Err(Error::Invalid {
-                context: p.path,
-                message: p.message,
-                offset: p.offset.unwrap_or(0),
-            }),
+            Some(p) => Err(Error::Rejected(p)),
         }
     }
 }

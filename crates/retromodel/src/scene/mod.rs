@@ -24,6 +24,8 @@
 //! assert_eq!(scene.animations.len(), model.animations().len());
 //! ```
 
+#[cfg(feature = "textures")]
+mod attach;
 mod cut;
 mod from_md2;
 mod from_ms3d;
@@ -31,11 +33,34 @@ mod from_ms3d;
 mod images;
 mod pose;
 
+#[cfg(feature = "textures")]
+pub use attach::{Consequence, TextureLookup, TextureWarning, UserSkin};
 pub use from_md2::{md2_axes, Md2SceneOptions};
 pub use from_ms3d::{ms3d_axes, Ms3dSceneOptions};
 pub use pose::Pose;
 
 use serde_json::Value;
+
+use crate::ms3d::Clip;
+
+/// How a [`Model`](crate::Model) becomes a scene
+/// ([`Model::to_scene`](crate::Model::to_scene)), whatever its format.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SceneOptions {
+    /// Name of the scene (and of an MD2's mesh); empty for the format's
+    /// default (`md2`, `ms3d`).
+    pub name: String,
+    /// Playback rate of formats whose animations have none of their own
+    /// (MD2); `None` for the format's usual rate (10 for Quake II).
+    pub fps: Option<f32>,
+    /// Whether MD2 animations get a key back to their first frame, for
+    /// looping players ([`Md2SceneOptions::close_loops`]).
+    pub close_loops: bool,
+    /// Named ranges of a model's one timeline (MS3D), each made its own
+    /// animation; formats with named animations of their own (MD2) ignore
+    /// them ([`Model::has_timeline`](crate::Model::has_timeline) tells).
+    pub clips: Vec<Clip>,
+}
 
 /// A whole model in format-neutral form.
 #[derive(Debug, Clone, PartialEq, Default)]

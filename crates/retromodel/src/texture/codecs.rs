@@ -6,7 +6,7 @@ use std::io::Cursor;
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use image::{DynamicImage, ImageDecoder, ImageEncoder, ImageError, ImageReader};
 
-use super::{DecodeLimits, ImageFormat, Rgba8Image, TextureError};
+use super::{CodecError, DecodeLimits, ImageFormat, Rgba8Image, TextureError};
 
 /// Decodes `data`, already recognised as `format` (not PCX), to RGBA8.
 pub(crate) fn decode(
@@ -41,6 +41,7 @@ pub(crate) fn decode(
     Rgba8Image::new(w, h, rgba.into_raw()).ok_or_else(|| TextureError::Codec {
         format,
         message: format!("decoder returned an image of {w}x{h} pixels with the wrong buffer size"),
+        source: None,
     })
 }
 
@@ -49,6 +50,7 @@ fn codec_error(format: ImageFormat, e: ImageError) -> TextureError {
         ImageError::Limits(limit) => TextureError::Codec {
             format,
             message: format!("exceeds the decode limits: {limit}"),
+            source: None,
         },
         ImageError::Unsupported(what) => TextureError::Unsupported {
             format,
@@ -57,6 +59,7 @@ fn codec_error(format: ImageFormat, e: ImageError) -> TextureError {
         other => TextureError::Codec {
             format,
             message: other.to_string(),
+            source: Some(CodecError(std::sync::Arc::new(other))),
         },
     }
 }
@@ -79,6 +82,7 @@ pub(crate) fn encode_png(image: &Rgba8Image) -> Result<Vec<u8>, TextureError> {
     };
     result.map_err(|e| TextureError::Encode {
         message: e.to_string(),
+        source: Some(CodecError(std::sync::Arc::new(e))),
     })?;
     Ok(out)
 }

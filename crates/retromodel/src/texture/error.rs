@@ -79,14 +79,47 @@ pub enum TextureError {
         format: ImageFormat,
         /// The codec's message.
         message: String,
+        /// The codec's own error, when it gave one.
+        #[source]
+        source: Option<CodecError>,
     },
     /// Encoding a PNG failed.
     #[error("cannot encode PNG: {message}")]
     Encode {
         /// Why.
         message: String,
+        /// The encoder's own error.
+        #[source]
+        source: Option<CodecError>,
     },
 }
+
+/// An error of the `image` crate's codecs, kept as the
+/// [`source`](std::error::Error::source) of a [`TextureError`] (shared, so
+/// that the texture error stays `Clone`; two are equal when their messages
+/// are).
+#[derive(Debug, Clone)]
+pub struct CodecError(pub std::sync::Arc<image::ImageError>);
+
+impl std::fmt::Display for CodecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for CodecError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(self.0.as_ref())
+    }
+}
+
+impl PartialEq for CodecError {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0) || self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for CodecError {}
 
 impl TextureError {
     /// The byte offset this error points at, if it has one.
@@ -126,10 +159,12 @@ impl TextureError {
 }
 
 impl From<TextureError> for crate::Error {
-    /// Truncation keeps its structure; every other texture error becomes an
+    /// Truncation and invalid data keep their structure (as
+    /// [`Error::Truncated`](crate::Error::Truncated) and
     /// [`Error::Invalid`](crate::Error::Invalid) in context `<format>
-    /// texture` (or `texture`) with the message and offset (0 where the
-    /// texture error has none).
+    /// texture`), as does data in no image format (an `Invalid` at offset
+    /// 0); every other texture error becomes an
+    /// [`Error::Texture`](crate::Error::Texture) whose source it is.
     fn from(err: TextureError) -> Self {
         match err {
             TextureError::Truncated {
@@ -153,10 +188,14 @@ impl From<TextureError> for crate::Error {
                 message,
                 offset,
             },
-            other => crate::Error::Invalid {
+            TextureError::UnknownFormat { .. } => crate::Error::Invalid {
                 context: "texture".to_owned(),
-                message: other.to_string(),
-                offset: other.offset().unwrap_or(0),
+                message: err.to_string(),
+                offset: 0,
+            },
+            other => crate::Error::Texture {
+                context: "texture".to_owned(),
+                source: other,
             },
         }
     }

@@ -42,7 +42,7 @@ mod resolve;
 use std::fmt;
 
 pub use alpha_map::apply_alpha_map;
-pub use error::TextureError;
+pub use error::{CodecError, TextureError};
 pub use resolve::{
     Refusal, ResolveError, ResolvedTexture, SkipReason, Skipped, TextureResolver, TextureSource,
     IMAGE_EXTENSIONS,

@@ -1,0 +1,98 @@
+//! One model file to its output files: read the input, call the library's
+//! conversion with a texture source confined to the model's folder and the
+//! `--texture-dir` roots, write what it made, and format its warnings.
+
+use crate::load::read_file;
+use crate::output::{check_free, write_files};
+use anyhow::{Context, Result};
+use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+use retromodel::scene::TextureWarning;
+use retromodel::texture::TextureResolver;
+use retromodel::Error;
+use std::path::{Path, PathBuf};
+
+/// What the command line adds to the library's options: where textures
+/// may be read from, and how outputs are written.
+#[derive(Debug, Clone, Default)]
+pub struct Job {
+    /// The library's options.
+    pub options: ConvertOptions,
+    /// Texture search roots (after the model's folder).
+    pub texture_dirs: Vec<PathBuf>,
+    /// Replace existing outputs.
+    pub force: bool,
+    /// Flush each output to disk before renaming it into place.
+    pub sync: bool,
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+}
+
+/// One warning line, as the command line prints it.
+fn warning_line(input: &Path, w: &TextureWarning) -> String {
+    let hint = match w {
+        TextureWarning::NoSkin { .. } => " (give one with --skin FILE)",
+        _ => "",
+    };
+    format!("{}: warning: {w}{hint}", input.display())
+}
+
+/// Converts `input` to `out` as `format`; returns the lines to print
+/// (warnings and notes), in order.
+pub fn convert_file(
+    input: &Path,
+    out: &Path,
+    format: OutputFormat,
+    job: &Job,
+) -> Result<Vec<String>> {
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new(""),
+    };
+    let main = file_name(out);
+    let fixed: Vec<PathBuf> = format
+        .fixed_files(&main)
+        .iter()
+        .map(|n| dir.join(n))
+        .collect();
+    check_free(&fixed, job.force)?;
+    let bytes = read_file(input)?;
+    let resolver = TextureResolver::for_model_file(input).with_roots(job.texture_dirs.clone());
+    let conversion = Converter::new(&job.options)
+        .with_textures(&resolver)
+        .convert(&bytes, &file_name(input), format, &main)
+        .map_err(|e| in_context(e, input, out))?;
+    let files = conversion
+        .files()
+        .with_context(|| format!("{}: cannot export", input.display()))?;
+    write_files(dir, &files, job.force, job.sync)?;
+    let mut lines: Vec<String> = Vec::new();
+    if let Some(r) = conversion.repair_report().filter(|r| !r.is_empty()) {
+        lines.push(format!(
+            "{}: repaired: dropped {} triangles, fixed {} normals{}",
+            input.display(),
+            r.dropped_triangles,
+            r.fixed_normals,
+            if r.rebuilt_gl_commands {
+                ", rebuilt GL commands"
+            } else {
+                ""
+            }
+        ));
+    }
+    lines.extend(conversion.warnings().iter().map(|w| warning_line(input, w)));
+    Ok(lines)
+}
+
+/// A conversion error with the file it is about: option errors stand
+/// alone, a conversion that cannot be made names the output, anything
+/// else the input.
+fn in_context(err: Error, input: &Path, out: &Path) -> anyhow::Error {
+    match err {
+        Error::InvalidOptions { .. } => err.into(),
+        Error::Unconvertible { .. } => anyhow::Error::new(err).context(out.display().to_string()),
+        _ => anyhow::Error::new(err).context(input.display().to_string()),
+    }
+}

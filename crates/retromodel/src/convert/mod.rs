@@ -1,0 +1,275 @@
+//! One conversion, from the bytes of a model file to the bytes of every
+//! file to write: what `retromodel convert` does, for any front end (the
+//! command line, a web page, a script) to call (feature `scene`).
+//!
+//! The front end reads the input and supplies a [`TextureSource`]
+//! (feature `textures`) for the textures the model names; the library
+//! detects the format, reads the model, checks the options, builds the
+//! scene, attaches the textures, poses it where the output holds one
+//! pose, and plans the output files. The front end then writes each
+//! [`OutputFile`] where it wants (the command line: atomically, beside
+//! the output it was asked for, never over an existing file without
+//! `--force`).
+//!
+//! ```
+//! use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+//!
+//! # fn main() -> Result<(), retromodel::Error> {
+//! let md2 = retromodel::md2::sample::sample_model().to_bytes()?;
+//! let options = ConvertOptions::default();
+//! let conversion = Converter::new(&options).convert(&md2, "sample.md2", OutputFormat::Gltf, "sample.gltf")?;
+//! let files = conversion.files()?;
+//! let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+//! assert_eq!(names, ["sample.bin", "sample.gltf"]); // the main file last
+//! let json = files[1].to_vec();
+//! assert!(json.starts_with(b"{"));
+//! # Ok(()) }
+//! ```
+//!
+//! [`TextureSource`]: crate::texture::TextureSource
+
+mod options;
+mod outputs;
+
+pub use options::{ConvertOptions, OutputFormat};
+pub use outputs::OutputFile;
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::md2::RepairReport;
+use crate::model::Model;
+use crate::obj::{apply_morph_target, apply_pose};
+use crate::scene::{Pose, Scene, SceneOptions};
+use outputs::Plan;
+
+/// Runs conversions with one set of options (and, with feature
+/// `textures`, one texture source).
+#[derive(Clone, Copy)]
+pub struct Converter<'a> {
+    options: &'a ConvertOptions,
+    #[cfg(feature = "textures")]
+    textures: Option<&'a dyn crate::texture::TextureSource>,
+}
+
+impl std::fmt::Debug for Converter<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Converter")
+            .field("options", self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A finished conversion: the files to write and what the user should
+/// know.
+#[derive(Debug, Clone)]
+pub struct Conversion {
+    plan: Plan,
+    #[cfg(feature = "textures")]
+    warnings: Vec<crate::scene::TextureWarning>,
+    repair: Option<RepairReport>,
+}
+
+impl<'a> Converter<'a> {
+    /// A converter with `options` and no texture source (models convert
+    /// untextured).
+    pub fn new(options: &'a ConvertOptions) -> Self {
+        Converter {
+            options,
+            #[cfg(feature = "textures")]
+            textures: None,
+        }
+    }
+
+    /// Finds the textures models name through `source` (for files:
+    /// [`TextureResolver`](crate::texture::TextureResolver), confined to
+    /// the model's folder and the search roots).
+    #[cfg(feature = "textures")]
+    pub fn with_textures(mut self, source: &'a dyn crate::texture::TextureSource) -> Self {
+        self.textures = Some(source);
+        self
+    }
+
+    /// Converts the model in `input` (the file `input_name`, whose stem
+    /// names the scene and by whose name an MD2's skin may be found) to
+    /// `format`, planning the files for a main output named `output_name`
+    /// (its companions go beside it: `NAME.bin`, `NAME.mtl`,
+    /// `NAME_textureN.png`).
+    ///
+    /// Fails when the input is no model this crate reads, when an option
+    /// does not apply and [`ConvertOptions::strict`] is set (see
+    /// [`ConvertOptions::check`]), when the conversion is not possible
+    /// (MD2 to MS3D) or when the output cannot be made.
+    pub fn convert(
+        &self,
+        input: &[u8],
+        input_name: &str,
+        format: OutputFormat,
+        output_name: &str,
+    ) -> Result<Conversion> {
+        let options = self.options;
+        let model = Model::from_bytes(input)?;
+        options.check(&model, format)?;
+        let stem = stem(input_name);
+        if !format.is_scene_export() {
+            return self.rewrite(model, format, output_name);
+        }
+        let scene_options = SceneOptions {
+            name: stem,
+            clips: if model.has_timeline() {
+                options.clip.clone()
+            } else {
+                Vec::new()
+            },
+            ..SceneOptions::default()
+        };
+        let mut scene = model.to_scene(&scene_options)?;
+        #[cfg(feature = "textures")]
+        let warnings = self.attach_textures(&mut scene, &model, input_name);
+        if format == OutputFormat::Obj {
+            pose(&mut scene, options)?;
+        }
+        Ok(Conversion {
+            plan: Plan::scene(scene, format, output_name, options)?,
+            #[cfg(feature = "textures")]
+            warnings,
+            repair: None,
+        })
+    }
+
+    /// MD2 to MD2 (laid out and repaired as asked) and MS3D to MS3D.
+    fn rewrite(&self, model: Model, format: OutputFormat, output_name: &str) -> Result<Conversion> {
+        let options = self.options;
+        let (bytes, repair) = match model {
+            Model::Md2(mut m) if format == OutputFormat::Md2 => {
+                let repair = options.repair.then(|| m.repair());
+                (m.to_bytes_with(options.layout)?, repair)
+            }
+            Model::Ms3d(m) if format == OutputFormat::Ms3d => (m.to_bytes()?, None),
+            other => {
+                return Err(Error::Unconvertible {
+                    from: other.format(),
+                    to: format.extension(),
+                })
+            }
+        };
+        Ok(Conversion {
+            plan: Plan::bytes(output_name, bytes),
+            #[cfg(feature = "textures")]
+            warnings: Vec::new(),
+            repair,
+        })
+    }
+
+    #[cfg(feature = "textures")]
+    fn attach_textures(
+        &self,
+        scene: &mut Scene,
+        model: &Model,
+        input_name: &str,
+    ) -> Vec<crate::scene::TextureWarning> {
+        let Some(source) = self.textures else {
+            return Vec::new();
+        };
+        scene.attach_textures(&crate::scene::TextureLookup {
+            source,
+            model_file_name: file_name(input_name),
+            named_like_model: model.format().skin_named_like_model(),
+            user_skin: self.options.skin.as_ref(),
+        })
+    }
+}
+
+/// Poses `scene` as the OBJ options ask and bakes the pose in: a frame
+/// (a morph target, or a key of an animation), a time into an animation,
+/// or (neither) the first frame of a morphed model and the rest pose of
+/// anything else.
+fn pose(scene: &mut Scene, options: &ConvertOptions) -> Result<()> {
+    if let Some(t) = options.time {
+        if !t.is_finite() || t < 0.0 {
+            return Err(Error::InvalidOptions {
+                message: format!("--time {t}: must be a non-negative number of seconds"),
+            });
+        }
+        let mut pose = Pose::new(scene)?;
+        pose.sample(scene, 0, t);
+        apply_pose(scene, &pose);
+        return Ok(());
+    }
+    let morphed = scene.meshes.iter().any(|m| !m.morph_targets.is_empty());
+    if !morphed {
+        return Ok(());
+    }
+    let frame = options.frame.unwrap_or(0);
+    let Some(name) = &options.anim else {
+        return apply_morph_target(scene, frame);
+    };
+    let Some(index) = scene.animations.iter().position(|a| &a.name == name) else {
+        let names: Vec<&str> = scene.animations.iter().map(|a| a.name.as_str()).collect();
+        return Err(Error::InvalidOptions {
+            message: format!(
+                "no animation {name:?} (the model has: {})",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        });
+    };
+    let keys = scene.animations[index]
+        .channels
+        .first()
+        .map_or(&[][..], |c| c.times.as_slice());
+    let Some(&time) = keys.get(frame) else {
+        return Err(Error::InvalidOptions {
+            message: format!(
+                "--frame {frame}: animation {name:?} has {} frames",
+                keys.len()
+            ),
+        });
+    };
+    let mut pose = Pose::new(scene)?;
+    pose.sample(scene, index, time);
+    apply_pose(scene, &pose);
+    Ok(())
+}
+
+impl Conversion {
+    /// The files to write, the main one last (so that a front end writing
+    /// them in order makes the main file appear only once its companions
+    /// are there). Fails when the output cannot be made (a scene the
+    /// glTF writer refuses).
+    pub fn files(&self) -> Result<Vec<OutputFile<'_>>> {
+        self.plan.files()
+    }
+
+    /// What went wrong with textures, in order (feature `textures`).
+    #[cfg(feature = "textures")]
+    pub fn warnings(&self) -> &[crate::scene::TextureWarning] {
+        &self.warnings
+    }
+
+    /// What `ConvertOptions::repair` repaired (MD2 to MD2), if asked.
+    pub fn repair_report(&self) -> Option<&RepairReport> {
+        self.repair.as_ref()
+    }
+
+    /// The scene the outputs are made from (`None` for a model written in
+    /// its own format).
+    pub fn scene(&self) -> Option<&Scene> {
+        self.plan.scene_ref()
+    }
+}
+
+/// The file name part of a path as given (`/` and `\` separate).
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// The file name without its last extension.
+fn stem(path: &str) -> String {
+    Path::new(file_name(path))
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+}

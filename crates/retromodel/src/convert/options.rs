@@ -1,0 +1,236 @@
+//! The options of a conversion, in one struct, and the one place where
+//! options that conflict or do not apply are found.
+
+use crate::error::{Error, Result};
+use crate::md2::Layout;
+use crate::model::Model;
+use crate::ms3d::Clip;
+
+/// A file format a conversion writes.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OutputFormat {
+    /// Quake II MD2 (from MD2: laid out, and repaired, as asked).
+    Md2,
+    /// MilkShape 3D MS3D (from MS3D: as read).
+    Ms3d,
+    /// Binary glTF 2.0, one file.
+    Glb,
+    /// glTF 2.0 JSON with its `.bin` buffer and PNG images beside it.
+    Gltf,
+    /// Wavefront OBJ of one pose, with its `.mtl` and PNG textures.
+    Obj,
+}
+
+impl OutputFormat {
+    /// Every output format.
+    pub const ALL: &'static [OutputFormat] = &[
+        OutputFormat::Md2,
+        OutputFormat::Ms3d,
+        OutputFormat::Glb,
+        OutputFormat::Gltf,
+        OutputFormat::Obj,
+    ];
+
+    /// The format a file extension (any case, without the dot) stands for.
+    ///
+    /// ```
+    /// use retromodel::convert::OutputFormat;
+    /// assert_eq!(OutputFormat::from_extension("GLB"), Some(OutputFormat::Glb));
+    /// assert_eq!(OutputFormat::from_extension("fbx"), None);
+    /// ```
+    pub fn from_extension(ext: &str) -> Option<OutputFormat> {
+        let ext = ext.to_ascii_lowercase();
+        OutputFormat::ALL
+            .iter()
+            .copied()
+            .find(|f| f.extension() == ext)
+    }
+
+    /// The extension of the main output file, lower case, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            OutputFormat::Md2 => "md2",
+            OutputFormat::Ms3d => "ms3d",
+            OutputFormat::Glb => "glb",
+            OutputFormat::Gltf => "gltf",
+            OutputFormat::Obj => "obj",
+        }
+    }
+
+    /// Whether the output is made from the model's scene (glTF, OBJ)
+    /// rather than written in a model format.
+    pub fn is_scene_export(self) -> bool {
+        matches!(
+            self,
+            OutputFormat::Glb | OutputFormat::Gltf | OutputFormat::Obj
+        )
+    }
+
+    /// The names of the files an output whose main file is `main` always
+    /// has (the main file, and a `.gltf`'s `.bin` or an `.obj`'s `.mtl`
+    /// beside it); texture images may come on top. A front end can check
+    /// these before converting.
+    ///
+    /// ```
+    /// use retromodel::convert::OutputFormat;
+    /// assert_eq!(OutputFormat::Gltf.fixed_files("a.b.gltf"), ["a.b.gltf", "a.b.bin"]);
+    /// ```
+    pub fn fixed_files(self, main: &str) -> Vec<String> {
+        let with = |ext: &str| {
+            std::path::Path::new(main)
+                .with_extension(ext)
+                .to_string_lossy()
+                .into_owned()
+        };
+        match self {
+            OutputFormat::Gltf => vec![main.to_string(), with("bin")],
+            OutputFormat::Obj => vec![main.to_string(), with("mtl")],
+            _ => vec![main.to_string()],
+        }
+    }
+
+    /// Whether the output is glTF.
+    pub fn is_gltf(self) -> bool {
+        matches!(self, OutputFormat::Glb | OutputFormat::Gltf)
+    }
+}
+
+/// How to convert, whatever the formats: every option of `retromodel
+/// convert` (each field is named like the command line's flag), mapped
+/// once by a front end. Options that do not apply to the input or the
+/// output are errors when [`strict`](Self::strict) (one model), and
+/// ignored otherwise (a folder of models of several formats).
+///
+/// ```
+/// use retromodel::convert::ConvertOptions;
+/// let options = ConvertOptions { quantize: true, ..ConvertOptions::smallest() };
+/// assert!(options.compress && options.strict);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConvertOptions {
+    /// glTF: morph targets with `KHR_mesh_quantization`.
+    pub quantize: bool,
+    /// glTF: `EXT_meshopt_compression` (needs feature `meshopt`).
+    pub compress: bool,
+    /// glTF of a model with a timeline (MS3D): named ranges, each its own
+    /// animation instead of the whole timeline.
+    pub clip: Vec<Clip>,
+    /// OBJ of a morphed model (MD2): the frame, within
+    /// [`anim`](Self::anim) when given (default 0).
+    pub frame: Option<usize>,
+    /// OBJ of a morphed model (MD2): the animation `frame` counts in.
+    pub anim: Option<String>,
+    /// OBJ of a skinned model (MS3D): seconds into its animation (default:
+    /// the bind pose).
+    pub time: Option<f32>,
+    /// MD2 output: where the sections go.
+    pub layout: Layout,
+    /// MD2 to MD2: repair what can be repaired first
+    /// ([`Md2::repair`](crate::md2::Md2::repair)).
+    pub repair: bool,
+    /// An image to use as the first skin or texture (feature `textures`).
+    #[cfg(feature = "textures")]
+    pub skin: Option<crate::scene::UserSkin>,
+    /// Whether options that do not apply are errors (`true`, the
+    /// default: one model) or ignored (`false`: a batch of models of
+    /// different formats).
+    pub strict: bool,
+}
+
+impl Default for ConvertOptions {
+    /// Nothing optional, strict: a plain conversion of one model.
+    fn default() -> Self {
+        ConvertOptions {
+            quantize: false,
+            compress: false,
+            clip: Vec::new(),
+            frame: None,
+            anim: None,
+            time: None,
+            layout: Layout::Standard,
+            repair: false,
+            #[cfg(feature = "textures")]
+            skin: None,
+            strict: true,
+        }
+    }
+}
+
+impl ConvertOptions {
+    /// The smallest glTF: quantized and compressed (loaders need both
+    /// extensions; three.js and Babylon.js have them, assimp 5 does not).
+    pub fn smallest() -> Self {
+        ConvertOptions {
+            quantize: true,
+            compress: true,
+            ..ConvertOptions::default()
+        }
+    }
+
+    /// For a folder of models of several formats: options that do not
+    /// apply to a model are ignored for it.
+    pub fn batch() -> Self {
+        ConvertOptions {
+            strict: false,
+            ..ConvertOptions::default()
+        }
+    }
+
+    /// Fails, naming the option, when an option does not apply to writing
+    /// `format` at all (whatever the input): the check a front end can make
+    /// before reading anything. Applies in batch mode too.
+    pub fn check_output(&self, format: OutputFormat) -> Result<()> {
+        if !self.clip.is_empty() && !format.is_gltf() {
+            return invalid("--clip applies to glTF output (.glb, .gltf) of MS3D models");
+        }
+        Ok(())
+    }
+
+    /// The one check of the options against a conversion: fails, naming
+    /// the option, when one does not apply to `model` or to `format` (in
+    /// [`strict`](Self::strict) mode; otherwise only
+    /// [`check_output`](Self::check_output) applies).
+    pub fn check(&self, model: &Model, format: OutputFormat) -> Result<()> {
+        self.check_output(format)?;
+        if !self.strict {
+            return Ok(());
+        }
+        let timeline = model.has_timeline();
+        if !timeline && !self.clip.is_empty() {
+            return invalid("--clip applies to MS3D models; MD2 animations come from frame names");
+        }
+        let posed = self.frame.is_some() || self.anim.is_some() || self.time.is_some();
+        if posed {
+            if !timeline && self.time.is_some() {
+                return invalid("--time applies to MS3D models; use --frame (and --anim) for MD2");
+            }
+            if timeline && (self.frame.is_some() || self.anim.is_some()) {
+                return invalid("--frame and --anim apply to MD2 models; use --time for MS3D");
+            }
+            if format != OutputFormat::Obj {
+                return invalid(
+                    "--frame, --anim and --time apply to OBJ output only (glTF keeps every frame)",
+                );
+            }
+        }
+        if (self.quantize || self.compress) && !format.is_gltf() {
+            return invalid("--quantize and --compress apply to glTF output (.glb, .gltf)");
+        }
+        let rewrite = format == OutputFormat::Md2 && matches!(model, Model::Md2(_));
+        if (self.repair || self.layout != Layout::Standard) && !rewrite {
+            return invalid("--repair and --layout apply to MD2 output of MD2 models");
+        }
+        #[cfg(feature = "textures")]
+        if self.skin.is_some() && !format.is_scene_export() {
+            return invalid("--skin applies to glTF and OBJ output");
+        }
+        Ok(())
+    }
+}
+
+fn invalid(message: &str) -> Result<()> {
+    Err(Error::InvalidOptions {
+        message: message.to_string(),
+    })
+}

@@ -1,0 +1,226 @@
+//! Which format a file holds, told by its bytes, with the near misses a
+//! user meets named (a Quake III MD3 is not an MD2, a glTF is not yet
+//! something this crate reads).
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+
+/// The model formats this crate reads and writes.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Quake II MD2 (`IDP2`, version 8).
+    Md2,
+    /// MilkShape 3D MS3D (`MS3D000000`, versions 3 and 4).
+    Ms3d,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Md2 => "MD2",
+            Format::Ms3d => "MS3D",
+        })
+    }
+}
+
+/// Files that look like a model (or like something a user may take for
+/// one) but are in a format this crate does not read: the first bytes,
+/// and what they are.
+const NEAR_MISSES: &[(&[u8], &str)] = &[
+    (b"IDP3", "a Quake III MD3 model"),
+    (b"IDPX", "a Kingpin MDX model"),
+    (b"IDPO", "a Quake MDL model"),
+    (b"IDPC", "a Return to Castle Wolfenstein MDC model"),
+    (b"MDSW", "a Return to Castle Wolfenstein MDS model"),
+    (b"IDST", "a Half-Life MDL model"),
+    (b"IDSQ", "a Half-Life MDL sequence file"),
+    (b"IDSP", "a Quake sprite"),
+    (b"IDS2", "a Quake II sprite (SP2)"),
+    (b"IBSP", "a Quake II/III map (BSP), not a model"),
+    (b"MDXM", "a Ghoul2 GLM model"),
+    (b"MDLX", "a Warcraft III MDX model"),
+    (b"MD5Version", "a Doom 3 MD5 model"),
+    (b"glTF", "a binary glTF (GLB) model"),
+    (b"Kaydara FBX Binary", "an FBX model"),
+    (b"xof ", "a DirectX .x model"),
+    (b"ply\n", "a PLY model"),
+    (b"PACK", "a Quake pak archive: unpack it first"),
+    (b"PK\x03\x04", "a zip archive (.pk3, .zip): unpack it first"),
+    (b"// MilkShape 3D ASCII", "a MilkShape 3D ASCII model"),
+    (
+        b"\x89PNG",
+        "a PNG image, not a model (a skin? give it with the model)",
+    ),
+    (b"\xff\xd8\xff", "a JPEG image, not a model"),
+    (b"BM", "a BMP image, not a model"),
+];
+
+impl Format {
+    /// Every format this crate reads.
+    pub const ALL: &'static [Format] = &[Format::Md2, Format::Ms3d];
+
+    /// The usual file extensions, lower case, without the dot.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Format::Md2 => &["md2"],
+            Format::Ms3d => &["ms3d"],
+        }
+    }
+
+    /// Whether a model of this format that names no skin usually has one
+    /// beside it named like the model (`tris.md2` and `tris.pcx`): true
+    /// for MD2, whose skin names engines often ignore.
+    pub fn skin_named_like_model(self) -> bool {
+        self == Format::Md2
+    }
+
+    /// The format a file extension (any case, without the dot) stands for.
+    ///
+    /// ```
+    /// use retromodel::Format;
+    /// assert_eq!(Format::from_extension("MD2"), Some(Format::Md2));
+    /// assert_eq!(Format::from_extension("md3"), None);
+    /// ```
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        let ext = ext.to_ascii_lowercase();
+        Format::ALL
+            .iter()
+            .copied()
+            .find(|f| f.extensions().contains(&ext.as_str()))
+    }
+
+    /// The format `bytes` hold, told by their first bytes (never by a file
+    /// name).
+    ///
+    /// Fails with [`Error::UnsupportedFormat`] for a format this crate
+    /// recognises but does not read (with what it is: a Quake III MD3, a
+    /// Kingpin MDX, an Anachronox MD2 ...), and with
+    /// [`Error::UnknownFormat`] for anything else.
+    ///
+    /// ```
+    /// use retromodel::{Error, Format};
+    /// assert_eq!(Format::detect(b"IDP2\x08\0\0\0....").unwrap(), Format::Md2);
+    /// let err = Format::detect(b"IDP3\x0f\0\0\0").unwrap_err();
+    /// assert_eq!(err.to_string(), "this is a Quake III MD3 model (starts with \"IDP3\"), which retromodel does not read (it reads MD2 and MS3D)");
+    /// assert!(matches!(Format::detect(b"hello"), Err(Error::UnknownFormat { .. })));
+    /// ```
+    pub fn detect(bytes: &[u8]) -> Result<Format> {
+        if bytes.starts_with(&crate::md2::MAGIC) {
+            let version = bytes
+                .get(4..8)
+                .map(|v| i32::from_le_bytes([v[0], v[1], v[2], v[3]]));
+            return match version {
+                Some(15) => Err(unsupported(
+                    bytes,
+                    4,
+                    "an Anachronox MD2 model (IDP2 version 15)",
+                )),
+                // Other versions: the MD2 reader says which it supports.
+                _ => Ok(Format::Md2),
+            };
+        }
+        if bytes.starts_with(&crate::ms3d::MAGIC) {
+            return Ok(Format::Ms3d);
+        }
+        if let Some((magic, what)) = NEAR_MISSES.iter().find(|(m, _)| bytes.starts_with(m)) {
+            return Err(unsupported(bytes, magic.len(), what));
+        }
+        if let Some(what) = text_model(bytes) {
+            return Err(unsupported(bytes, 0, what));
+        }
+        Err(Error::UnknownFormat {
+            found: shown(&bytes[..bytes.len().min(10)]),
+        })
+    }
+}
+
+/// What a text file looks like, for the text model formats users meet.
+fn text_model(bytes: &[u8]) -> Option<&'static str> {
+    let head = &bytes[..bytes.len().min(4096)];
+    let text = std::str::from_utf8(head)
+        .or_else(|e| std::str::from_utf8(&head[..e.valid_up_to()]))
+        .ok()?;
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with('{') && text.contains("\"asset\"") {
+        return Some("a glTF model (JSON)");
+    }
+    if trimmed.starts_with("<?xml") && text.contains("COLLADA") {
+        return Some("a COLLADA model");
+    }
+    if trimmed.starts_with("solid ") {
+        return Some("an STL model");
+    }
+    let obj = text.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with("v ") || l.starts_with("f ") || l.starts_with("mtllib ")
+    });
+    obj.then_some("a Wavefront OBJ model")
+}
+
+fn unsupported(bytes: &[u8], magic_len: usize, what: &'static str) -> Error {
+    Error::UnsupportedFormat {
+        what,
+        magic: shown(&bytes[..magic_len.min(bytes.len())]),
+    }
+}
+
+/// Bytes shown as text, lossily.
+fn shown(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn what(bytes: &[u8]) -> String {
+        match Format::detect(bytes) {
+            Err(Error::UnsupportedFormat { what, .. }) => what.to_string(),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn near_misses_are_named() {
+        assert_eq!(what(b"IDP3\x0f\0\0\0"), "a Quake III MD3 model");
+        assert_eq!(what(b"IDPX\x04\0\0\0"), "a Kingpin MDX model");
+        assert_eq!(
+            what(b"IDP2\x0f\0\0\0"),
+            "an Anachronox MD2 model (IDP2 version 15)"
+        );
+        assert_eq!(what(b"glTF\x02\0\0\0"), "a binary glTF (GLB) model");
+        assert_eq!(
+            what(b"{\n  \"asset\": {\"version\": \"2.0\"}}"),
+            "a glTF model (JSON)"
+        );
+        assert_eq!(
+            what(b"# Blender\nmtllib a.mtl\nv 1 2 3\n"),
+            "a Wavefront OBJ model"
+        );
+        assert_eq!(
+            what(b"// MilkShape 3D ASCII\n\nFrames: 30\n"),
+            "a MilkShape 3D ASCII model"
+        );
+        assert_eq!(
+            what(b"\x89PNG\r\n\x1a\n"),
+            "a PNG image, not a model (a skin? give it with the model)"
+        );
+        // Other MD2 versions and all MS3D versions go to their readers,
+        // which name the versions they support.
+        assert_eq!(Format::detect(b"IDP2\x07\0\0\0").unwrap(), Format::Md2);
+        assert_eq!(
+            Format::detect(b"MS3D000000\x02\0\0\0").unwrap(),
+            Format::Ms3d
+        );
+        assert!(matches!(
+            Format::detect(b""),
+            Err(Error::UnknownFormat { .. })
+        ));
+        assert!(matches!(
+            Format::detect(&[0xff; 3]),
+            Err(Error::UnknownFormat { .. })
+        ));
+    }
+}

@@ -1,0 +1,149 @@
+//! One entry point over every format: [`Model`] detects what bytes hold,
+//! reads them, and forwards validation, writing, summaries and the
+//! mapping to a [`Scene`](crate::scene::Scene), so that callers never
+//! match on formats.
+
+use std::fmt;
+
+use crate::error::Result;
+use crate::format::Format;
+use crate::md2::Md2;
+use crate::ms3d::{Clip, Ms3d};
+use crate::problem::Problem;
+
+/// A model of any format this crate reads.
+///
+/// ```
+/// use retromodel::{Format, Model};
+///
+/// # fn main() -> Result<(), retromodel::Error> {
+/// let bytes = retromodel::md2::sample::sample_model().to_bytes()?;
+/// let model = Model::from_bytes(&bytes)?;
+/// assert_eq!(model.format(), Format::Md2);
+/// assert!(model.validate().is_empty());
+/// assert_eq!(model.to_bytes()?, bytes);
+/// println!("{}", model.info(&bytes, &[]));
+/// # Ok(()) }
+/// ```
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Model {
+    /// A Quake II MD2 model.
+    Md2(Md2),
+    /// A MilkShape 3D model.
+    Ms3d(Ms3d),
+}
+
+impl Model {
+    /// Reads `bytes` as whichever format they hold ([`Format::detect`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model> {
+        Model::read(Format::detect(bytes)?, bytes)
+    }
+
+    /// Reads `bytes` as `format`.
+    pub fn read(format: Format, bytes: &[u8]) -> Result<Model> {
+        Ok(match format {
+            Format::Md2 => Model::Md2(Md2::from_bytes(bytes)?),
+            Format::Ms3d => Model::Ms3d(Ms3d::from_bytes(bytes)?),
+        })
+    }
+
+    /// The model's format.
+    pub fn format(&self) -> Format {
+        match self {
+            Model::Md2(_) => Format::Md2,
+            Model::Ms3d(_) => Format::Ms3d,
+        }
+    }
+
+    /// Every problem in the model, with a path and a byte offset (see
+    /// [`Md2::validate`], [`Ms3d::validate`]).
+    pub fn validate(&self) -> Vec<Problem> {
+        match self {
+            Model::Md2(m) => m.validate(),
+            Model::Ms3d(m) => m.validate(),
+        }
+    }
+
+    /// The model in its own format: the bytes it was read from, for a
+    /// model read from a file.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        match self {
+            Model::Md2(m) => m.to_bytes(),
+            Model::Ms3d(m) => m.to_bytes(),
+        }
+    }
+
+    /// A summary of the model; `bytes` is the file it was read from (for
+    /// its size and layout), `clips` named ranges of a timeline to measure
+    /// (formats without a timeline ignore them).
+    pub fn info(&self, bytes: &[u8], clips: &[Clip]) -> Info {
+        match self {
+            Model::Md2(m) => Info::Md2(m.info(bytes)),
+            Model::Ms3d(m) => Info::Ms3d(m.info(clips)),
+        }
+    }
+
+    /// The format-neutral scene of the model (see
+    /// [`Scene::from_md2`](crate::scene::Scene::from_md2) and
+    /// [`Scene::from_ms3d`](crate::scene::Scene::from_ms3d)).
+    #[cfg(feature = "scene")]
+    pub fn to_scene(&self, options: &crate::scene::SceneOptions) -> Result<crate::scene::Scene> {
+        use crate::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+        let name = |default: &str| {
+            if options.name.is_empty() {
+                default.to_string()
+            } else {
+                options.name.clone()
+            }
+        };
+        match self {
+            Model::Md2(m) => {
+                let defaults = Md2SceneOptions::default();
+                let o = Md2SceneOptions {
+                    fps: options.fps.unwrap_or(defaults.fps),
+                    close_loops: options.close_loops,
+                    name: name(&defaults.name),
+                };
+                Ok(Scene::from_md2(m, &o))
+            }
+            Model::Ms3d(m) => {
+                let defaults = Ms3dSceneOptions::default();
+                let o = Ms3dSceneOptions {
+                    name: name(&defaults.name),
+                    clips: options.clips.clone(),
+                    ..defaults
+                };
+                Scene::from_ms3d(m, &o)
+            }
+        }
+    }
+
+    /// Whether the model's animation is one timeline that clips cut
+    /// (MS3D), rather than named animations of its own (MD2).
+    pub fn has_timeline(&self) -> bool {
+        matches!(self, Model::Ms3d(_))
+    }
+}
+
+/// A summary of a model, per format ([`Model::info`]). `Display` gives the
+/// text report; with feature `serde` it serialises to the JSON object
+/// `retromodel info --json` prints.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(untagged))]
+pub enum Info {
+    /// An MD2 summary.
+    Md2(crate::md2::Info),
+    /// An MS3D summary.
+    Ms3d(crate::ms3d::Info),
+}
+
+impl fmt::Display for Info {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Info::Md2(i) => i.fmt(f),
+            Info::Ms3d(i) => i.fmt(f),
+        }
+    }
+}
