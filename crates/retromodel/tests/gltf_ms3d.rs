@@ -3,15 +3,15 @@
 //! by the interval) must give the joint matrices of MilkShape's viewer
 //! (`Skeleton::pose_at_time`).
 
-mod gltf_common;
-mod ms3d_common;
+#![cfg(all(feature = "gltf", feature = "textures"))]
 
 use glam::{DMat4, DQuat, DVec3, Mat4};
-use gltf_common::{parse_glb, sample, Doc};
-use ms3d_common::{corpus_dir, full_spec};
 use retromodel::gltf::to_glb;
 use retromodel::ms3d::{Clip, Ms3d, Skeleton};
 use retromodel::scene::{Ms3dSceneOptions, Scene};
+use retromodel_testkit::corpus::{corpus_dir, ms3d_files};
+use retromodel_testkit::glb::{parse_glb, sample, Doc};
+use retromodel_testkit::ms3d_builder::full_spec;
 
 fn glb_of(model: &Ms3d) -> Doc {
     let scene = Scene::from_ms3d(model, &Ms3dSceneOptions::default()).unwrap();
@@ -253,7 +253,7 @@ fn nehe_lesson31_joints_match_the_viewer() {
 #[test]
 fn every_corpus_ms3d_exports_a_well_formed_glb() {
     let Some(dir) = corpus_dir() else { return };
-    for (name, path) in ms3d_common::ms3d_files(&dir) {
+    for (name, path) in ms3d_files(&dir) {
         let Ok(model) = Ms3d::from_bytes(&std::fs::read(&path).unwrap()) else {
             continue;
         };
