@@ -4,7 +4,7 @@
 // For each file, the bytes are read once; then imports with
 // Assimp::Importer::ReadFileFromMemory (no post-processing flags, the file's
 // extension as the format hint: "md2" or "ms3d") are timed, measured the
-// same way as crates/retromodel/examples/bench_parse.rs. A memcpy of the
+// same way as bench/src/bin/bench_parse.rs. A memcpy of the
 // same bytes is timed as a floor.
 // Output lines: "RESULT <what> <file> <median µs per op> <fastest µs per op>";
 // a file Assimp cannot import gives "FAILED assimp_import <file> <error>"

@@ -19,7 +19,7 @@
 #
 # Every harness reads each file once, warms up, then times batches of 10
 # operations and reports the median batch (and the fastest); see
-# bench/assimp_harness.cpp, crates/retromodel/examples/bench_parse.rs and
+# bench/assimp_harness.cpp, bench/src/bin/bench_parse.rs and
 # bench/three_harness.mjs.
 set -euo pipefail
 
@@ -65,10 +65,10 @@ echo "== building the Assimp harness (g++ -O2, -lassimp)"
 g++ -O2 -std=c++17 -Wall -Wextra -o "$build/assimp_harness" "$here/assimp_harness.cpp" -lassimp
 
 echo "== building bench_parse (cargo --release)"
-(cd "$root" && cargo build --release -q -p retromodel --example bench_parse)
+(cd "$root" && cargo build --release -q -p retromodel-bench --bin bench_parse)
 target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps 2>/dev/null |
     sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
-ours="${target_dir:-$root/target}/release/examples/bench_parse"
+ours="${target_dir:-$root/target}/release/bench_parse"
 
 three_loader=""
 if [[ "${NO_THREE:-0}" != 1 ]] && command -v node >/dev/null && command -v npm >/dev/null; then

@@ -3,14 +3,13 @@
 //! structure is checked (views inside the buffer, accessors inside their
 //! views, indices in range).
 //!
-//! The checks live in `crates/retromodel/tests/support/export_checks.rs`,
-//! shared with `tests/regression.rs`.
+//! The checks live in `retromodel_testkit::export_checks`
+//! (`crates/retromodel-testkit/src/export_checks.rs`), shared with
+//! `crates/retromodel/tests/regression.rs`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-
-#[path = "../../crates/retromodel/tests/support/export_checks.rs"]
-mod export_checks;
+use retromodel_testkit::export_checks;
 
 fuzz_target!(|data: &[u8]| {
     let _ = export_checks::exercise_export(data);

@@ -3,14 +3,13 @@
 //! parse again into the same model; without its trailing bytes, and without
 //! its extras, the model must write the matching prefix of the input.
 //!
-//! The checks live in `crates/retromodel/tests/support/ms3d_checks.rs`,
-//! shared with `tests/regression.rs`, which replays saved crash inputs.
+//! The checks live in `retromodel_testkit::ms3d_checks`
+//! (`crates/retromodel-testkit/src/ms3d_checks.rs`), shared with
+//! `crates/retromodel/tests/regression.rs`, which replays saved crash inputs.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-
-#[path = "../../crates/retromodel/tests/support/ms3d_checks.rs"]
-mod ms3d_checks;
+use retromodel_testkit::ms3d_checks;
 
 fuzz_target!(|data: &[u8]| {
     let _ = ms3d_checks::check_roundtrip(data);

@@ -2,14 +2,14 @@
 //! output, exit codes and files against facts read independently (the
 //! sample's header bytes, the corpus's facts.json).
 
-mod support;
-
 use std::path::Path;
 use std::process::Output;
-use support::{corpus, sample};
+
+use retromodel_testkit::cli::{run_os, sample};
+use retromodel_testkit::corpus::corpus_dir;
 
 fn run(args: &[&str]) -> Output {
-    support::run_os(args)
+    run_os(env!("CARGO_BIN_EXE_retromodel"), args)
 }
 
 fn header_field(bytes: &[u8], i: usize) -> i64 {
@@ -51,7 +51,7 @@ fn info_json_matches_the_header_bytes() {
 
 #[test]
 fn info_json_matches_facts_for_every_corpus_md2() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus_dir() else { return };
     let facts: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("facts.json")).unwrap()).unwrap();
     let mut checked = 0;
@@ -222,7 +222,7 @@ fn convert_is_lossless_and_never_clobbers() {
 
 #[test]
 fn convert_keeps_non_standard_files_losslessly() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus_dir() else { return };
     let tmp = tempfile::tempdir().unwrap();
     // GL commands stored first: not the standard layout.
     let input = dir.join("md2/ufoai_objects_vegi_fern_fern.md2");
@@ -297,7 +297,7 @@ fn convert_repair_fixes_what_validate_warns_about() {
 
 #[test]
 fn info_json_matches_facts_for_every_corpus_ms3d() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus_dir() else { return };
     let facts: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("facts.json")).unwrap()).unwrap();
     let mut checked = 0;
@@ -355,7 +355,7 @@ fn info_json_matches_facts_for_every_corpus_ms3d() {
 
 #[test]
 fn ms3d_validate_and_cross_format_refusal() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus_dir() else { return };
     let bad = dir.join("ms3d/assimp_InvalidMaterialIndex.ms3d");
     let out = run(&["validate", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "warnings pass");

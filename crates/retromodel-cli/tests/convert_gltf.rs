@@ -2,15 +2,15 @@
 //! mode, checked against facts read independently from the input files'
 //! bytes (MD2 header and frame bytes, the PCX header).
 
-mod support;
-
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use support::{corpus, repo, sample};
+
+use retromodel_testkit::cli::{repo, run_os, sample};
+use retromodel_testkit::corpus::corpus_dir;
 
 fn run(args: &[&std::ffi::OsStr]) -> Output {
-    support::run_os(args)
+    run_os(env!("CARGO_BIN_EXE_retromodel"), args)
 }
 
 fn convert(args: &[&Path]) -> Output {
@@ -333,7 +333,7 @@ fn obj_of_a_frame_matches_the_frame_bytes() {
 
 #[test]
 fn ms3d_obj_at_a_time_differs_from_the_bind_pose() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = corpus_dir() else { return };
     let model = corpus.join("ms3d/nehe_lesson31_Model.ms3d");
     let dir = tempfile::tempdir().unwrap();
     let bind = dir.path().join("bind.obj");
@@ -520,7 +520,7 @@ fn batch_converts_good_files_lists_bad_ones_and_skips_existing() {
     std::fs::write(nested.join("broken.md2"), &md2[..300]).unwrap();
     std::fs::write(input.join("notes.txt"), b"not a model").unwrap();
     let mut expected = vec![PathBuf::from("Good.glb")];
-    if let Some(corpus) = corpus() {
+    if let Some(corpus) = corpus_dir() {
         std::fs::copy(
             corpus.join("ms3d/assimpdeb_twospheres.ms3d"),
             nested.join("spheres.ms3d"),
@@ -657,7 +657,7 @@ fn animation_durations(json: &serde_json::Value) -> Vec<(String, f64)> {
 
 #[test]
 fn ms3d_clips_become_named_animations() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = corpus_dir() else { return };
     let model = corpus.join("ms3d/nehe_lesson31_Model.ms3d");
     let facts: serde_json::Value =
         serde_json::from_slice(&std::fs::read(corpus.join("facts.json")).unwrap()).unwrap();

@@ -5,7 +5,7 @@
 //! ```
 //!
 //! Prints the sizes of each model and its GLB. Used to feed the Khronos
-//! validator (`tests/js/validate.mjs`).
+//! validator (`acceptance/validate.mjs`).
 
 use std::path::Path;
 

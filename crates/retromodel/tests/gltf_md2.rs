@@ -1,15 +1,14 @@
-//! MD2 → glTF: the GLB read back by hand (tests/gltf_common) against the
+//! MD2 → glTF: the GLB read back by hand (`retromodel_testkit::glb`) against the
 //! model decoded by the library's frame decoder and mapped to glTF's axes
 //! here, by hand: Quake (x forward, y left, z up) → glTF (y, z, x).
 
-mod common;
-mod gltf_common;
+#![cfg(feature = "gltf")]
 
-use common::{corpus_dir, md2_files};
-use gltf_common::{parse_glb, sample, Doc};
 use retromodel::gltf::{to_glb, to_glb_with, to_gltf, GltfOptions};
 use retromodel::md2::{Md2, RenderMesh, DEFAULT_FPS};
 use retromodel::scene::{md2_axes, Md2SceneOptions, Scene};
+use retromodel_testkit::corpus::{corpus_dir, md2_files};
+use retromodel_testkit::glb::{parse_glb, sample, Doc};
 
 /// The test's own axis map (not the library's).
 fn to_gltf_axes(p: [f32; 3]) -> [f32; 3] {

@@ -10,11 +10,6 @@
 
 #![cfg(feature = "meshopt")]
 
-mod common;
-mod gltf_common;
-
-use common::corpus_dir;
-use gltf_common::parse_glb;
 use meshoptimizer_rs::codec::{decode_index_buffer, decode_vertex_buffer};
 use meshoptimizer_rs::{Limits, Workspace};
 use retromodel::gltf::{to_glb_with, GltfOptions};
@@ -22,6 +17,8 @@ use retromodel::md2::sample::sample_model;
 use retromodel::md2::Md2;
 use retromodel::ms3d::Ms3d;
 use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+use retromodel_testkit::corpus::corpus_dir;
+use retromodel_testkit::glb::parse_glb;
 use serde_json::Value;
 
 /// Rotates each triangle to start at its smallest index (same winding).

@@ -3,15 +3,15 @@
 //! by the interval) must give the joint matrices of MilkShape's viewer
 //! (`Skeleton::pose_at_time`).
 
-mod gltf_common;
-mod ms3d_common;
+#![cfg(all(feature = "gltf", feature = "textures"))]
 
 use glam::{DMat4, DQuat, DVec3, Mat4};
-use gltf_common::{parse_glb, sample, Doc};
-use ms3d_common::{corpus_dir, full_spec, SJoint};
 use retromodel::gltf::to_glb;
 use retromodel::ms3d::{Clip, Ms3d, Skeleton};
 use retromodel::scene::{Ms3dSceneOptions, Scene};
+use retromodel_testkit::corpus::{corpus_dir, ms3d_files};
+use retromodel_testkit::glb::{parse_glb, sample, Doc};
+use retromodel_testkit::ms3d_builder::{field, full_spec, SJoint};
 
 fn glb_of(model: &Ms3d) -> Doc {
     let scene = Scene::from_ms3d(model, &Ms3dSceneOptions::default()).unwrap();
@@ -298,7 +298,7 @@ fn every_skin_has_one_common_root() {
     cam.rot_keys = vec![(0.0, [0.0; 3]), (1.0, [0.5, 0.0, 0.0])];
     let two_roots = [keyed.clone(), vec![cam]].concat();
     let mut orphan = keyed.clone();
-    orphan[1].parent = ms3d_common::field(b"nowhere");
+    orphan[1].parent = field(b"nowhere");
     // (name, joints, vertex bones, weights, helper joints expected)
     type Case<'a> = (&'a str, Vec<SJoint>, [i8; 4], [[u8; 3]; 4], &'a [&'a str]);
     let cases: Vec<Case> = vec![
@@ -357,7 +357,7 @@ fn every_skin_has_one_common_root() {
 #[test]
 fn every_corpus_ms3d_exports_a_well_formed_glb() {
     let Some(dir) = corpus_dir() else { return };
-    for (name, path) in ms3d_common::ms3d_files(&dir) {
+    for (name, path) in ms3d_files(&dir) {
         let Ok(model) = Ms3d::from_bytes(&std::fs::read(&path).unwrap()) else {
             continue;
         };

@@ -41,11 +41,10 @@
 //! `2 × f32::EPSILON × (|byte × scale| + |translate|)` (whichever order
 //! or fused form either side uses), and by nothing more.
 
-mod common;
-
 use std::collections::HashSet;
 
 use retromodel::md2::Md2;
+use retromodel_testkit::corpus::corpus_dir;
 
 struct ObjFixture {
     positions: Vec<[f32; 3]>,
@@ -80,7 +79,7 @@ fn load_fixture(name: &str) -> ObjFixture {
 }
 
 fn check(model_file: &str, fixture_file: &str, num_vertices: usize, num_triangles: usize) {
-    let Some(dir) = common::corpus_dir() else {
+    let Some(dir) = corpus_dir() else {
         return;
     };
     let bytes = std::fs::read(dir.join("md2").join(model_file)).expect("corpus file");

@@ -3,12 +3,13 @@
 //! wrong with each file, and animations. Also write → read round trips,
 //! checked against the original file's bytes.
 
-mod common;
-
-use common::{fact_str, fact_u64, facts_of, le_i32, CorpusFile};
 use retromodel::md2::gl_commands::GlFault;
 use retromodel::md2::{Layout, Md2};
 use retromodel::{Problem, Severity};
+use retromodel_testkit::corpus::{
+    corpus_dir, fact_str, fact_u64, facts, facts_of, md2_files, CorpusFile,
+};
+use retromodel_testkit::md2_builder::{le_i32, PLAYER_TABLE};
 use serde_json::Value;
 
 /// A corpus file, its facts, its bytes and the model parsed from them.
@@ -17,9 +18,9 @@ type Entry = (CorpusFile, Value, Vec<u8>, Md2);
 /// Every corpus MD2 with its facts and parsed model; `None` when the
 /// corpus is missing (the test is then skipped).
 fn corpus() -> Option<Vec<Entry>> {
-    let dir = common::corpus_dir()?;
-    let facts = common::facts(&dir);
-    let out = common::md2_files(&dir)
+    let dir = corpus_dir()?;
+    let facts = facts(&dir);
+    let out = md2_files(&dir)
         .into_iter()
         .map(|file| {
             let entry = facts_of(&facts, &file.key).clone();
@@ -450,7 +451,7 @@ fn anim_summary(m: &Md2) -> Vec<(String, usize, usize)> {
 }
 
 fn table(entries: usize) -> Vec<(String, usize, usize)> {
-    common::PLAYER_TABLE[..entries]
+    PLAYER_TABLE[..entries]
         .iter()
         .map(|&(n, a, b)| (n.to_string(), a, b))
         .collect()
@@ -484,7 +485,7 @@ fn animations_of_named_files() {
     };
     // Sanity of the typed table: it covers 198 frames without holes.
     let mut next = 0;
-    for &(_, first, n) in &common::PLAYER_TABLE {
+    for &(_, first, n) in &PLAYER_TABLE {
         assert_eq!(first, next);
         next += n;
     }

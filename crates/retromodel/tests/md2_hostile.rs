@@ -8,15 +8,14 @@
 //! peak (the model it returns included) can be compared with the input's
 //! size while other tests run on other threads.
 
-mod common;
-
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
-use common::{fact_u64, facts_of, frame_record, le_i32, name16, Field, Md2Builder, Sec};
 use retromodel::md2::{Layout, Md2};
 use retromodel::Error;
+use retromodel_testkit::corpus::{corpus_dir, fact_u64, facts, facts_of, md2_files};
+use retromodel_testkit::md2_builder::{frame_record, le_i32, name16, Field, Md2Builder, Sec};
 
 // ---------------------------------------------------------------------------
 // Counting allocator (test code: `unsafe` only to implement GlobalAlloc).
@@ -206,9 +205,9 @@ fn hand_made() -> Vec<u8> {
 /// (name, bytes) of every input: the hand-made file and the corpus.
 fn inputs() -> Vec<(String, Vec<u8>)> {
     let mut out = vec![("hand-made".to_string(), hand_made())];
-    if let Some(dir) = common::corpus_dir() {
-        let facts = common::facts(&dir);
-        for file in common::md2_files(&dir) {
+    if let Some(dir) = corpus_dir() {
+        let facts = facts(&dir);
+        for file in md2_files(&dir) {
             let bytes = file.read();
             assert_eq!(
                 bytes.len() as u64,

@@ -1,16 +1,16 @@
-//! Hand-made MD2 files (built byte by byte with `common::Md2Builder`, not
-//! with the library's writer): odd layouts, odd names, faults `validate`
+//! Hand-made MD2 files (built byte by byte with the testkit's `Md2Builder`,
+//! not with the library's writer): odd layouts, odd names, faults `validate`
 //! must report at the right path and byte offset, animations from frame
 //! names, and decoding checked against values worked out by hand.
 
-mod common;
-
 use std::collections::HashSet;
 
-use common::{frame_record, le_i32, name16, skin_record, Field, Md2Builder, Sec};
 use retromodel::md2::gl_commands::GlFault;
 use retromodel::md2::{Layout, Md2, MeshVertex, RenderMesh};
 use retromodel::{Problem, Severity};
+use retromodel_testkit::md2_builder::{
+    frame_record, le_i32, name16, skin_record, Field, Md2Builder, Sec, PLAYER_TABLE,
+};
 
 // ---------------------------------------------------------------------------
 // A small model with every section filled.
@@ -418,7 +418,7 @@ fn summary(m: &Md2) -> Vec<(String, usize, usize)> {
 /// `pain101`..`pain104`, `pain201`.., `death301`..`death308`.
 fn qdata_names(count: usize) -> Vec<String> {
     let mut names = Vec::new();
-    for &(anim, _, n) in &common::PLAYER_TABLE {
+    for &(anim, _, n) in &PLAYER_TABLE {
         for k in 1..=n {
             let name = match anim {
                 "pain1" | "pain2" | "pain3" | "death1" | "death2" | "death3" => {
@@ -438,7 +438,7 @@ fn qdata_names(count: usize) -> Vec<String> {
 }
 
 fn table(entries: usize) -> Vec<(String, usize, usize)> {
-    common::PLAYER_TABLE[..entries]
+    PLAYER_TABLE[..entries]
         .iter()
         .map(|&(n, a, c)| (n.to_string(), a, c))
         .collect()

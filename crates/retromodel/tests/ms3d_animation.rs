@@ -4,13 +4,14 @@
 //! here in f64 (own matrices, quaternions, slerp and Hermite) for the
 //! corpus models.
 
-mod ms3d_common;
-
 use std::collections::HashSet;
 use std::f64::consts::FRAC_PI_2;
 
-use ms3d_common::{corpus_dir, field, SGroup, SJoint, STri, SVertex, SVertexExtras, Spec};
 use retromodel::ms3d::{GroupMesh, Influences, Ms3d, Skeleton};
+use retromodel_testkit::corpus::{corpus_dir, load_ms3d, ms3d_files};
+use retromodel_testkit::ms3d_builder::{
+    field, SComments, SGroup, SJoint, SModelComment, STri, SVertex, SVertexExtras, Spec,
+};
 
 // ---------------------------------------------------------------------------
 // The test's own math (f64)
@@ -629,12 +630,12 @@ fn weights_model() -> Ms3d {
         cur_time: 0.0,
         total_frames: 10,
         joints,
-        comments: Some(ms3d_common::SComments {
+        comments: Some(SComments {
             subversion: 1,
             groups: vec![],
             materials: vec![],
             joints: vec![],
-            model: ms3d_common::SModelComment::Flag(0),
+            model: SModelComment::Flag(0),
         }),
         vertex_extras: Some(SVertexExtras {
             subversion: 2,
@@ -817,7 +818,7 @@ fn corpus_skeletons_rest_before_the_first_key_and_match_the_reference() {
             vec![0.5, 1.0, 2.5, 100.3, 1066.6, 2132.0, 2200.0],
         ),
     ] {
-        let (_, m) = ms3d_common::load(&corpus, name);
+        let (_, m) = load_ms3d(&corpus, name);
         assert!(!m.joints.is_empty(), "{name}");
         let reference = Reference::new(&m);
         let s = Skeleton::new(&m).unwrap();
@@ -949,9 +950,9 @@ fn group_meshes_reproduce_every_group() {
     assert_eq!(meshes[0].indices.len(), 3 * (m.triangles.len() - 1));
     check_meshes("faulty", &m);
     if let Some(corpus) = corpus_dir() {
-        for (_, path) in ms3d_common::ms3d_files(&corpus) {
+        for (_, path) in ms3d_files(&corpus) {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let (_, m) = ms3d_common::load(&corpus, &name);
+            let (_, m) = load_ms3d(&corpus, &name);
             check_meshes(&name, &m);
         }
     }

@@ -1,13 +1,11 @@
 //! Every MS3D file of the corpus against `facts.json` (written by an
 //! independent Python reader) and against its own bytes.
 
-mod ms3d_common;
-
 use std::collections::BTreeSet;
 
-use ms3d_common::{corpus_dir, facts, ms3d_files};
 use retromodel::ms3d::Ms3d;
 use retromodel::Severity;
+use retromodel_testkit::corpus::{corpus_dir, facts, load_ms3d, ms3d_files};
 use serde_json::Value;
 
 fn num(v: &Value, key: &str) -> f64 {
@@ -307,8 +305,8 @@ fn validate_matches_the_facts_problems() {
 #[test]
 fn woman4_extras_and_its_maverick_reexport_agree_on_the_core() {
     let Some(corpus) = corpus_dir() else { return };
-    let (_, a) = ms3d_common::load(&corpus, "glscene_Woman4.ms3d");
-    let (_, b) = ms3d_common::load(&corpus, "mm3d_from_glscene_Woman4.ms3d");
+    let (_, a) = load_ms3d(&corpus, "glscene_Woman4.ms3d");
+    let (_, b) = load_ms3d(&corpus, "mm3d_from_glscene_Woman4.ms3d");
     // Maverick writes no extras and drops the weights, but keeps the
     // skeleton: same joint names, parents and bind transforms.
     assert!(b.extras.comments.is_none() && b.extras.vertices.is_none());

@@ -3,15 +3,15 @@
 //! model-comment layouts, faulty skeletons, raw names, truncation and
 //! hostile counts.
 
-mod ms3d_common;
-
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
-use ms3d_common::{field, full_spec, Out, SComments, SJoint, SModelComment, SVertexExtras, Spec};
 use retromodel::ms3d::{GroupMesh, ModelComment, Ms3d, Skeleton};
 use retromodel::{Error, Severity};
+use retromodel_testkit::ms3d_builder::{
+    field, full_spec, Marks, Out, SComments, SJoint, SModelComment, SVertexExtras, Spec,
+};
 
 // ---------------------------------------------------------------------------
 // Allocation watch: the largest single allocation a thread asks for while
@@ -485,7 +485,7 @@ fn names_that_are_not_utf8_keep_their_bytes() {
 
 /// What a file cut at `cut` must read as: the extras parts that are
 /// complete before the cut, the rest as trailing bytes.
-fn expected_after_cut(full: &Spec, marks: &ms3d_common::Marks, bytes: &[u8], cut: usize) -> Spec {
+fn expected_after_cut(full: &Spec, marks: &Marks, bytes: &[u8], cut: usize) -> Spec {
     let comments_end = marks.vertex_extras.unwrap();
     let vertex_end = marks.joint_extras.unwrap();
     let joint_end = marks.model_extras.unwrap();

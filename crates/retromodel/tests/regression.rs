@@ -1,23 +1,19 @@
 //! Replays inputs through the same checks the fuzz targets run
-//! (`tests/support/md2_checks.rs` and `tests/support/ms3d_checks.rs`): the
+//! (`retromodel_testkit::md2_checks` and `ms3d_checks`): the
 //! minimised crash inputs saved in `tests/regression/`, and the fuzzers'
 //! working corpus in `fuzz/corpus/*/` when it exists (it is git-ignored, so
 //! usually only on a machine that has fuzzed). Every file goes through the
 //! checks of both formats and through the exporters
-//! (`tests/support/export_checks.rs`), as every fuzz target must survive any
+//! (`retromodel_testkit::export_checks`), as every fuzz target must survive any
 //! input.
 
-#[path = "support/export_checks.rs"]
-mod export_checks;
-#[path = "support/md2_checks.rs"]
-mod md2_checks;
-#[path = "support/ms3d_checks.rs"]
-mod ms3d_checks;
+#![cfg(feature = "gltf")]
 
 use std::path::{Path, PathBuf};
 
 use md2_checks::{check_roundtrip, exercise_parse};
 use retromodel::md2::{Frame, FrameName, Md2};
+use retromodel_testkit::{export_checks, md2_checks, ms3d_checks};
 
 /// What replaying one file found.
 struct Replayed {

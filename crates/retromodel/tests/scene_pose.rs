@@ -3,13 +3,13 @@
 //! skinning (`ms3d::Skeleton` + `Influences`, tested against the viewer's
 //! source elsewhere); for every corpus MD2, the decoded frames.
 
-mod ms3d_common;
+#![cfg(feature = "scene")]
 
 use glam::Mat4;
-use ms3d_common::{corpus_dir, ms3d_files};
 use retromodel::md2::Md2;
 use retromodel::ms3d::{GroupMesh, Influences, Ms3d, Skeleton};
 use retromodel::scene::{md2_axes, Md2SceneOptions, Ms3dSceneOptions, Pose, Scene};
+use retromodel_testkit::corpus::{corpus_dir, ms3d_files};
 
 /// The largest side of the bind pose's bounding box (at least 1e-6).
 fn extent(points: &[[f32; 3]]) -> f32 {

@@ -7,17 +7,16 @@
 
 #![cfg(feature = "textures")]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use image::ImageDecoder;
 use retromodel::texture::{
     decode, decode_with_limits, pcx, DecodeLimits, ImageFormat, Rgba8Image, TextureError,
 };
+use retromodel_testkit::corpus::corpus_dir;
 
 fn corpus() -> Option<PathBuf> {
-    common::corpus_dir()
+    corpus_dir()
 }
 
 fn read(path: &Path) -> Vec<u8> {

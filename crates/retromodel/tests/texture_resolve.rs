@@ -5,8 +5,6 @@
 
 #![cfg(feature = "textures")]
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -14,6 +12,7 @@ use retromodel::md2::Md2;
 use retromodel::texture::{
     decode, Refusal, ResolveError, SkipReason, TextureResolver, TextureSource,
 };
+use retromodel_testkit::corpus::{corpus_dir, facts, facts_of};
 
 const SECRET: &[u8] = b"TOP-SECRET: this must never come back from a resolver";
 
@@ -390,8 +389,8 @@ fn md2_skin(corpus: &Path, key: &str) -> String {
     let bytes = fs::read(corpus.join(key)).unwrap();
     let model = Md2::from_bytes(&bytes).unwrap();
     let name = model.skins[0].to_string_lossy();
-    let facts = common::facts(corpus);
-    let entry = common::facts_of(&facts, key);
+    let facts = facts(corpus);
+    let entry = facts_of(&facts, key);
     assert_eq!(
         entry["skin_names"][0].as_str(),
         Some(name.as_str()),
@@ -402,7 +401,7 @@ fn md2_skin(corpus: &Path, key: &str) -> String {
 
 #[test]
 fn corpus_ufoai_dot_names_resolve_to_the_png_beside_the_model() {
-    let Some(corpus) = common::corpus_dir() else {
+    let Some(corpus) = corpus_dir() else {
         return;
     };
     for (key, png) in [
@@ -441,7 +440,7 @@ fn corpus_ufoai_dot_names_resolve_to_the_png_beside_the_model() {
 
 #[test]
 fn corpus_blobandconquer_skin_is_found_only_with_the_game_root() {
-    let Some(corpus) = common::corpus_dir() else {
+    let Some(corpus) = corpus_dir() else {
         return;
     };
     let key = "gametrees/blobandconquer/gfx/md2/spiderBlob.md2";
@@ -464,12 +463,12 @@ fn corpus_blobandconquer_skin_is_found_only_with_the_game_root() {
 
 #[test]
 fn corpus_ms3d_material_textures() {
-    let Some(corpus) = common::corpus_dir() else {
+    let Some(corpus) = corpus_dir() else {
         return;
     };
-    let facts = common::facts(&corpus);
+    let facts = facts(&corpus);
     let texture = |key: &str, i: usize| -> String {
-        let name = common::facts_of(&facts, key)["textures"][i]
+        let name = facts_of(&facts, key)["textures"][i]
             .as_str()
             .unwrap()
             .to_owned();
@@ -521,7 +520,7 @@ fn corpus_ms3d_material_textures() {
 
 #[test]
 fn corpus_quake_style_path_without_its_tree_is_not_found() {
-    let Some(corpus) = common::corpus_dir() else {
+    let Some(corpus) = corpus_dir() else {
         return;
     };
     let key = "md2/glscene_weaponWaste.md2";

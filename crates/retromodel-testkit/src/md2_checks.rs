@@ -1,10 +1,8 @@
-//! Checks shared by the fuzz targets (`fuzz/fuzz_targets/*.rs`, which
-//! include this file by path) and `tests/regression.rs`, so that a crash the
-//! fuzzer finds replays in `cargo test` exactly as it was found.
+//! MD2 checks shared by the fuzz targets (`fuzz/fuzz_targets/md2_*.rs`) and
+//! `crates/retromodel/tests/regression.rs`, so that a crash the fuzzer
+//! finds replays in `cargo test` exactly as it was found.
 //!
 //! Every check panics on failure: that is how the fuzzer notices.
-
-#![allow(dead_code)] // each includer uses a subset
 
 use retromodel::md2::{normal, Frame, Layout, Md2, MeshVertex, RenderMesh};
 

@@ -2,7 +2,7 @@
 //! qdata algorithm builds ([`build_qdata`]) and ours ([`build`]).
 //!
 //! ```text
-//! cargo run --release -p retromodel --example gl_stats -- models/*.md2
+//! cargo run --release -p retromodel-bench --bin gl_stats -- models/*.md2
 //! ```
 //!
 //! `--grid N` adds a synthetic N × N-quad grid (2·N² triangles, shared

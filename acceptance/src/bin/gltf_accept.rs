@@ -1,12 +1,12 @@
 //! Acceptance-test support for the glTF exporter (run by
-//! `tests/js/accept.sh`): writes a `.glb` for every model found under the
+//! `acceptance/accept.sh`): writes a `.glb` for every model found under the
 //! corpus folders given (and a `KHR_mesh_quantization` one, `.q.glb`, for
 //! each MD2), plus `expectations.json`, the positions that a glTF viewer
 //! must show, computed by the library's **own** decoding and skinning, not
 //! by the glTF writer:
 //!
 //! ```text
-//! cargo run --release -p retromodel --example gltf_accept -- OUT_DIR CORPUS_DIR...
+//! cargo run --release -p retromodel-acceptance --bin gltf_accept -- OUT_DIR CORPUS_DIR...
 //! ```
 //!
 //! - MD2: [`Frame::decode_positions`] of a few frames (first, second,

@@ -1,104 +1,65 @@
-//! Helpers shared by the MS3D integration tests: where the corpus is, its
-//! `facts.json` oracle, and a small MS3D byte-builder written from the
-//! format description (docs: shared/formats/MS3D.md), independent of the
-//! crate's writer.
-
-#![allow(dead_code)] // each test binary uses a subset
-
-use std::path::{Path, PathBuf};
+//! A small MS3D byte-builder written from the format description (docs:
+//! shared/formats/MS3D.md), independent of the crate's writer: a file
+//! described field by field ([`Spec`]), serialised with the offsets of its
+//! parts ([`Marks`]), and assertions that a parsed model holds what was
+//! described.
 
 use retromodel::ms3d::Ms3d;
-use serde_json::Value;
-
-// ---------------------------------------------------------------------------
-// Corpus
-// ---------------------------------------------------------------------------
-
-#[path = "../support/corpus.rs"]
-mod corpus;
-#[allow(unused_imports)] // not every test binary looks for the corpus
-pub use corpus::corpus_dir;
-
-/// Every `ms3d/*.ms3d` of the corpus as `(facts key, path)`, sorted.
-pub fn ms3d_files(corpus: &Path) -> Vec<(String, PathBuf)> {
-    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(corpus.join("ms3d"))
-        .expect("corpus ms3d folder")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("ms3d"))
-        })
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (format!("ms3d/{name}"), p)
-        })
-        .collect();
-    out.sort();
-    assert!(!out.is_empty(), "no MS3D files in the corpus");
-    out
-}
-
-/// The corpus's `facts.json`.
-pub fn facts(corpus: &Path) -> Value {
-    let path = corpus.join("facts.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// Loads a corpus model by file name (`glscene_Woman4.ms3d`), with its bytes.
-pub fn load(corpus: &Path, name: &str) -> (Vec<u8>, Ms3d) {
-    let path = corpus.join("ms3d").join(name);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let model = Ms3d::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-    (bytes, model)
-}
-
-// ---------------------------------------------------------------------------
-// Byte-builder
-// ---------------------------------------------------------------------------
 
 /// Little-endian byte output.
 #[derive(Debug, Clone, Default)]
 pub struct Out(pub Vec<u8>);
 
 impl Out {
+    /// Appends a `u8`.
     pub fn u8(&mut self, v: u8) -> &mut Self {
         self.0.push(v);
         self
     }
+    /// Appends an `i8`.
     pub fn i8(&mut self, v: i8) -> &mut Self {
         self.0.push(v as u8);
         self
     }
+    /// Appends a little-endian `u16`.
     pub fn u16(&mut self, v: u16) -> &mut Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
+    /// Appends a little-endian `i32`.
     pub fn i32(&mut self, v: i32) -> &mut Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
+    /// Appends a little-endian `u32`.
     pub fn u32(&mut self, v: u32) -> &mut Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
+    /// Appends a little-endian `f32`.
     pub fn f32(&mut self, v: f32) -> &mut Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
+    /// Appends little-endian `f32`s.
     pub fn f32s(&mut self, v: &[f32]) -> &mut Self {
         for x in v {
             self.f32(*x);
         }
         self
     }
+    /// Appends raw bytes.
     pub fn raw(&mut self, v: &[u8]) -> &mut Self {
         self.0.extend_from_slice(v);
         self
     }
+    /// Bytes written so far.
     pub fn len(&self) -> usize {
         self.0.len()
+    }
+    /// Whether nothing was written yet.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
@@ -110,53 +71,86 @@ pub fn field<const N: usize>(text: &[u8]) -> [u8; N] {
     f
 }
 
+/// A vertex record.
 #[derive(Debug, Clone, Default)]
 pub struct SVertex {
+    /// Flags byte.
     pub flags: u8,
+    /// Position.
     pub pos: [f32; 3],
+    /// Bone id (`-1`: none).
     pub bone: i8,
+    /// Reference count.
     pub refs: u8,
 }
 
+/// A triangle record.
 #[derive(Debug, Clone, Default)]
 pub struct STri {
+    /// Flags word.
     pub flags: u16,
+    /// Vertex indices.
     pub v: [u16; 3],
+    /// One normal per corner.
     pub n: [[f32; 3]; 3],
+    /// Texture `s` per corner.
     pub s: [f32; 3],
+    /// Texture `t` per corner.
     pub t: [f32; 3],
+    /// Smoothing group.
     pub smoothing: u8,
+    /// Group index.
     pub group: u8,
 }
 
+/// A group record.
 #[derive(Debug, Clone)]
 pub struct SGroup {
+    /// Flags byte.
     pub flags: u8,
+    /// Raw 32-byte name.
     pub name: [u8; 32],
+    /// Triangle indices.
     pub tris: Vec<u16>,
+    /// Material index (`-1`: none).
     pub material: i8,
 }
 
+/// A material record.
 #[derive(Debug, Clone)]
 pub struct SMaterial {
+    /// Raw 32-byte name.
     pub name: [u8; 32],
     /// ambient, diffuse, specular, emissive.
     pub colors: [[f32; 4]; 4],
+    /// Shininess.
     pub shininess: f32,
+    /// Transparency.
     pub transparency: f32,
+    /// Mode byte.
     pub mode: i8,
+    /// Raw 128-byte texture path.
     pub texture: [u8; 128],
+    /// Raw 128-byte alpha map path.
     pub alphamap: [u8; 128],
 }
 
+/// A joint record with its keys.
 #[derive(Debug, Clone)]
 pub struct SJoint {
+    /// Flags byte.
     pub flags: u8,
+    /// Raw 32-byte name.
     pub name: [u8; 32],
+    /// Raw 32-byte parent name.
     pub parent: [u8; 32],
+    /// Bind rotation (Euler angles).
     pub rot: [f32; 3],
+    /// Bind position.
     pub pos: [f32; 3],
+    /// Rotation keys `(time, angles)`.
     pub rot_keys: Vec<(f32, [f32; 3])>,
+    /// Position keys `(time, position)`.
     pub pos_keys: Vec<(f32, [f32; 3])>,
 }
 
@@ -186,17 +180,25 @@ pub enum SModelComment {
     IdxLenText(i32, Vec<u8>),
 }
 
+/// The comments part of the extras.
 #[derive(Debug, Clone)]
 pub struct SComments {
+    /// Subversion.
     pub subversion: i32,
+    /// Group comments `(index, text)`.
     pub groups: Vec<(i32, Vec<u8>)>,
+    /// Material comments `(index, text)`.
     pub materials: Vec<(i32, Vec<u8>)>,
+    /// Joint comments `(index, text)`.
     pub joints: Vec<(i32, Vec<u8>)>,
+    /// The model comment.
     pub model: SModelComment,
 }
 
+/// The vertex extras part.
 #[derive(Debug, Clone)]
 pub struct SVertexExtras {
+    /// Subversion.
     pub subversion: i32,
     /// 6, 10 or 14.
     pub record_size: usize,
@@ -204,47 +206,75 @@ pub struct SVertexExtras {
     pub records: Vec<([i8; 3], [u8; 3], [u32; 2])>,
 }
 
+/// The joint extras part.
 #[derive(Debug, Clone)]
 pub struct SJointExtras {
+    /// Subversion.
     pub subversion: i32,
+    /// One colour per joint.
     pub colors: Vec<[f32; 3]>,
 }
 
+/// The model extras part.
 #[derive(Debug, Clone, Copy)]
 pub struct SModelExtras {
+    /// Subversion.
     pub subversion: i32,
+    /// Joint size.
     pub joint_size: f32,
+    /// Transparency mode.
     pub mode: i32,
+    /// Alpha reference.
     pub alpha_ref: f32,
 }
 
 /// A whole file, described field by field.
 #[derive(Debug, Clone)]
 pub struct Spec {
+    /// Version after the `MS3D000000` magic.
     pub version: i32,
+    /// Vertices.
     pub verts: Vec<SVertex>,
+    /// Triangles.
     pub tris: Vec<STri>,
+    /// Groups.
     pub groups: Vec<SGroup>,
+    /// Materials.
     pub materials: Vec<SMaterial>,
+    /// Keyframer: frames per second.
     pub fps: f32,
+    /// Keyframer: current time.
     pub cur_time: f32,
+    /// Keyframer: total frames.
     pub total_frames: i32,
+    /// Joints.
     pub joints: Vec<SJoint>,
+    /// Comments part, if written.
     pub comments: Option<SComments>,
+    /// Vertex extras, if written.
     pub vertex_extras: Option<SVertexExtras>,
+    /// Joint extras, if written.
     pub joint_extras: Option<SJointExtras>,
+    /// Model extras, if written.
     pub model_extras: Option<SModelExtras>,
+    /// Bytes after everything else.
     pub trailing: Vec<u8>,
 }
 
 /// Where each part of a built file starts (and where the file ends).
 #[derive(Debug, Clone, Default)]
 pub struct Marks {
+    /// Start of the vertex section (its count).
     pub vertices: usize,
+    /// Start of the triangle section.
     pub triangles: usize,
+    /// Start of the group section.
     pub groups: usize,
+    /// Start of the material section.
     pub materials: usize,
+    /// Start of the keyframer data.
     pub keyframer: usize,
+    /// Start of the joint section.
     pub joints: usize,
     /// End of the core (start of the extras).
     pub core_end: usize,
@@ -252,11 +282,15 @@ pub struct Marks {
     pub comments: Option<usize>,
     /// Start of the model comment flag.
     pub model_comment: Option<usize>,
+    /// Start of the vertex extras.
     pub vertex_extras: Option<usize>,
+    /// Start of the joint extras.
     pub joint_extras: Option<usize>,
+    /// Start of the model extras.
     pub model_extras: Option<usize>,
     /// End of the known data (start of the trailing bytes).
     pub extras_end: usize,
+    /// Length of the file.
     pub end: usize,
     /// Every record boundary inside the core (section starts, each record's
     /// start), for truncation tests.

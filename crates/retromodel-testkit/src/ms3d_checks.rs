@@ -1,10 +1,8 @@
-//! MS3D checks shared by the fuzz targets (`fuzz/fuzz_targets/ms3d_*.rs`,
-//! which include this file by path) and `tests/regression.rs`, so that a
-//! crash the fuzzer finds replays in `cargo test` exactly as it was found.
+//! MS3D checks shared by the fuzz targets (`fuzz/fuzz_targets/ms3d_*.rs`)
+//! and `crates/retromodel/tests/regression.rs`, so that a crash the fuzzer
+//! finds replays in `cargo test` exactly as it was found.
 //!
 //! Every check panics on failure: that is how the fuzzer notices.
-
-#![allow(dead_code)] // each includer uses a subset
 
 use retromodel::ms3d::{
     Clip, GroupMesh, Influences, Joint, Key, Material, Ms3d, Skeleton, Triangle, Vertex,

@@ -3,11 +3,11 @@
 // warning (code, count, first place, message). Exits 1 when any file has an
 // error or cannot be validated; warnings are reported, not fatal.
 //
-//   cd crates/retromodel/tests/js && npm ci
+//   cd acceptance && npm ci
 //   node validate.mjs DIR_OR_FILE [DIR_OR_FILE ...]
 //
 // A directory stands for every .glb/.gltf in it. accept.sh runs this on the
-// output of `cargo run -p retromodel --example gltf_accept`.
+// output of `cargo run -p retromodel-acceptance --bin gltf_accept`.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, basename } from "node:path";
 import validator from "gltf-validator";

@@ -1,7 +1,7 @@
 //! Times MD2 and MS3D parsing for `bench/compare.sh`, measured the same way
 //! as `bench/assimp_harness.cpp`.
 //!
-//! Usage: `cargo run --release -p retromodel --example bench_parse -- ITERATIONS FILE...`
+//! Usage: `cargo run --release -p retromodel-bench --bin bench_parse -- ITERATIONS FILE...`
 //!
 //! For each file, the bytes are read once. Each operation is warmed up,
 //! then run ITERATIONS times in batches of [`BATCH`], each batch timed with

@@ -1,7 +1,7 @@
 // Loads every GLB of an acceptance folder with three.js's GLTFLoader in Node
 // and checks that three.js shows the positions the Rust library computes on
 // its own (expectations.json, written with the GLBs by
-// `cargo run -p retromodel --example gltf_accept -- DIR CORPUS...`):
+// `cargo run -p retromodel-acceptance --bin gltf_accept -- DIR CORPUS...`):
 //
 // - MD2 (morph targets): for each sample (a frame, or halfway between two
 //   frames of an animation), an AnimationMixer plays the sample's clip once

@@ -2,7 +2,7 @@
 # Acceptance checks of the glTF exporter, run by .ci/run:
 #   1. exports every corpus model (md2/, ms3d/, gametrees/) to GLB (MD2 also
 #      quantized) with expectations.json from the library's own decoding and
-#      skinning (example `gltf_accept`);
+#      skinning (`gltf_accept`, src/bin/gltf_accept.rs);
 #   2. Khronos glTF-Validator on every GLB and on three .gltf exports with
 #      their .bin and PNG files (validate.mjs): no errors;
 #   3. three.js GLTFLoader + AnimationMixer (three.mjs): morphed and skinned
@@ -15,10 +15,10 @@
 #   4. assimp (when installed) imports every GLB (not the --compress ones:
 #      assimp 5.2 has no EXT_meshopt_compression).
 # Needs node/npm and cargo. Exits non-zero when any check fails.
-#   bash crates/retromodel/tests/js/accept.sh [OUT_DIR]
+#   bash acceptance/accept.sh [OUT_DIR]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../../.." && pwd)"
+root="$(cd "$here/.." && pwd)"
 corpus="${RETROMODEL_CORPUS:-$root/../shared/corpus}"
 out="${1:-$(mktemp -d)}"
 mkdir -p "$out"
@@ -35,8 +35,8 @@ echo "--- npm ci (pinned gltf-validator and three)"
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 
 echo "--- export GLBs and expectations to $out"
-(cd "$root" && cargo build --release --locked -p retromodel --example gltf_accept)
-"${CARGO_TARGET_DIR:-$root/target}/release/examples/gltf_accept" "$out" \
+(cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin gltf_accept)
+"${CARGO_TARGET_DIR:-$root/target}/release/gltf_accept" "$out" \
   "$corpus/md2" "$corpus/ms3d" "$corpus/gametrees"
 shopt -s nullglob
 glbs=("$out"/*.glb)

@@ -1,110 +1,7 @@
-//! Helpers shared by the MD2 integration tests: where the corpus is, which
-//! MD2 files it holds, its `facts.json` oracle, and a tiny byte-builder for
-//! hand-made MD2 files.
-
-#![allow(dead_code)] // each test binary uses a subset
-
-use std::path::{Path, PathBuf};
-
-use serde_json::Value;
-
-#[path = "../support/corpus.rs"]
-mod corpus;
-#[allow(unused_imports)] // not every test binary looks for the corpus
-pub use corpus::corpus_dir;
-
-/// One corpus MD2 file.
-#[derive(Debug, Clone)]
-pub struct CorpusFile {
-    /// Path relative to the corpus folder with `/` separators, as used for
-    /// the keys of `facts.json` (`md2/x.md2`, `gametrees/.../x.md2`).
-    pub key: String,
-    /// Full path.
-    pub path: PathBuf,
-}
-
-impl CorpusFile {
-    /// The file's bytes.
-    pub fn read(&self) -> Vec<u8> {
-        std::fs::read(&self.path).unwrap_or_else(|e| panic!("{}: {e}", self.path.display()))
-    }
-
-    /// The file name without folders.
-    pub fn name(&self) -> &str {
-        self.key.rsplit('/').next().unwrap_or(&self.key)
-    }
-}
-
-fn collect_md2(dir: &Path, corpus: &Path, recursive: bool, out: &mut Vec<CorpusFile>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            if recursive {
-                collect_md2(&path, corpus, true, out);
-            }
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("md2"))
-        {
-            let rel = path.strip_prefix(corpus).unwrap_or(&path);
-            let key = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
-            out.push(CorpusFile { key, path });
-        }
-    }
-}
-
-/// Every MD2 file of the corpus (`md2/*.md2` and `gametrees/**/*.md2`),
-/// sorted by key. Panics when there are none (the folder exists, so an
-/// empty list means it is not the corpus we expect).
-pub fn md2_files(corpus: &Path) -> Vec<CorpusFile> {
-    let mut out = Vec::new();
-    collect_md2(&corpus.join("md2"), corpus, false, &mut out);
-    collect_md2(&corpus.join("gametrees"), corpus, true, &mut out);
-    out.sort_by(|a, b| a.key.cmp(&b.key));
-    assert!(!out.is_empty(), "no MD2 files under {}", corpus.display());
-    out
-}
-
-/// The corpus's `facts.json`: an object keyed by corpus-relative path.
-pub fn facts(corpus: &Path) -> Value {
-    let path = corpus.join("facts.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The facts of one file; panics when facts.json does not list it.
-pub fn facts_of<'a>(facts: &'a Value, key: &str) -> &'a Value {
-    facts
-        .get(key)
-        .unwrap_or_else(|| panic!("facts.json has no entry for {key}"))
-}
-
-/// An unsigned number from a facts entry (`path` such as `"ofs.frames"`).
-pub fn fact_u64(entry: &Value, path: &str) -> u64 {
-    let mut v = entry;
-    for part in path.split('.') {
-        v = v
-            .get(part)
-            .unwrap_or_else(|| panic!("facts entry has no {path}"));
-    }
-    v.as_u64()
-        .unwrap_or_else(|| panic!("facts {path} is not an unsigned number: {v}"))
-}
-
-/// A string from a facts entry.
-pub fn fact_str<'a>(entry: &'a Value, key: &str) -> &'a str {
-    entry
-        .get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_else(|| panic!("facts entry has no string {key}"))
-}
+//! Hand-made MD2 files, written from the format notes (not with the
+//! library's writer): a byte-builder that places any header value and any
+//! section anywhere, record helpers, a header reader and the standard
+//! player animation table.
 
 /// Reads the little-endian `i32` at `at` (for reading headers in tests
 /// without going through the library).
@@ -112,27 +9,38 @@ pub fn le_i32(bytes: &[u8], at: usize) -> i32 {
     i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
 }
 
-// ---------------------------------------------------------------------------
-// Byte-builder for synthetic MD2 files.
-// ---------------------------------------------------------------------------
-
 /// The 15 header fields after magic and version, in file order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
+    /// `skin_width`.
     SkinWidth,
+    /// `skin_height`.
     SkinHeight,
+    /// `frame_size`.
     FrameSize,
+    /// `num_skins`.
     NumSkins,
+    /// `num_vertices`.
     NumVertices,
+    /// `num_texcoords`.
     NumTexCoords,
+    /// `num_triangles`.
     NumTriangles,
+    /// `num_gl_commands`.
     NumGlCommands,
+    /// `num_frames`.
     NumFrames,
+    /// `ofs_skins`.
     OfsSkins,
+    /// `ofs_texcoords`.
     OfsTexCoords,
+    /// `ofs_triangles`.
     OfsTriangles,
+    /// `ofs_frames`.
     OfsFrames,
+    /// `ofs_gl_commands`.
     OfsGlCommands,
+    /// `ofs_end`.
     OfsEnd,
 }
 
@@ -192,10 +100,15 @@ impl Field {
 /// The five sections of an MD2 file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sec {
+    /// Skin names (64 bytes each).
     Skins,
+    /// Texture coordinates (`s`, `t` as `i16`).
     TexCoords,
+    /// Triangles (three vertex and three texture coordinate indices).
     Triangles,
+    /// Frames (scale, translate, name, packed vertices).
     Frames,
+    /// GL command words.
     GlCommands,
 }
 
@@ -459,7 +372,8 @@ pub fn frame_record(
 }
 
 /// The standard Quake II player table, typed from the format notes
-/// (stand 0–39, run 40–45, ..., death1/2/3 178–197), not from the library.
+/// (stand 0–39, run 40–45, ..., death1/2/3 178–197), not from the library:
+/// `(name, first frame, frame count)`.
 pub const PLAYER_TABLE: [(&str, usize, usize); 20] = [
     ("stand", 0, 40),
     ("run", 40, 6),

@@ -1,17 +1,19 @@
 //! Reading our GLB output back, written here from the GLB and glTF 2.0
-//! specifications (not with the exporter's code): the container, the
-//! accessors, and checks that every buffer view and accessor lies inside
-//! the buffer with the alignment the spec demands.
-
-#![allow(dead_code)] // each test binary uses a subset
+//! specifications (not with the exporter's code, which this module must
+//! never call): the container, the accessors, and checks that every buffer
+//! view and accessor lies inside the buffer with the alignment the spec
+//! demands; glTF's sampler interpolation, to check animations.
 
 use gltf_json::accessor::{ComponentType, Type};
 use gltf_json::validation::Checked;
 
 /// A parsed GLB: the JSON document and the binary chunk.
 pub struct Doc {
+    /// The JSON chunk, typed.
     pub root: gltf_json::Root,
+    /// The JSON chunk, untyped.
     pub json: serde_json::Value,
+    /// The BIN chunk (empty when there is none).
     pub bin: Vec<u8>,
 }
 

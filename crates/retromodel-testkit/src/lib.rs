@@ -1,0 +1,34 @@
+//! Test support for retromodel (not published): what the library's and the
+//! CLI's integration tests and the fuzz targets share.
+//!
+//! - [`corpus`]: where the test corpus is, its MD2 and MS3D files and its
+//!   `facts.json` oracle.
+//! - [`md2_builder`] and [`ms3d_builder`]: hand-made files, byte by byte,
+//!   from the format notes rather than the library's writers.
+//! - `glb` (feature `glb`): an independent reader of GLB files, to check
+//!   exports without the library's glTF code.
+//! - [`md2_checks`], [`ms3d_checks`] and `export_checks` (feature
+//!   `export`): the property checks the fuzz targets run, replayed by
+//!   `crates/retromodel/tests/regression.rs`.
+//! - [`cli`]: running the CLI binary.
+//!
+//! The library is used with its default features off; this crate's
+//! features turn on what a module needs (`export`: the library's `gltf`;
+//! `meshopt`: its `meshopt` too), and the library's own features turn on
+//! the matching ones here for its tests. So the tests of
+//! `cargo test -p retromodel --no-default-features` see the library
+//! without features.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod corpus;
+#[cfg(feature = "export")]
+pub mod export_checks;
+#[cfg(feature = "glb")]
+pub mod glb;
+pub mod md2_builder;
+pub mod md2_checks;
+pub mod ms3d_builder;
+pub mod ms3d_checks;
