@@ -5,6 +5,9 @@
 #      skinning (`gltf_accept`, src/bin/gltf_accept.rs);
 #   2. Khronos glTF-Validator on every GLB and on three .gltf exports with
 #      their .bin and PNG files (validate.mjs): no errors;
+#   2b. every skin of every GLB and .gltf: its joints have one common root
+#      (skin_roots.mjs, which walks the node tree itself: the validator's
+#      check depends on the joints' order);
 #   3. three.js GLTFLoader + AnimationMixer (three.mjs): morphed and skinned
 #      positions match the expectations within 1e-4 × extent; and three.js
 #      loads the .gltf exports (gltf_files.mjs) as the same models as their
@@ -76,6 +79,9 @@ ls -l "$out/meshopt" "$out/meshopt-ref"
 
 echo "--- Khronos glTF-Validator"
 if node "$here/validate.mjs" "$out" "$out/gltf" "$out/meshopt"; then record validator ok; else record validator FAILED; fi
+
+echo "--- every skin's joints have one common root (checked here, not by the validator)"
+if node "$here/skin_roots.mjs" "$out" "$out/gltf" "$out/meshopt" | grep -v "^ok "; then record skin-roots ok; else record skin-roots FAILED; fi
 
 echo "--- three.js"
 if node "$here/three.mjs" "$out"; then record three.js ok; else record three.js FAILED; fi

@@ -17,12 +17,12 @@
 //! # fn main() -> Result<(), retromodel::Error> {
 //! let md2 = retromodel::md2::sample::sample_model().to_bytes()?;
 //! let options = ConvertOptions::default();
-//! let conversion = Converter::new(&options).convert(&md2, "sample.md2", OutputFormat::Gltf, "sample.gltf")?;
+//! let conversion = Converter::new(&options).convert(&md2, "sample.md2", OutputFormat::Obj, "sample.obj")?;
 //! let files = conversion.files()?;
 //! let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
-//! assert_eq!(names, ["sample.bin", "sample.gltf"]); // the main file last
-//! let json = files[1].to_vec();
-//! assert!(json.starts_with(b"{"));
+//! assert_eq!(names, ["sample.mtl", "sample.obj"]); // the main file last
+//! let obj = files[1].to_vec();
+//! assert!(obj.starts_with(b"# retromodel OBJ export: sample"));
 //! # Ok(()) }
 //! ```
 //!

@@ -148,6 +148,9 @@ impl Plan {
                 compress,
             } => (scene, *format, main, stem, *quantize, *compress),
         };
+        // Only glTF uses them.
+        #[cfg(not(feature = "gltf"))]
+        let _ = (quantize, compress);
         // PNG files beside a .gltf or an .obj: STEM_texture0.png, ...
         let texture_names: Vec<Option<String>> = scene
             .textures
