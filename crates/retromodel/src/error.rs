@@ -132,6 +132,15 @@ pub enum Error {
         /// What is wrong, e.g. `--time applies to MS3D models; ...`.
         message: String,
     },
+    /// A Wavefront OBJ that cannot be read, with its line (1-based) where
+    /// known.
+    #[error("OBJ{}: {message}", .line.map_or(String::new(), |l| format!(" line {l}")))]
+    Obj {
+        /// The line of the fault.
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
     /// A conversion this crate cannot make (yet), such as MD2 to MS3D.
     #[error("cannot convert {from} to .{to} yet")]
     Unconvertible {
@@ -173,7 +182,8 @@ impl Error {
             | Error::InvalidClip { .. }
             | Error::InvalidScene { .. }
             | Error::InvalidOptions { .. }
-            | Error::Unconvertible { .. } => None,
+            | Error::Unconvertible { .. }
+            | Error::Obj { .. } => None,
         }
     }
 

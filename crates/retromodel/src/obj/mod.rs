@@ -1,5 +1,6 @@
 //! Wavefront OBJ + MTL export of a [`Scene`] in one pose: a static
-//! snapshot, for tools that read nothing newer.
+//! snapshot, for tools that read nothing newer; and, with feature
+//! `textures`, OBJ import ([`import_obj`]).
 //!
 //! Available with the `scene` feature. The OBJ is written in the scene's
 //! axes (+Y up, counter-clockwise front faces, as OBJ readers expect), so a
@@ -32,6 +33,11 @@ use std::fmt::Write as _;
 
 use crate::error::{Error, Result};
 use crate::scene::{Pose, Scene};
+
+#[cfg(feature = "textures")]
+mod import;
+#[cfg(feature = "textures")]
+pub use import::{import_obj, ObjImport, MAX_OBJ_BYTES};
 
 /// What the OBJ refers to outside itself.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
