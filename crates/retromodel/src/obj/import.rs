@@ -212,7 +212,6 @@ pub fn import_obj(
         triangulate: true,
         ignore_points: true,
         ignore_lines: true,
-        ..tobj::LoadOptions::default()
     };
     let mut warnings = Vec::new();
     let mut mtl_problems: Vec<Problem> = Vec::new();
