@@ -2,7 +2,7 @@
 //! conversion with a texture source confined to the model's folder and the
 //! `--texture-dir` roots, write what it made, and format its warnings.
 
-use crate::load::read_file;
+use crate::load::{file_name, read_file};
 use crate::output::{check_free, write_files};
 use anyhow::{Context, Result};
 use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
@@ -23,11 +23,6 @@ pub struct Job {
     pub force: bool,
     /// Flush each output to disk before renaming it into place.
     pub sync: bool,
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
 }
 
 /// One warning line, as the command line prints it.

@@ -1,8 +1,7 @@
 //! `retromodel validate`.
 
-use crate::load::read_file;
+use crate::load::{parse, read_file};
 use anyhow::{Context, Result};
-use retromodel::Model;
 use retromodel::Severity;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,7 +26,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let mut failed = 0usize;
     for path in &args.files {
         let model =
-            read_file(path).and_then(|b| Model::from_bytes(&b).context("cannot read the model"));
+            read_file(path).and_then(|b| parse(path, &b).context("cannot read the model"));
         let problems = match model {
             Ok(model) => model.validate(),
             Err(err) => {

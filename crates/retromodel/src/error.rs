@@ -48,7 +48,7 @@ pub enum Error {
     },
     /// The data is in no format this crate knows.
     #[error(
-        "unknown format: starts with {found:?}, expected \"IDP2\" (MD2) or \"MS3D000000\" (MS3D)"
+        "unknown format: starts with {found:?}, expected \"IDP2\" (MD2), \"MS3D000000\" (MS3D), glTF or OBJ"
     )]
     UnknownFormat {
         /// The first bytes, shown lossily.
@@ -56,12 +56,21 @@ pub enum Error {
     },
     /// The data is in a format this crate recognises but does not read (a
     /// Quake III MD3, a Kingpin MDX, an image ...).
-    #[error("this is {what} (starts with {magic:?}), which retromodel does not read (it reads MD2 and MS3D)")]
+    #[error("this is {what} (starts with {magic:?}), which retromodel does not read (it reads MD2, MS3D, glTF and OBJ)")]
     UnsupportedFormat {
         /// What the data is, e.g. `a Quake III MD3 model`.
         what: &'static str,
         /// The bytes that tell, shown lossily.
         magic: String,
+    },
+    /// The data is in a format this crate reads, but not as built: the
+    /// features it needs are off.
+    #[error("reading {format} needs retromodel's {features} features, which this build lacks")]
+    NotBuiltIn {
+        /// The format.
+        format: Format,
+        /// The features it needs.
+        features: &'static str,
     },
     /// The version field names a version this crate does not know.
     #[error(
@@ -174,7 +183,8 @@ impl Error {
             | Error::Invalid { offset, .. } => Some(*offset),
             Error::BadMagic { .. }
             | Error::UnknownFormat { .. }
-            | Error::UnsupportedFormat { .. } => Some(0),
+            | Error::UnsupportedFormat { .. }
+            | Error::NotBuiltIn { .. } => Some(0),
             Error::Rejected(problem) => problem.offset,
             #[cfg(feature = "textures")]
             Error::Texture { source, .. } => source.offset(),

@@ -14,6 +14,12 @@ pub enum Format {
     Md2,
     /// MilkShape 3D MS3D (`MS3D000000`, versions 3 and 4).
     Ms3d,
+    /// glTF 2.0, binary (`.glb`) or JSON (`.gltf`): read into a scene
+    /// (features `gltf` and `textures`).
+    Gltf,
+    /// Wavefront OBJ with its MTL: read into a scene (features `scene` and
+    /// `textures`).
+    Obj,
 }
 
 impl fmt::Display for Format {
@@ -21,6 +27,8 @@ impl fmt::Display for Format {
         f.write_str(match self {
             Format::Md2 => "MD2",
             Format::Ms3d => "MS3D",
+            Format::Gltf => "glTF",
+            Format::Obj => "OBJ",
         })
     }
 }
@@ -42,7 +50,6 @@ const NEAR_MISSES: &[(&[u8], &str)] = &[
     (b"MDXM", "a Ghoul2 GLM model"),
     (b"MDLX", "a Warcraft III MDX model"),
     (b"MD5Version", "a Doom 3 MD5 model"),
-    (b"glTF", "a binary glTF (GLB) model"),
     (b"Kaydara FBX Binary", "an FBX model"),
     (b"xof ", "a DirectX .x model"),
     (b"ply\n", "a PLY model"),
@@ -59,13 +66,15 @@ const NEAR_MISSES: &[(&[u8], &str)] = &[
 
 impl Format {
     /// Every format this crate reads.
-    pub const ALL: &'static [Format] = &[Format::Md2, Format::Ms3d];
+    pub const ALL: &'static [Format] = &[Format::Md2, Format::Ms3d, Format::Gltf, Format::Obj];
 
     /// The usual file extensions, lower case, without the dot.
     pub fn extensions(self) -> &'static [&'static str] {
         match self {
             Format::Md2 => &["md2"],
             Format::Ms3d => &["ms3d"],
+            Format::Gltf => &["glb", "gltf"],
+            Format::Obj => &["obj"],
         }
     }
 
@@ -103,7 +112,8 @@ impl Format {
     /// use retromodel::{Error, Format};
     /// assert_eq!(Format::detect(b"IDP2\x08\0\0\0....").unwrap(), Format::Md2);
     /// let err = Format::detect(b"IDP3\x0f\0\0\0").unwrap_err();
-    /// assert_eq!(err.to_string(), "this is a Quake III MD3 model (starts with \"IDP3\"), which retromodel does not read (it reads MD2 and MS3D)");
+    /// assert_eq!(err.to_string(), "this is a Quake III MD3 model (starts with \"IDP3\"), which retromodel does not read (it reads MD2, MS3D, glTF and OBJ)");
+    /// assert_eq!(Format::detect(b"glTF\x02\0\0\0").unwrap(), Format::Gltf);
     /// assert!(matches!(Format::detect(b"hello"), Err(Error::UnknownFormat { .. })));
     /// ```
     pub fn detect(bytes: &[u8]) -> Result<Format> {
@@ -124,11 +134,17 @@ impl Format {
         if bytes.starts_with(&crate::ms3d::MAGIC) {
             return Ok(Format::Ms3d);
         }
+        if bytes.starts_with(b"glTF") {
+            return Ok(Format::Gltf);
+        }
         if let Some((magic, what)) = NEAR_MISSES.iter().find(|(m, _)| bytes.starts_with(m)) {
             return Err(unsupported(bytes, magic.len(), what));
         }
-        if let Some(what) = text_model(bytes) {
-            return Err(unsupported(bytes, 0, what));
+        match text_model(bytes) {
+            Some(Text::Gltf) => return Ok(Format::Gltf),
+            Some(Text::Obj) => return Ok(Format::Obj),
+            Some(Text::Other(what)) => return Err(unsupported(bytes, 0, what)),
+            None => {}
         }
         Err(Error::UnknownFormat {
             found: shown(&bytes[..bytes.len().min(10)]),
@@ -136,27 +152,35 @@ impl Format {
     }
 }
 
+/// A text model format.
+enum Text {
+    Gltf,
+    Obj,
+    /// One this crate does not read.
+    Other(&'static str),
+}
+
 /// What a text file looks like, for the text model formats users meet.
-fn text_model(bytes: &[u8]) -> Option<&'static str> {
+fn text_model(bytes: &[u8]) -> Option<Text> {
     let head = &bytes[..bytes.len().min(4096)];
     let text = std::str::from_utf8(head)
         .or_else(|e| std::str::from_utf8(&head[..e.valid_up_to()]))
         .ok()?;
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.starts_with('{') && text.contains("\"asset\"") {
-        return Some("a glTF model (JSON)");
+        return Some(Text::Gltf);
     }
     if trimmed.starts_with("<?xml") && text.contains("COLLADA") {
-        return Some("a COLLADA model");
+        return Some(Text::Other("a COLLADA model"));
     }
     if trimmed.starts_with("solid ") {
-        return Some("an STL model");
+        return Some(Text::Other("an STL model"));
     }
     let obj = text.lines().any(|l| {
         let l = l.trim_start();
         l.starts_with("v ") || l.starts_with("f ") || l.starts_with("mtllib ")
     });
-    obj.then_some("a Wavefront OBJ model")
+    obj.then_some(Text::Obj)
 }
 
 fn unsupported(bytes: &[u8], magic_len: usize, what: &'static str) -> Error {
@@ -190,15 +214,16 @@ mod tests {
             what(b"IDP2\x0f\0\0\0"),
             "an Anachronox MD2 model (IDP2 version 15)"
         );
-        assert_eq!(what(b"glTF\x02\0\0\0"), "a binary glTF (GLB) model");
+        assert_eq!(Format::detect(b"glTF\x02\0\0\0").unwrap(), Format::Gltf);
         assert_eq!(
-            what(b"{\n  \"asset\": {\"version\": \"2.0\"}}"),
-            "a glTF model (JSON)"
+            Format::detect(b"{\n  \"asset\": {\"version\": \"2.0\"}}").unwrap(),
+            Format::Gltf
         );
         assert_eq!(
-            what(b"# Blender\nmtllib a.mtl\nv 1 2 3\n"),
-            "a Wavefront OBJ model"
+            Format::detect(b"# Blender\nmtllib a.mtl\nv 1 2 3\n").unwrap(),
+            Format::Obj
         );
+        assert_eq!(what(b"<?xml version=\"1.0\"?>\n<COLLADA>"), "a COLLADA model");
         assert_eq!(
             what(b"// MilkShape 3D ASCII\n\nFrames: 30\n"),
             "a MilkShape 3D ASCII model"

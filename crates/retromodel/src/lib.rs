@@ -79,5 +79,7 @@ pub mod texture;
 
 pub use error::{Error, Result};
 pub use format::Format;
-pub use model::{Info, Model};
+#[cfg(feature = "scene")]
+pub use model::Imported;
+pub use model::{Info, Model, ReadContext};
 pub use problem::{Problem, Severity, MAX_LISTED_PROBLEMS};

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::format::Format;
 use crate::md2::Md2;
 use crate::ms3d::{Clip, Ms3d};
@@ -32,20 +32,82 @@ pub enum Model {
     Md2(Md2),
     /// A MilkShape 3D model.
     Ms3d(Ms3d),
+    /// A model of a format read straight into a scene (glTF, OBJ).
+    #[cfg(feature = "scene")]
+    Imported(Box<Imported>),
+}
+
+/// A model read straight into a [`Scene`](crate::scene::Scene): glTF or
+/// OBJ, which this crate reads but does not write back as such.
+#[cfg(feature = "scene")]
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    /// The format it was read from.
+    pub format: Format,
+    /// The scene.
+    pub scene: crate::scene::Scene,
+    /// What the reader passed over (a texture it could not load ...).
+    pub warnings: Vec<Problem>,
+}
+
+/// Where a model's other files come from: the name of the model file and
+/// a source for the files it names (a glTF's buffers and images, an OBJ's
+/// material library and textures, confined by the source). MD2 and MS3D
+/// need neither.
+#[derive(Clone, Copy, Default)]
+pub struct ReadContext<'a> {
+    /// The model's file name (`walker.obj`), naming the scene.
+    pub file_name: &'a str,
+    /// Finds the files the model names (feature `textures`).
+    #[cfg(feature = "textures")]
+    pub resources: Option<&'a dyn crate::texture::TextureSource>,
+}
+
+impl fmt::Debug for ReadContext<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReadContext")
+            .field("file_name", &self.file_name)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Model {
-    /// Reads `bytes` as whichever format they hold ([`Format::detect`]).
+    /// Reads `bytes` as whichever format they hold ([`Format::detect`]),
+    /// without access to other files (a `.gltf`'s external buffers or an
+    /// OBJ's materials are then missing; see [`Model::read_with`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Model> {
-        Model::read(Format::detect(bytes)?, bytes)
+        Model::read_with(bytes, &ReadContext::default())
+    }
+
+    /// Reads `bytes` as whichever format they hold, finding the files the
+    /// model names through `context`.
+    pub fn read_with(bytes: &[u8], context: &ReadContext) -> Result<Model> {
+        Model::read(Format::detect(bytes)?, bytes, context)
     }
 
     /// Reads `bytes` as `format`.
-    pub fn read(format: Format, bytes: &[u8]) -> Result<Model> {
-        Ok(match format {
-            Format::Md2 => Model::Md2(Md2::from_bytes(bytes)?),
-            Format::Ms3d => Model::Ms3d(Ms3d::from_bytes(bytes)?),
-        })
+    pub fn read(format: Format, bytes: &[u8], context: &ReadContext) -> Result<Model> {
+        let _ = context;
+        match format {
+            Format::Md2 => Ok(Model::Md2(Md2::from_bytes(bytes)?)),
+            Format::Ms3d => Ok(Model::Ms3d(Ms3d::from_bytes(bytes)?)),
+            #[cfg(all(feature = "scene", feature = "textures"))]
+            Format::Obj => {
+                let import = crate::obj::import_obj(bytes, context.file_name, context.resources)?;
+                Ok(Model::Imported(Box::new(Imported {
+                    format,
+                    scene: import.scene,
+                    warnings: import.warnings,
+                })))
+            }
+            other => Err(Error::NotBuiltIn {
+                format: other,
+                features: match other {
+                    Format::Gltf => "`gltf` and `textures`",
+                    _ => "`scene` and `textures`",
+                },
+            }),
+        }
     }
 
     /// The model's format.
@@ -53,6 +115,8 @@ impl Model {
         match self {
             Model::Md2(_) => Format::Md2,
             Model::Ms3d(_) => Format::Ms3d,
+            #[cfg(feature = "scene")]
+            Model::Imported(i) => i.format,
         }
     }
 
@@ -62,15 +126,23 @@ impl Model {
         match self {
             Model::Md2(m) => m.validate(),
             Model::Ms3d(m) => m.validate(),
+            #[cfg(feature = "scene")]
+            Model::Imported(i) => i.warnings.clone(),
         }
     }
 
     /// The model in its own format: the bytes it was read from, for a
-    /// model read from a file.
+    /// model read from a file. Fails for formats read into a scene (glTF,
+    /// OBJ), which are exported instead.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         match self {
             Model::Md2(m) => m.to_bytes(),
             Model::Ms3d(m) => m.to_bytes(),
+            #[cfg(feature = "scene")]
+            Model::Imported(i) => Err(Error::Unconvertible {
+                from: i.format,
+                to: i.format.extensions()[0],
+            }),
         }
     }
 
@@ -81,6 +153,16 @@ impl Model {
         match self {
             Model::Md2(m) => Info::Md2(m.info(bytes)),
             Model::Ms3d(m) => Info::Ms3d(m.info(clips)),
+            #[cfg(feature = "scene")]
+            Model::Imported(i) => {
+                let format = i.format.extensions()[0];
+                Info::Scene(crate::scene::SceneInfo::new(
+                    format,
+                    &i.scene,
+                    bytes,
+                    &i.warnings,
+                ))
+            }
         }
     }
 
@@ -116,6 +198,13 @@ impl Model {
                 };
                 Scene::from_ms3d(m, &o)
             }
+            Model::Imported(i) => {
+                let mut scene = i.scene.clone();
+                if !options.name.is_empty() {
+                    scene.name = options.name.clone();
+                }
+                Ok(scene)
+            }
         }
     }
 
@@ -137,6 +226,9 @@ pub enum Info {
     Md2(crate::md2::Info),
     /// An MS3D summary.
     Ms3d(crate::ms3d::Info),
+    /// The summary of a model read into a scene (glTF, OBJ).
+    #[cfg(feature = "scene")]
+    Scene(crate::scene::SceneInfo),
 }
 
 impl fmt::Display for Info {
@@ -144,6 +236,8 @@ impl fmt::Display for Info {
         match self {
             Info::Md2(i) => i.fmt(f),
             Info::Ms3d(i) => i.fmt(f),
+            #[cfg(feature = "scene")]
+            Info::Scene(i) => i.fmt(f),
         }
     }
 }

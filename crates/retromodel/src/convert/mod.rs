@@ -38,7 +38,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::md2::RepairReport;
-use crate::model::Model;
+use crate::model::{Model, ReadContext};
 use crate::obj::{apply_morph_target, apply_pose};
 use crate::scene::{Pose, Scene, SceneOptions};
 use outputs::Plan;
@@ -108,7 +108,12 @@ impl<'a> Converter<'a> {
         output_name: &str,
     ) -> Result<Conversion> {
         let options = self.options;
-        let model = Model::from_bytes(input)?;
+        let context = ReadContext {
+            file_name: file_name(input_name),
+            #[cfg(feature = "textures")]
+            resources: self.textures,
+        };
+        let model = Model::read_with(input, &context)?;
         options.check(&model, format)?;
         let stem = stem(input_name);
         if !format.is_scene_export() {
@@ -191,8 +196,12 @@ fn pose(scene: &mut Scene, options: &ConvertOptions) -> Result<()> {
                 message: format!("--time {t}: must be a non-negative number of seconds"),
             });
         }
+        let index = match &options.anim {
+            Some(name) => animation_index(scene, name)?,
+            None => 0,
+        };
         let mut pose = Pose::new(scene)?;
-        pose.sample(scene, 0, t);
+        pose.sample(scene, index, t);
         apply_pose(scene, &pose);
         return Ok(());
     }
@@ -204,19 +213,7 @@ fn pose(scene: &mut Scene, options: &ConvertOptions) -> Result<()> {
     let Some(name) = &options.anim else {
         return apply_morph_target(scene, frame);
     };
-    let Some(index) = scene.animations.iter().position(|a| &a.name == name) else {
-        let names: Vec<&str> = scene.animations.iter().map(|a| a.name.as_str()).collect();
-        return Err(Error::InvalidOptions {
-            message: format!(
-                "no animation {name:?} (the model has: {})",
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ),
-        });
-    };
+    let index = animation_index(scene, name)?;
     let keys = scene.animations[index]
         .channels
         .first()
@@ -233,6 +230,27 @@ fn pose(scene: &mut Scene, options: &ConvertOptions) -> Result<()> {
     pose.sample(scene, index, time);
     apply_pose(scene, &pose);
     Ok(())
+}
+
+/// The index of the animation called `name`, or an error listing them.
+fn animation_index(scene: &Scene, name: &str) -> Result<usize> {
+    scene
+        .animations
+        .iter()
+        .position(|a| a.name == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = scene.animations.iter().map(|a| a.name.as_str()).collect();
+            Error::InvalidOptions {
+                message: format!(
+                    "no animation {name:?} (the model has: {})",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            }
+        })
 }
 
 impl Conversion {

@@ -2,6 +2,7 @@
 //! options that conflict or do not apply are found.
 
 use crate::error::{Error, Result};
+use crate::format::Format;
 use crate::md2::Layout;
 use crate::model::Model;
 use crate::ms3d::Clip;
@@ -119,10 +120,11 @@ pub struct ConvertOptions {
     /// OBJ of a morphed model (MD2): the frame, within
     /// [`anim`](Self::anim) when given (default 0).
     pub frame: Option<usize>,
-    /// OBJ of a morphed model (MD2): the animation `frame` counts in.
+    /// OBJ of a morphed model (MD2): the animation `frame` counts in; of a
+    /// glTF: the animation `time` is in (default the first).
     pub anim: Option<String>,
-    /// OBJ of a skinned model (MS3D): seconds into its animation (default:
-    /// the bind pose).
+    /// OBJ of an animated model (MS3D, glTF): seconds into its animation
+    /// (default: the rest pose).
     pub time: Option<f32>,
     /// MD2 output: where the sections go.
     pub layout: Layout,
@@ -196,17 +198,22 @@ impl ConvertOptions {
         if !self.strict {
             return Ok(());
         }
-        let timeline = model.has_timeline();
-        if !timeline && !self.clip.is_empty() {
+        let format_in = model.format();
+        if !model.has_timeline() && !self.clip.is_empty() {
             return invalid("--clip applies to MS3D models; MD2 animations come from frame names");
         }
         let posed = self.frame.is_some() || self.anim.is_some() || self.time.is_some();
         if posed {
-            if !timeline && self.time.is_some() {
+            if format_in == Format::Md2 && self.time.is_some() {
                 return invalid("--time applies to MS3D models; use --frame (and --anim) for MD2");
             }
-            if timeline && (self.frame.is_some() || self.anim.is_some()) {
+            if format_in == Format::Ms3d && (self.frame.is_some() || self.anim.is_some()) {
                 return invalid("--frame and --anim apply to MD2 models; use --time for MS3D");
+            }
+            if !matches!(format_in, Format::Md2 | Format::Ms3d) && self.frame.is_some() {
+                return invalid(
+                    "--frame applies to MD2 models; use --time (and --anim) for glTF and OBJ",
+                );
             }
             if format != OutputFormat::Obj {
                 return invalid(

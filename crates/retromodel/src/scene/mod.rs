@@ -31,12 +31,14 @@ mod from_md2;
 mod from_ms3d;
 #[cfg(feature = "textures")]
 mod images;
+mod info;
 mod pose;
 
 #[cfg(feature = "textures")]
 pub use attach::{Consequence, TextureLookup, TextureWarning, UserSkin};
 pub use from_md2::{md2_axes, Md2SceneOptions};
 pub use from_ms3d::{ms3d_axes, Ms3dSceneOptions};
+pub use info::{AnimationSummary, MeshInfo, SceneInfo};
 pub use pose::Pose;
 
 use serde_json::Value;
