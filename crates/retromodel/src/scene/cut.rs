@@ -184,29 +184,11 @@ impl<'a> Curve<'a> {
     }
 }
 
-/// Spherical linear interpolation along the shorter arc, normalised.
+/// Spherical linear interpolation along the shorter arc, normalised (the
+/// evaluator's own, on four numbers).
 fn slerp(a: &[f64], b: &[f64], s: f64) -> Vec<f64> {
-    let mut dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
-    dot *= sign;
-    let (wa, wb) = if dot > 1.0 - 1e-12 {
-        (1.0 - s, s)
-    } else {
-        let theta = dot.min(1.0).acos();
-        let sin = theta.sin();
-        (((1.0 - s) * theta).sin() / sin, (s * theta).sin() / sin)
-    };
-    let q: Vec<f64> = a
-        .iter()
-        .zip(b)
-        .map(|(x, y)| wa * x + wb * sign * y)
-        .collect();
-    let length = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-    if length > 0.0 {
-        q.iter().map(|x| x / length).collect()
-    } else {
-        q
-    }
+    let q = |v: &[f64]| glam::DQuat::from_xyzw(v[0], v[1], v[2], v[3]);
+    super::pose::slerp(q(a), q(b), s).to_array().to_vec()
 }
 
 /// `channel` cut to the seconds `start..=end` and shifted so that `start`

@@ -460,7 +460,7 @@ fn quat(v: &[f32]) -> DQuat {
 
 /// Spherical linear interpolation along the shorter arc, normalised
 /// (linear where the two are nearly equal).
-fn slerp(a: DQuat, b: DQuat, s: f64) -> DQuat {
+pub(super) fn slerp(a: DQuat, b: DQuat, s: f64) -> DQuat {
     let mut dot = a.dot(b);
     let b = if dot < 0.0 {
         dot = -dot;
