@@ -30,6 +30,8 @@
 
 mod clip;
 mod extras;
+mod hierarchy;
+mod layout;
 mod mesh;
 mod read;
 pub mod sample;

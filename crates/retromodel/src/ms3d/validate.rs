@@ -1,67 +1,9 @@
 //! `Ms3d::validate`: every problem in a model, with a path and an offset.
 
-use super::read::{KEY_SIZE, MATERIAL_SIZE, TRIANGLE_SIZE, VERTEX_SIZE};
-use super::skeleton::{evaluation_order, parents};
+use super::hierarchy::{cycle_message, evaluation_order, parents};
+use super::layout::{group, joint, keyframer, triangle, vertex, Offsets};
 use super::{limits, Ms3d};
 use crate::problem::{Collector, Problem, Severity};
-
-/// Byte offsets of a model's parts in the file it is (or would be)
-/// written to. MS3D sections have variable sizes, so offsets are found by
-/// walking the sizes in file order.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Offsets {
-    vertices: u64,
-    triangles: u64,
-    groups: Vec<u64>,
-    materials: u64,
-    keyframer: u64,
-    joints: Vec<u64>,
-}
-
-impl Offsets {
-    pub(crate) fn new(model: &Ms3d) -> Offsets {
-        let mut o = Offsets {
-            vertices: 16,
-            ..Offsets::default()
-        };
-        let mut at = 16 + VERTEX_SIZE * model.vertices.len() as u64;
-        o.triangles = at + 2;
-        at = o.triangles + TRIANGLE_SIZE * model.triangles.len() as u64 + 2;
-        for g in &model.groups {
-            o.groups.push(at);
-            at += 36 + 2 * g.triangles.len() as u64;
-        }
-        o.materials = at + 2;
-        o.keyframer = o.materials + MATERIAL_SIZE * model.materials.len() as u64;
-        at = o.keyframer + 12 + 2;
-        for j in &model.joints {
-            o.joints.push(at);
-            at += 93 + KEY_SIZE * (j.rotation_keys.len() + j.position_keys.len()) as u64;
-        }
-        o
-    }
-
-    fn vertex(&self, i: usize) -> u64 {
-        self.vertices + VERTEX_SIZE * i as u64
-    }
-
-    fn triangle(&self, i: usize) -> u64 {
-        self.triangles + TRIANGLE_SIZE * i as u64
-    }
-
-    fn group(&self, i: usize) -> u64 {
-        self.groups.get(i).copied().unwrap_or(0)
-    }
-
-    fn joint(&self, i: usize) -> u64 {
-        self.joints.get(i).copied().unwrap_or(0)
-    }
-
-    /// Offset of joint `i`'s parent name.
-    pub(crate) fn joint_parent(&self, i: usize) -> u64 {
-        self.joint(i) + 33
-    }
-}
 
 impl Ms3d {
     /// Every problem in the model: what, a path to it such as
@@ -118,7 +60,7 @@ impl Ms3d {
                     Severity::Error,
                     format!("vertices[{i}].position"),
                     "not a finite number".into(),
-                    Some(o.vertex(i) + 1),
+                    Some(o.vertex(i, vertex::POSITION)),
                 );
             }
             if v.bone_id < -1 || (v.bone_id >= 0 && v.bone_id as usize >= nj) {
@@ -126,7 +68,7 @@ impl Ms3d {
                     warn,
                     format!("vertices[{i}].bone_id"),
                     format!("joint index {} out of range -1..{nj}", v.bone_id),
-                    Some(o.vertex(i) + 13),
+                    Some(o.vertex(i, vertex::BONE_ID)),
                 );
             }
         }
@@ -137,7 +79,7 @@ impl Ms3d {
                         warn,
                         format!("triangles[{i}].vertices[{k}]"),
                         format!("vertex index {v} out of range 0..{nv}"),
-                        Some(o.triangle(i) + 2 + 2 * k as u64),
+                        Some(o.triangle(i, triangle::VERTICES + 2 * k)),
                     );
                 }
             }
@@ -146,7 +88,7 @@ impl Ms3d {
                     warn,
                     format!("triangles[{i}].group"),
                     format!("group index {} out of range 0..{ng}", t.group),
-                    Some(o.triangle(i) + 69),
+                    Some(o.triangle(i, triangle::GROUP)),
                 );
             }
         }
@@ -157,7 +99,7 @@ impl Ms3d {
                         warn,
                         format!("groups[{i}].triangles[{k}]"),
                         format!("triangle index {t} out of range 0..{nt}"),
-                        Some(o.group(i) + 35 + 2 * k as u64),
+                        Some(o.group(i, group::triangle(k))),
                     );
                 }
             }
@@ -166,7 +108,7 @@ impl Ms3d {
                     warn,
                     format!("groups[{i}].material"),
                     format!("material index {} out of range -1..{nm}", g.material),
-                    Some(o.group(i) + 35 + 2 * g.triangles.len() as u64),
+                    Some(o.group(i, group::material(g.triangles.len()))),
                 );
             }
         }
@@ -175,7 +117,7 @@ impl Ms3d {
                 warn,
                 "keyframer.fps".into(),
                 format!("fps {} is below 1; animation plays at 1 fps", self.fps),
-                Some(o.keyframer),
+                Some(o.keyframer(keyframer::FPS)),
             );
         }
         let parents = parents(self);
@@ -188,7 +130,7 @@ impl Ms3d {
                         "parent {:?} is not a joint; treated as a root",
                         j.parent.to_string_lossy()
                     ),
-                    Some(o.joint_parent(i)),
+                    Some(o.joint(i, joint::PARENT)),
                 );
             }
             if j.rotation.iter().chain(&j.position).any(|x| !x.is_finite()) {
@@ -196,16 +138,18 @@ impl Ms3d {
                     Severity::Error,
                     format!("joints[{i}]"),
                     "bind rotation or position is not a finite number".into(),
-                    Some(o.joint(i) + 65),
+                    Some(o.joint(i, joint::ROTATION)),
                 );
             }
-            for (what, keys, base) in [
-                ("rotation_keys", &j.rotation_keys, o.joint(i) + 93),
+            let rotation_key = |k| o.rotation_key(i, k);
+            let position_key = |k| o.position_key(i, k);
+            for (what, keys, at) in [
                 (
-                    "position_keys",
-                    &j.position_keys,
-                    o.joint(i) + 93 + KEY_SIZE * j.rotation_keys.len() as u64,
+                    "rotation_keys",
+                    &j.rotation_keys,
+                    &rotation_key as &dyn Fn(usize) -> u64,
                 ),
+                ("position_keys", &j.position_keys, &position_key),
             ] {
                 for (k, pair) in keys.windows(2).enumerate() {
                     if pair[1].time.partial_cmp(&pair[0].time) != Some(std::cmp::Ordering::Greater)
@@ -214,7 +158,7 @@ impl Ms3d {
                             warn,
                             format!("joints[{i}].{what}[{}].time", k + 1),
                             format!("key time {} does not follow {}", pair[1].time, pair[0].time),
-                            Some(base + KEY_SIZE * (k as u64 + 1)),
+                            Some(at(k + 1)),
                         );
                     }
                 }
@@ -224,23 +168,18 @@ impl Ms3d {
                             Severity::Error,
                             format!("joints[{i}].{what}[{k}]"),
                             "not a finite number".into(),
-                            Some(base + KEY_SIZE * k as u64),
+                            Some(at(k)),
                         );
                     }
                 }
             }
         }
         if let Err(cycle) = evaluation_order(&parents) {
-            let names: Vec<String> = cycle
-                .iter()
-                .chain(cycle.first())
-                .map(|&i| self.joints[i].name.to_string_lossy())
-                .collect();
             c.push(
                 Severity::Error,
                 format!("joints[{}].parent", cycle[0]),
-                format!("parents form a cycle: {}", names.join(" → ")),
-                Some(o.joint_parent(cycle[0])),
+                cycle_message(self, &cycle),
+                Some(o.joint(cycle[0], joint::PARENT)),
             );
         }
         if let Some(x) = &self.extras.vertices {
