@@ -1,12 +1,12 @@
 //! The MS3D file layout, spelled once for the reader, the writer and the
 //! validator: record sizes, the byte offsets of fields inside records, the
 //! sizes of the 1.8 extras, and where each part of a given model lies in
-//! the file it is (or would be) written to ([`Offsets`]).
+//! the file it is (or would be) written to ([`Offsets`], [`file_size`]).
 //!
 //! Field offsets are relative to the start of their record; sizes and
 //! offsets are in bytes.
 
-use super::{Ms3d, MAGIC};
+use super::{Extras, ModelComment, Ms3d, MAGIC};
 
 /// Size of the header: the magic and an `i32` version.
 pub(crate) const HEADER_SIZE: usize = MAGIC.len() + 4;
@@ -168,6 +168,8 @@ pub(crate) mod extras {
     pub(crate) const WORD_SIZE: usize = 4;
     /// Bytes of an indexed comment before its text: index and length.
     pub(crate) const COMMENT_HEAD_SIZE: usize = 2 * WORD_SIZE;
+    /// The sizes a vertex extra record can have.
+    pub(crate) const VERTEX_RECORD_SIZES: [usize; 3] = [6, 10, 14];
     /// Bytes of a joint colour (three `f32`).
     pub(crate) const JOINT_COLOR_SIZE: usize = 12;
     /// Bytes of the model extras after their subversion: joint size,
@@ -205,6 +207,68 @@ const _: () = {
 /// Bytes of `n` records of `size` bytes, in 64-bit arithmetic.
 fn bytes(n: usize, size: usize) -> u64 {
     n as u64 * size as u64
+}
+
+/// Bytes of the core sections (header to the last joint) of `model`.
+fn core_size(model: &Ms3d) -> u64 {
+    let groups: u64 = model
+        .groups
+        .iter()
+        .map(|g| group::size(g.triangles.len()) as u64)
+        .sum();
+    let joints: u64 = model
+        .joints
+        .iter()
+        .map(|j| joint::size(j.rotation_keys.len(), j.position_keys.len()) as u64)
+        .sum();
+    (HEADER_SIZE + 5 * COUNT_SIZE + keyframer::SIZE) as u64
+        + bytes(model.vertices.len(), vertex::SIZE)
+        + bytes(model.triangles.len(), triangle::SIZE)
+        + groups
+        + bytes(model.materials.len(), material::SIZE)
+        + joints
+}
+
+/// Bytes the extras take when written (a vertex extra record size that
+/// cannot be written counts as 0: the writer refuses it).
+fn extras_size(x: &Extras) -> u64 {
+    use extras::*;
+    let mut size = 0u64;
+    if let Some(c) = &x.comments {
+        size += SUBVERSION_SIZE as u64;
+        for list in [&c.groups, &c.materials, &c.joints] {
+            size += WORD_SIZE as u64;
+            for comment in list {
+                size += COMMENT_HEAD_SIZE as u64 + comment.text.len() as u64;
+            }
+        }
+        size += match &c.model {
+            ModelComment::None(_) => WORD_SIZE as u64,
+            ModelComment::LengthText(text) => bytes(2, WORD_SIZE) + text.len() as u64,
+            ModelComment::IndexLengthText { text, .. } => bytes(3, WORD_SIZE) + text.len() as u64,
+        };
+    }
+    if let Some(v) = &x.vertices {
+        let record = if VERTEX_RECORD_SIZES.contains(&v.record_size) {
+            v.record_size
+        } else {
+            0
+        };
+        size += SUBVERSION_SIZE as u64 + bytes(v.records.len(), record);
+    }
+    if let Some(j) = &x.joints {
+        size += SUBVERSION_SIZE as u64 + bytes(j.colors.len(), JOINT_COLOR_SIZE);
+    }
+    if x.model.is_some() {
+        size += (SUBVERSION_SIZE + MODEL_SIZE) as u64;
+    }
+    size
+}
+
+/// Bytes of the file [`Ms3d::to_bytes`] writes for `model` (when it can
+/// write it): core sections, extras and trailing bytes.
+pub(crate) fn file_size(model: &Ms3d) -> u64 {
+    core_size(model) + extras_size(&model.extras) + model.trailing.len() as u64
 }
 
 /// Where one joint's parts start.
@@ -315,6 +379,7 @@ mod tests {
         let last = model.joints.len() - 1;
         let end = o.position_key(last, model.joints[last].position_keys.len());
         assert_eq!(end, bytes.len() as u64);
+        assert_eq!(end, core_size(&model));
         // Fields are where the reader finds them.
         let at = o.joint(1, joint::PARENT) as usize;
         assert_eq!(&bytes[at..at + 32], &model.joints[1].parent.0);
@@ -322,5 +387,20 @@ mod tests {
         assert_eq!(bytes[at..at + 4], model.fps.to_le_bytes());
         let at = o.triangle(3, triangle::GROUP) as usize;
         assert_eq!(bytes[at], model.triangles[3].group);
+    }
+
+    #[test]
+    fn file_size_is_the_written_size() {
+        let mut model = sample_model();
+        assert!(model.extras.model.is_some());
+        assert_eq!(file_size(&model), model.to_bytes().unwrap().len() as u64);
+        model.trailing.extend_from_slice(b"more");
+        let comments = model.extras.comments.as_mut().unwrap();
+        comments.model = ModelComment::IndexLengthText {
+            index: 0,
+            text: b"text".to_vec(),
+        };
+        model.extras.vertices.as_mut().unwrap().record_size = 6;
+        assert_eq!(file_size(&model), model.to_bytes().unwrap().len() as u64);
     }
 }
