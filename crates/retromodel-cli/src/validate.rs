@@ -25,8 +25,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<ExitCode> {
     let mut failed = 0usize;
     for path in &args.files {
-        let model =
-            read_file(path).and_then(|b| parse(path, &b).context("cannot read the model"));
+        let model = read_file(path).and_then(|b| parse(path, &b).context("cannot read the model"));
         let problems = match model {
             Ok(model) => model.validate(),
             Err(err) => {

@@ -1,13 +1,13 @@
-//! Criterion benchmarks of MD2 parsing, decoding and mesh filling on two
-//! real models from the corpus (assimp's test models `faerie` and
-//! `sydney`, 198 frames each).
+//! Criterion benchmarks of MD2 parsing, writing, GL command building,
+//! decoding and mesh filling on two real models from the corpus (assimp's
+//! test models `faerie` and `sydney`, 198 frames each).
 //!
 //! Run with `cargo bench -p retromodel --bench md2`. The corpus is found
 //! through `RETROMODEL_CORPUS` (default: `../shared/corpus` next to the
 //! repository); without it the benchmarks are skipped with a note.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use retromodel::md2::{Md2, MeshVertex, RenderMesh};
+use retromodel::md2::{gl_commands, Md2, MeshVertex, RenderMesh};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -78,6 +78,29 @@ fn bench_md2(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_with_input(BenchmarkId::from_parameter(name), bytes, |b, bytes| {
             b.iter(|| parse(black_box(bytes)))
+        });
+    }
+    group.finish();
+
+    // Writing back: the standard layout, one buffer of the computed size.
+    let mut group = c.benchmark_group("md2_write");
+    for (name, bytes) in &models {
+        let model = parse(bytes);
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| black_box(&model).to_bytes())
+        });
+    }
+    group.finish();
+
+    // Building a GL command list from the triangles (qdata's algorithm
+    // and our greedy runs).
+    let mut group = c.benchmark_group("md2_gl_commands_build");
+    for (name, bytes) in &models {
+        let model = parse(bytes);
+        group.throughput(Throughput::Elements(model.triangles.len() as u64));
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| gl_commands::build(black_box(&model)))
         });
     }
     group.finish();

@@ -1,5 +1,5 @@
-//! Criterion benchmarks of MS3D parsing, skeleton preparation, sampling
-//! and skinning on real models from the corpus: assimp's test models
+//! Criterion benchmarks of MS3D parsing, writing, skeleton preparation,
+//! sampling and skinning on real models from the corpus: assimp's test models
 //! `Wuson` (2117 vertices, 3732 triangles, no joints) and `jeep1` (1190
 //! vertices, 2032 triangles, no joints), and GLScene's `Woman4` (1789
 //! vertices, 31 joints with 69 246 keys over 2133 frames, 664 vertices
@@ -76,6 +76,17 @@ fn bench_ms3d(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_with_input(BenchmarkId::from_parameter(name), bytes, |b, bytes| {
             b.iter(|| parse(black_box(bytes)))
+        });
+    }
+    group.finish();
+
+    // Writing back, extras and trailing bytes included.
+    let mut group = c.benchmark_group("ms3d_write");
+    for (name, bytes) in &models {
+        let model = parse(bytes);
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| black_box(&model).to_bytes())
         });
     }
     group.finish();

@@ -40,13 +40,11 @@ pub(crate) fn slice(
 /// Every read is bounds-checked and returns [`Error::Truncated`] with the
 /// cursor's position when the data runs out.
 #[derive(Debug, Clone)]
-#[allow(dead_code)] // some reads serve only the MS3D reader to come
 pub(crate) struct Reader<'a> {
     data: &'a [u8],
     pos: usize,
 }
 
-#[allow(dead_code)]
 impl<'a> Reader<'a> {
     /// A reader at the start of `data`.
     pub(crate) fn new(data: &'a [u8]) -> Self {
@@ -119,7 +117,6 @@ pub(crate) fn le_u16(b: &[u8], at: usize) -> u16 {
 }
 
 /// See [`le_i16`].
-#[allow(dead_code)] // the MD2 reader copies whole sections instead
 pub(crate) fn le_i32(b: &[u8], at: usize) -> i32 {
     i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }

@@ -223,7 +223,10 @@ mod tests {
             Format::detect(b"# Blender\nmtllib a.mtl\nv 1 2 3\n").unwrap(),
             Format::Obj
         );
-        assert_eq!(what(b"<?xml version=\"1.0\"?>\n<COLLADA>"), "a COLLADA model");
+        assert_eq!(
+            what(b"<?xml version=\"1.0\"?>\n<COLLADA>"),
+            "a COLLADA model"
+        );
         assert_eq!(
             what(b"// MilkShape 3D ASCII\n\nFrames: 30\n"),
             "a MilkShape 3D ASCII model"

@@ -29,6 +29,7 @@ mod anorms;
 mod decode;
 mod encode;
 pub mod gl_commands;
+mod header;
 mod info;
 mod mesh;
 mod read;
@@ -42,6 +43,7 @@ pub use animation::{
 };
 pub use anorms::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
 pub use encode::{encode_frame, vertex_normals};
+pub use header::Header;
 pub use info::{AnimationInfo, Info};
 pub use mesh::{MeshVertex, RenderMesh};
 pub use repair::RepairReport;
@@ -79,42 +81,6 @@ pub mod limits {
     pub const SKINS: usize = 32;
     /// Tallest skin in pixels.
     pub const SKIN_HEIGHT: i32 = 480;
-}
-
-/// The 17 header fields as stored (counts and offsets are signed in the
-/// file).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Header {
-    /// Skin width in pixels.
-    pub skin_width: i32,
-    /// Skin height in pixels.
-    pub skin_height: i32,
-    /// Bytes per frame (normally `40 + 4 × num_vertices`).
-    pub frame_size: i32,
-    /// Number of skin names.
-    pub num_skins: i32,
-    /// Number of vertices per frame.
-    pub num_vertices: i32,
-    /// Number of texture coordinates.
-    pub num_texcoords: i32,
-    /// Number of triangles.
-    pub num_triangles: i32,
-    /// Number of 32-bit words of GL commands.
-    pub num_gl_commands: i32,
-    /// Number of frames.
-    pub num_frames: i32,
-    /// Offset of the skin names.
-    pub ofs_skins: i32,
-    /// Offset of the texture coordinates.
-    pub ofs_texcoords: i32,
-    /// Offset of the triangles.
-    pub ofs_triangles: i32,
-    /// Offset of the frames.
-    pub ofs_frames: i32,
-    /// Offset of the GL commands.
-    pub ofs_gl_commands: i32,
-    /// Offset of the end of the data.
-    pub ofs_end: i32,
 }
 
 /// A 64-byte skin path as stored: NUL-terminated, or exactly 64 bytes with

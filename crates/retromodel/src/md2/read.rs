@@ -5,6 +5,7 @@
 //! against the input, so the memory a parse takes is bounded by the input's
 //! size.
 
+use super::header::{index_of, offset_of, FIELD_COUNT};
 use super::{
     Frame, FrameName, Header, Md2, PackedVertex, SkinName, SourceLayout, TexCoord, Triangle,
     FRAME_HEADER_SIZE, HEADER_SIZE, MAGIC, SKIN_NAME_SIZE, TEXCOORD_SIZE, TRIANGLE_SIZE, VERSION,
@@ -34,29 +35,6 @@ impl Section {
     }
 }
 
-/// Names of the header fields, in file order, for error messages.
-const FIELD_NAMES: [&str; 15] = [
-    "skin_width",
-    "skin_height",
-    "frame_size",
-    "num_skins",
-    "num_vertices",
-    "num_texcoords",
-    "num_triangles",
-    "num_gl_commands",
-    "num_frames",
-    "ofs_skins",
-    "ofs_texcoords",
-    "ofs_triangles",
-    "ofs_frames",
-    "ofs_gl_commands",
-    "ofs_end",
-];
-
-fn field_offset(index: usize) -> u64 {
-    8 + 4 * index as u64
-}
-
 fn read_header(data: &[u8]) -> Result<Header> {
     let mut r = Reader::new(data);
     let head = slice(data, 0, 1, HEADER_SIZE as u64, || "header".into());
@@ -80,37 +58,22 @@ fn read_header(data: &[u8]) -> Result<Header> {
             offset: 4,
         });
     }
-    let mut f = [0i32; 15];
+    let mut f = [0i32; FIELD_COUNT];
     for (i, v) in f.iter_mut().enumerate() {
-        *v = r.i32(|| format!("header.{}", FIELD_NAMES[i]))?;
+        *v = r.i32(|| format!("header.{}", Header::FIELD_NAMES[i]))?;
     }
-    // Counts (fields 2..=8) must not be negative.
-    for (i, &v) in f.iter().enumerate().take(9).skip(2) {
-        if v < 0 {
+    // Counts (frame_size to num_frames) must not be negative.
+    const COUNTS: std::ops::RangeInclusive<usize> = index_of("frame_size")..=index_of("num_frames");
+    for (i, &v) in f.iter().enumerate() {
+        if COUNTS.contains(&i) && v < 0 {
             return Err(Error::invalid(
-                format!("header.{}", FIELD_NAMES[i]),
+                format!("header.{}", Header::FIELD_NAMES[i]),
                 format!("negative count {v}"),
-                field_offset(i),
+                Header::field_offset(i),
             ));
         }
     }
-    Ok(Header {
-        skin_width: f[0],
-        skin_height: f[1],
-        frame_size: f[2],
-        num_skins: f[3],
-        num_vertices: f[4],
-        num_texcoords: f[5],
-        num_triangles: f[6],
-        num_gl_commands: f[7],
-        num_frames: f[8],
-        ofs_skins: f[9],
-        ofs_texcoords: f[10],
-        ofs_triangles: f[11],
-        ofs_frames: f[12],
-        ofs_gl_commands: f[13],
-        ofs_end: f[14],
-    })
+    Ok(Header::from_fields(f))
 }
 
 fn bad_magic(data: &[u8]) -> Error {
@@ -125,11 +88,14 @@ fn bad_magic(data: &[u8]) -> Error {
 /// header, and that no two overlap.
 fn check_sections(data: &[u8], header: &Header, sections: &[Section]) -> Result<()> {
     let offset_fields = [
-        (header.ofs_skins, 9),
-        (header.ofs_texcoords, 10),
-        (header.ofs_triangles, 11),
-        (header.ofs_frames, 12),
-        (header.ofs_gl_commands, 13),
+        (header.ofs_skins, const { index_of("ofs_skins") }),
+        (header.ofs_texcoords, const { index_of("ofs_texcoords") }),
+        (header.ofs_triangles, const { index_of("ofs_triangles") }),
+        (header.ofs_frames, const { index_of("ofs_frames") }),
+        (
+            header.ofs_gl_commands,
+            const { index_of("ofs_gl_commands") },
+        ),
     ];
     for (section, (raw, field)) in sections.iter().zip(offset_fields) {
         if section.count == 0 {
@@ -137,12 +103,12 @@ fn check_sections(data: &[u8], header: &Header, sections: &[Section]) -> Result<
         }
         if raw < HEADER_SIZE as i32 {
             return Err(Error::invalid(
-                format!("header.{}", FIELD_NAMES[field]),
+                format!("header.{}", Header::FIELD_NAMES[field]),
                 format!(
                     "{} section at offset {raw} overlaps the 68-byte header",
                     section.name
                 ),
-                field_offset(field),
+                Header::field_offset(field),
             ));
         }
         slice(data, section.offset, section.count, section.size, || {
@@ -201,7 +167,7 @@ impl Md2 {
                     "frame size {} cannot hold 40 + 4 × {} vertex bytes ({min_frame_size})",
                     header.frame_size, header.num_vertices
                 ),
-                field_offset(2),
+                const { offset_of("frame_size") },
             ));
         }
         let section = |name, offset: i32, count: i32, size: u64| Section {

@@ -1,9 +1,8 @@
 //! `Md2::validate`: every problem in a model, with a path and an offset.
 
 use super::gl_commands::GlFault;
-use super::{
-    limits, Md2, FRAME_HEADER_SIZE, HEADER_SIZE, NORMAL_COUNT, TRIANGLE_SIZE, VERTEX_SIZE,
-};
+use super::header::offset_of;
+use super::{limits, Md2, FRAME_HEADER_SIZE, NORMAL_COUNT, TRIANGLE_SIZE, VERTEX_SIZE};
 use crate::problem::{Collector, Problem};
 
 fn at(base: i32, add: u64) -> Option<u64> {
@@ -52,7 +51,7 @@ impl Md2 {
                         "ofs_end {} is not the end of the data ({end})",
                         src.header.ofs_end
                     ),
-                    Some(HEADER_SIZE as u64 - 4),
+                    Some(const { offset_of("ofs_end") }),
                 );
             }
         }
@@ -67,7 +66,7 @@ impl Md2 {
                     "skin size {}×{} is not positive",
                     self.skin_width, self.skin_height
                 ),
-                Some(8),
+                Some(const { offset_of("skin_width") }),
             );
         }
         if self.skin_height > limits::SKIN_HEIGHT {
@@ -78,14 +77,34 @@ impl Md2 {
                     self.skin_height,
                     limits::SKIN_HEIGHT
                 ),
-                Some(12),
+                Some(const { offset_of("skin_height") }),
             );
         }
         let counts = [
-            ("skins", self.skins.len(), limits::SKINS, 20),
-            ("vertices", self.num_vertices, limits::VERTICES, 24),
-            ("triangles", self.triangles.len(), limits::TRIANGLES, 32),
-            ("frames", self.frames.len(), limits::FRAMES, 40),
+            (
+                "skins",
+                self.skins.len(),
+                limits::SKINS,
+                const { offset_of("num_skins") },
+            ),
+            (
+                "vertices",
+                self.num_vertices,
+                limits::VERTICES,
+                const { offset_of("num_vertices") },
+            ),
+            (
+                "triangles",
+                self.triangles.len(),
+                limits::TRIANGLES,
+                const { offset_of("num_triangles") },
+            ),
+            (
+                "frames",
+                self.frames.len(),
+                limits::FRAMES,
+                const { offset_of("num_frames") },
+            ),
         ];
         for (what, count, limit, offset) in counts {
             if count > limit {
@@ -97,7 +116,11 @@ impl Md2 {
             }
         }
         if self.frames.is_empty() {
-            c.error("header.num_frames", "the model has no frames", Some(40));
+            c.error(
+                "header.num_frames",
+                "the model has no frames",
+                Some(const { offset_of("num_frames") }),
+            );
         }
         if self.frames.first().is_some_and(|f| !f.padding.is_empty()) {
             c.warn(
@@ -106,7 +129,7 @@ impl Md2 {
                     "frame size {} is larger than its vertices need",
                     self.frame_size()
                 ),
-                Some(16),
+                Some(const { offset_of("frame_size") }),
             );
         }
     }

@@ -131,23 +131,7 @@ impl Md2 {
     fn write_header(&self, out: &mut Vec<u8>, h: &Header) {
         out.extend_from_slice(&MAGIC);
         out.put_i32(VERSION);
-        for v in [
-            h.skin_width,
-            h.skin_height,
-            h.frame_size,
-            h.num_skins,
-            h.num_vertices,
-            h.num_texcoords,
-            h.num_triangles,
-            h.num_gl_commands,
-            h.num_frames,
-            h.ofs_skins,
-            h.ofs_texcoords,
-            h.ofs_triangles,
-            h.ofs_frames,
-            h.ofs_gl_commands,
-            h.ofs_end,
-        ] {
+        for v in h.fields() {
             out.put_i32(v);
         }
     }

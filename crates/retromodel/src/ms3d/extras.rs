@@ -8,6 +8,7 @@
 //! over, then most parts recognised, then the form MilkShape's own viewer
 //! reads. Whatever no reading explains stays in [`super::Ms3d::trailing`].
 
+use super::layout::extras::{COMMENT_HEAD_SIZE, JOINT_COLOR_SIZE, MODEL_SIZE, SUBVERSION_SIZE};
 use super::{
     Comment, Comments, Extras, JointExtras, ModelComment, ModelExtras, VertexExtra, VertexExtras,
 };
@@ -57,8 +58,9 @@ impl View<'_> {
     fn comment_list(&self, at: usize) -> Option<(Vec<Comment>, usize)> {
         let n = u32::try_from(self.i32(at)?).ok()? as usize;
         let mut at = at + 4;
-        // Each comment takes at least 8 bytes: check before allocating.
-        if n > self.remaining(at) / 8 {
+        // Each comment takes at least its index and length: check before
+        // allocating.
+        if n > self.remaining(at) / COMMENT_HEAD_SIZE {
             return None;
         }
         let mut list = Vec::with_capacity(n);
@@ -203,7 +205,7 @@ fn tail_readings(view: &View, at: usize, counts: Counts) -> Vec<Reading> {
         _ => &[],
     };
     for &size in sizes {
-        let start = at + 4;
+        let start = at + SUBVERSION_SIZE;
         let Some(bytes) = counts
             .vertices
             .checked_mul(size)
@@ -253,16 +255,16 @@ fn joint_and_model(
     let mut parts = 0;
     let mut joints = None;
     if let Some(subversion @ (1 | 2)) = view.i32(at) {
-        let start = at + 4;
+        let start = at + SUBVERSION_SIZE;
         let bytes = counts
             .joints
-            .checked_mul(12)
+            .checked_mul(JOINT_COLOR_SIZE)
             .and_then(|len| view.data.get(start..start.checked_add(len)?));
         if let Some(bytes) = bytes {
             joints = Some(JointExtras {
                 subversion,
                 colors: bytes
-                    .chunks_exact(12)
+                    .chunks_exact(JOINT_COLOR_SIZE)
                     .map(|c| [le_f32(c, 0), le_f32(c, 4), le_f32(c, 8)])
                     .collect(),
             });
@@ -272,14 +274,17 @@ fn joint_and_model(
     }
     let mut model = None;
     if joints.is_some() {
-        if let (Some(subversion @ 1), Some(b)) = (view.i32(at), view.data.get(at + 4..at + 16)) {
+        let end = at + SUBVERSION_SIZE + MODEL_SIZE;
+        if let (Some(subversion @ 1), Some(b)) =
+            (view.i32(at), view.data.get(at + SUBVERSION_SIZE..end))
+        {
             model = Some(ModelExtras {
                 subversion,
                 joint_size: le_f32(b, 0),
                 transparency_mode: le_i32(b, 4),
                 alpha_ref: le_f32(b, 8),
             });
-            at += 16;
+            at = end;
             parts += 1;
         }
     }

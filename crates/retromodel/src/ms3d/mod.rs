@@ -30,7 +30,9 @@
 
 mod clip;
 mod extras;
+mod hierarchy;
 mod info;
+mod layout;
 mod mesh;
 mod read;
 pub mod sample;

@@ -5,23 +5,15 @@
 //! size) before anything is allocated. The 1.8 extras are read by
 //! [`super::extras`].
 
+use super::layout::{self, group, joint, key, material, triangle, vertex};
 use super::{Group, Joint, Key, Material, Ms3d, Name128, Name32, Triangle, Vertex, MAGIC};
 use crate::bytes::{le_f32, le_u16, Reader};
 use crate::error::{Error, Result};
 use crate::format::Format;
 
-/// Sizes of the fixed records.
-pub(crate) const VERTEX_SIZE: u64 = 15;
-pub(crate) const TRIANGLE_SIZE: u64 = 70;
-pub(crate) const MATERIAL_SIZE: u64 = 361;
-pub(crate) const KEY_SIZE: u64 = 16;
-/// Smallest group: flags, name, count, material.
-const GROUP_MIN_SIZE: u64 = 36;
-/// Smallest joint: flags, two names, rotation, position, two counts.
-const JOINT_MIN_SIZE: u64 = 93;
-
 /// Reads a `u16` count and checks that `count × min_size` bytes remain.
-fn count(r: &mut Reader, what: &str, min_size: u64) -> Result<usize> {
+fn count(r: &mut Reader, what: &str, min_size: usize) -> Result<usize> {
+    let min_size = min_size as u64;
     let at = r.pos();
     let n = r.u16(|| format!("{what} count"))? as u64;
     if n * min_size > r.remaining() {
@@ -68,7 +60,7 @@ fn read_header(r: &mut Reader) -> Result<i32> {
     let data = r.rest();
     if data.len() < MAGIC.len() || data[..MAGIC.len()] != MAGIC {
         if data.len() < MAGIC.len() && MAGIC.starts_with(data) {
-            r.bytes(14, || "header".into())?;
+            r.bytes(layout::HEADER_SIZE as u64, || "header".into())?;
         }
         return Err(Error::BadMagic {
             format: Format::Ms3d,
@@ -76,64 +68,78 @@ fn read_header(r: &mut Reader) -> Result<i32> {
             found: String::from_utf8_lossy(&data[..data.len().min(10)]).into_owned(),
         });
     }
-    r.bytes(10, || "header".into())?;
+    r.bytes(MAGIC.len() as u64, || "header".into())?;
     let version = r.i32(|| "header.version".into())?;
     if version != 3 && version != 4 {
         return Err(Error::UnsupportedVersion {
             format: Format::Ms3d,
             found: version.into(),
             supported: "3, 4",
-            offset: 10,
+            offset: layout::VERSION as u64,
         });
     }
     Ok(version)
 }
 
 fn read_vertices(r: &mut Reader) -> Result<Vec<Vertex>> {
-    let n = count(r, "vertices", VERTEX_SIZE)?;
-    let bytes = r.bytes(n as u64 * VERTEX_SIZE, || "vertices".into())?;
+    use vertex::*;
+    let n = count(r, "vertices", SIZE)?;
+    let bytes = r.bytes(n as u64 * SIZE as u64, || "vertices".into())?;
     Ok(bytes
-        .chunks_exact(VERTEX_SIZE as usize)
+        .chunks_exact(SIZE)
         .map(|c| Vertex {
-            flags: c[0],
-            position: f32x3(c, 1),
-            bone_id: c[13] as i8,
-            reference_count: c[14],
+            flags: c[FLAGS],
+            position: f32x3(c, POSITION),
+            bone_id: c[BONE_ID] as i8,
+            reference_count: c[REFERENCE_COUNT],
         })
         .collect())
 }
 
 fn read_triangles(r: &mut Reader) -> Result<Vec<Triangle>> {
-    let n = count(r, "triangles", TRIANGLE_SIZE)?;
-    let bytes = r.bytes(n as u64 * TRIANGLE_SIZE, || "triangles".into())?;
+    use triangle::*;
+    let n = count(r, "triangles", SIZE)?;
+    let bytes = r.bytes(n as u64 * SIZE as u64, || "triangles".into())?;
     Ok(bytes
-        .chunks_exact(TRIANGLE_SIZE as usize)
+        .chunks_exact(SIZE)
         .map(|c| Triangle {
-            flags: le_u16(c, 0),
-            vertices: [le_u16(c, 2), le_u16(c, 4), le_u16(c, 6)],
-            normals: [f32x3(c, 8), f32x3(c, 20), f32x3(c, 32)],
-            s: f32x3(c, 44),
-            t: f32x3(c, 56),
-            smoothing_group: c[68],
-            group: c[69],
+            flags: le_u16(c, FLAGS),
+            vertices: [
+                le_u16(c, VERTICES),
+                le_u16(c, VERTICES + 2),
+                le_u16(c, VERTICES + 4),
+            ],
+            normals: [
+                f32x3(c, NORMALS),
+                f32x3(c, NORMALS + 12),
+                f32x3(c, NORMALS + 24),
+            ],
+            s: f32x3(c, S),
+            t: f32x3(c, T),
+            smoothing_group: c[SMOOTHING_GROUP],
+            group: c[GROUP],
         })
         .collect())
 }
 
 fn read_groups(r: &mut Reader) -> Result<Vec<Group>> {
-    let n = count(r, "groups", GROUP_MIN_SIZE)?;
+    use group::*;
+    let n = count(r, "groups", MIN_SIZE)?;
     let mut groups = Vec::with_capacity(n);
     for i in 0..n {
-        let head = r.bytes(35, || format!("group {i}"))?;
-        let tri_count = le_u16(head, 33) as u64;
-        let tris = r.bytes(tri_count * 2, || {
+        let head = r.bytes(HEAD_SIZE as u64, || format!("group {i}"))?;
+        let tri_count = le_u16(head, TRIANGLE_COUNT) as u64;
+        let tris = r.bytes(tri_count * INDEX_SIZE as u64, || {
             format!("group {i}: {tri_count} triangle indices")
         })?;
         let material = r.u8(|| format!("group {i} material index"))? as i8;
         groups.push(Group {
-            flags: head[0],
-            name: name32(head, 1),
-            triangles: tris.chunks_exact(2).map(|c| le_u16(c, 0)).collect(),
+            flags: head[FLAGS],
+            name: name32(head, NAME),
+            triangles: tris
+                .chunks_exact(INDEX_SIZE)
+                .map(|c| le_u16(c, 0))
+                .collect(),
             material,
         });
     }
@@ -141,52 +147,58 @@ fn read_groups(r: &mut Reader) -> Result<Vec<Group>> {
 }
 
 fn read_materials(r: &mut Reader) -> Result<Vec<Material>> {
-    let n = count(r, "materials", MATERIAL_SIZE)?;
-    let bytes = r.bytes(n as u64 * MATERIAL_SIZE, || "materials".into())?;
+    use material::*;
+    let n = count(r, "materials", SIZE)?;
+    let bytes = r.bytes(n as u64 * SIZE as u64, || "materials".into())?;
     Ok(bytes
-        .chunks_exact(MATERIAL_SIZE as usize)
+        .chunks_exact(SIZE)
         .map(|c| Material {
-            name: name32(c, 0),
-            ambient: f32x4(c, 32),
-            diffuse: f32x4(c, 48),
-            specular: f32x4(c, 64),
-            emissive: f32x4(c, 80),
-            shininess: le_f32(c, 96),
-            transparency: le_f32(c, 100),
-            mode: c[104],
-            texture: name128(c, 105),
-            alphamap: name128(c, 233),
+            name: name32(c, NAME),
+            ambient: f32x4(c, AMBIENT),
+            diffuse: f32x4(c, DIFFUSE),
+            specular: f32x4(c, SPECULAR),
+            emissive: f32x4(c, EMISSIVE),
+            shininess: le_f32(c, SHININESS),
+            transparency: le_f32(c, TRANSPARENCY),
+            mode: c[MODE],
+            texture: name128(c, TEXTURE),
+            alphamap: name128(c, ALPHAMAP),
         })
         .collect())
 }
 
 fn read_keys(r: &mut Reader, n: u16, joint: usize, what: &str) -> Result<Vec<Key>> {
-    let bytes = r.bytes(n as u64 * KEY_SIZE, || {
+    use key::*;
+    let bytes = r.bytes(n as u64 * SIZE as u64, || {
         format!("joint {joint}: {n} {what} keys")
     })?;
     Ok(bytes
-        .chunks_exact(KEY_SIZE as usize)
+        .chunks_exact(SIZE)
         .map(|c| Key {
-            time: le_f32(c, 0),
-            value: f32x3(c, 4),
+            time: le_f32(c, TIME),
+            value: f32x3(c, VALUE),
         })
         .collect())
 }
 
 fn read_joints(r: &mut Reader) -> Result<Vec<Joint>> {
-    let n = count(r, "joints", JOINT_MIN_SIZE)?;
+    use joint::*;
+    let n = count(r, "joints", HEAD_SIZE)?;
     let mut joints = Vec::with_capacity(n);
     for i in 0..n {
-        let head = r.bytes(JOINT_MIN_SIZE, || format!("joint {i}"))?;
-        let (n_rot, n_pos) = (le_u16(head, 89), le_u16(head, 91));
+        let head = r.bytes(HEAD_SIZE as u64, || format!("joint {i}"))?;
+        let (n_rot, n_pos) = (
+            le_u16(head, ROTATION_KEY_COUNT),
+            le_u16(head, POSITION_KEY_COUNT),
+        );
         let rotation_keys = read_keys(r, n_rot, i, "rotation")?;
         let position_keys = read_keys(r, n_pos, i, "position")?;
         joints.push(Joint {
-            flags: head[0],
-            name: name32(head, 1),
-            parent: name32(head, 33),
-            rotation: f32x3(head, 65),
-            position: f32x3(head, 77),
+            flags: head[FLAGS],
+            name: name32(head, NAME),
+            parent: name32(head, PARENT),
+            rotation: f32x3(head, ROTATION),
+            position: f32x3(head, POSITION),
             rotation_keys,
             position_keys,
         });

@@ -15,6 +15,8 @@
 //! Unlike the viewer, parents are always evaluated before their children,
 //! whatever the order of the joints in the file.
 
+use super::hierarchy::{cycle_message, evaluation_order, parents};
+use super::layout::{joint, Offsets};
 use super::{Key, Ms3d};
 use crate::error::{Error, Result};
 use glam::{Mat4, Quat, Vec3};
@@ -192,69 +194,6 @@ pub struct Skeleton {
     fps: f32,
 }
 
-/// The parent of each joint: `None` for roots and for joints whose parent
-/// name matches no joint. A name is matched by its exact bytes up to the
-/// NUL, and the first joint of a name is the one found (as the viewer's
-/// `FindJointByName`). Linear in the joint count: the names are indexed
-/// once rather than scanned for every joint.
-pub(crate) fn parents(model: &Ms3d) -> Vec<Option<usize>> {
-    let mut by_name = std::collections::HashMap::with_capacity(model.joints.len());
-    for (i, j) in model.joints.iter().enumerate() {
-        by_name.entry(j.name.as_bytes()).or_insert(i);
-    }
-    model
-        .joints
-        .iter()
-        .map(|j| {
-            let name = j.parent.as_bytes();
-            if name.is_empty() {
-                None
-            } else {
-                by_name.get(name).copied()
-            }
-        })
-        .collect()
-}
-
-/// Joint indices ordered parents first, or the joints of a cycle.
-pub(crate) fn evaluation_order(
-    parents: &[Option<usize>],
-) -> std::result::Result<Vec<usize>, Vec<usize>> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum State {
-        New,
-        Visiting,
-        Done,
-    }
-    let mut state = vec![State::New; parents.len()];
-    let mut order = Vec::with_capacity(parents.len());
-    for start in 0..parents.len() {
-        // Walk up to the first joint already placed (or a root), then
-        // place the chain top-down.
-        let mut chain = Vec::new();
-        let mut j = Some(start);
-        while let Some(i) = j {
-            match state[i] {
-                State::Done => break,
-                State::Visiting => {
-                    let from = chain.iter().position(|&c| c == i).unwrap_or(0);
-                    return Err(chain[from..].to_vec());
-                }
-                State::New => {
-                    state[i] = State::Visiting;
-                    chain.push(i);
-                    j = parents[i];
-                }
-            }
-        }
-        for &i in chain.iter().rev() {
-            state[i] = State::Done;
-            order.push(i);
-        }
-    }
-    Ok(order)
-}
-
 /// `[R(rotation) | position]`.
 fn rigid(rotation: Quat, position: Vec3) -> Mat4 {
     Mat4::from_rotation_translation(rotation, position)
@@ -285,17 +224,10 @@ impl Skeleton {
     /// ```
     pub fn new(model: &Ms3d) -> Result<Skeleton> {
         let parents = parents(model);
-        let order = evaluation_order(&parents).map_err(|cycle| {
-            let names: Vec<String> = cycle
-                .iter()
-                .chain(cycle.first())
-                .map(|&i| model.joints[i].name.to_string_lossy())
-                .collect();
-            Error::Invalid {
-                context: format!("joints[{}].parent", cycle[0]),
-                message: format!("parents form a cycle: {}", names.join(" → ")),
-                offset: super::validate::Offsets::new(model).joint_parent(cycle[0]),
-            }
+        let order = evaluation_order(&parents).map_err(|cycle| Error::Invalid {
+            context: format!("joints[{}].parent", cycle[0]),
+            message: cycle_message(model, &cycle),
+            offset: Offsets::new(model).joint(cycle[0], joint::PARENT),
         })?;
         let fps = model.effective_fps();
         let n = model.joints.len();

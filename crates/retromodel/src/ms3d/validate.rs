@@ -1,67 +1,14 @@
 //! `Ms3d::validate`: every problem in a model, with a path and an offset.
+//!
+//! One check per part of the file, run in file order: counts against
+//! MilkShape's limits, vertices, triangles, groups, the keyframer, joints
+//! (parents, finiteness, key order, then cycles), vertex extras, comments
+//! and trailing bytes.
 
-use super::read::{KEY_SIZE, MATERIAL_SIZE, TRIANGLE_SIZE, VERTEX_SIZE};
-use super::skeleton::{evaluation_order, parents};
-use super::{limits, Ms3d};
-use crate::problem::{Collector, Problem, Severity};
-
-/// Byte offsets of a model's parts in the file it is (or would be)
-/// written to. MS3D sections have variable sizes, so offsets are found by
-/// walking the sizes in file order.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Offsets {
-    vertices: u64,
-    triangles: u64,
-    groups: Vec<u64>,
-    materials: u64,
-    keyframer: u64,
-    joints: Vec<u64>,
-}
-
-impl Offsets {
-    pub(crate) fn new(model: &Ms3d) -> Offsets {
-        let mut o = Offsets {
-            vertices: 16,
-            ..Offsets::default()
-        };
-        let mut at = 16 + VERTEX_SIZE * model.vertices.len() as u64;
-        o.triangles = at + 2;
-        at = o.triangles + TRIANGLE_SIZE * model.triangles.len() as u64 + 2;
-        for g in &model.groups {
-            o.groups.push(at);
-            at += 36 + 2 * g.triangles.len() as u64;
-        }
-        o.materials = at + 2;
-        o.keyframer = o.materials + MATERIAL_SIZE * model.materials.len() as u64;
-        at = o.keyframer + 12 + 2;
-        for j in &model.joints {
-            o.joints.push(at);
-            at += 93 + KEY_SIZE * (j.rotation_keys.len() + j.position_keys.len()) as u64;
-        }
-        o
-    }
-
-    fn vertex(&self, i: usize) -> u64 {
-        self.vertices + VERTEX_SIZE * i as u64
-    }
-
-    fn triangle(&self, i: usize) -> u64 {
-        self.triangles + TRIANGLE_SIZE * i as u64
-    }
-
-    fn group(&self, i: usize) -> u64 {
-        self.groups.get(i).copied().unwrap_or(0)
-    }
-
-    fn joint(&self, i: usize) -> u64 {
-        self.joints.get(i).copied().unwrap_or(0)
-    }
-
-    /// Offset of joint `i`'s parent name.
-    pub(crate) fn joint_parent(&self, i: usize) -> u64 {
-        self.joint(i) + 33
-    }
-}
+use super::hierarchy::{cycle_message, evaluation_order, parents};
+use super::layout::{group, joint, keyframer, triangle, vertex, Offsets};
+use super::{limits, Key, Ms3d};
+use crate::problem::{Collector, Problem};
 
 impl Ms3d {
     /// Every problem in the model: what, a path to it such as
@@ -88,210 +35,238 @@ impl Ms3d {
     pub fn validate(&self) -> Vec<Problem> {
         let o = Offsets::new(self);
         let mut c = Collector::default();
-        let warn = Severity::Warning;
-        let (nv, nt, ng, nm, nj) = (
-            self.vertices.len(),
-            self.triangles.len(),
-            self.groups.len(),
-            self.materials.len(),
-            self.joints.len(),
-        );
+        self.check_counts(&mut c);
+        self.check_vertices(&mut c, &o);
+        self.check_triangles(&mut c, &o);
+        self.check_groups(&mut c, &o);
+        self.check_keyframer(&mut c, &o);
+        let parents = parents(self);
+        self.check_joints(&mut c, &o, &parents);
+        self.check_cycles(&mut c, &o, &parents);
+        self.check_vertex_extras(&mut c);
+        self.check_comments(&mut c);
+        self.check_trailing(&mut c);
+        c.finish()
+    }
+
+    /// Section counts against MilkShape's limits.
+    fn check_counts(&self, c: &mut Collector) {
         for (what, n, limit) in [
-            ("vertices", nv, limits::VERTICES),
-            ("triangles", nt, limits::TRIANGLES),
-            ("groups", ng, limits::GROUPS),
-            ("materials", nm, limits::MATERIALS),
-            ("joints", nj, limits::JOINTS),
+            ("vertices", self.vertices.len(), limits::VERTICES),
+            ("triangles", self.triangles.len(), limits::TRIANGLES),
+            ("groups", self.groups.len(), limits::GROUPS),
+            ("materials", self.materials.len(), limits::MATERIALS),
+            ("joints", self.joints.len(), limits::JOINTS),
         ] {
             if n > limit {
-                c.push(
-                    warn,
-                    what.into(),
+                c.warn(
+                    what,
                     format!("{n} {what} exceed MilkShape's limit of {limit}"),
                     None,
                 );
             }
         }
+    }
+
+    /// Vertex positions are finite and bone ids name a joint or none.
+    fn check_vertices(&self, c: &mut Collector, o: &Offsets) {
+        let nj = self.joints.len();
         for (i, v) in self.vertices.iter().enumerate() {
             if v.position.iter().any(|x| !x.is_finite()) {
-                c.push(
-                    Severity::Error,
+                c.error(
                     format!("vertices[{i}].position"),
-                    "not a finite number".into(),
-                    Some(o.vertex(i) + 1),
+                    "not a finite number",
+                    Some(o.vertex(i, vertex::POSITION)),
                 );
             }
             if v.bone_id < -1 || (v.bone_id >= 0 && v.bone_id as usize >= nj) {
-                c.push(
-                    warn,
+                c.warn(
                     format!("vertices[{i}].bone_id"),
                     format!("joint index {} out of range -1..{nj}", v.bone_id),
-                    Some(o.vertex(i) + 13),
+                    Some(o.vertex(i, vertex::BONE_ID)),
                 );
             }
         }
+    }
+
+    /// Triangles' vertex and group indices are in range.
+    fn check_triangles(&self, c: &mut Collector, o: &Offsets) {
+        let (nv, ng) = (self.vertices.len(), self.groups.len());
         for (i, t) in self.triangles.iter().enumerate() {
             for (k, &v) in t.vertices.iter().enumerate() {
                 if v as usize >= nv {
-                    c.push(
-                        warn,
+                    c.warn(
                         format!("triangles[{i}].vertices[{k}]"),
                         format!("vertex index {v} out of range 0..{nv}"),
-                        Some(o.triangle(i) + 2 + 2 * k as u64),
+                        Some(o.triangle(i, triangle::VERTICES + 2 * k)),
                     );
                 }
             }
             if t.group as usize >= ng {
-                c.push(
-                    warn,
+                c.warn(
                     format!("triangles[{i}].group"),
                     format!("group index {} out of range 0..{ng}", t.group),
-                    Some(o.triangle(i) + 69),
+                    Some(o.triangle(i, triangle::GROUP)),
                 );
             }
         }
+    }
+
+    /// Groups' triangle and material indices are in range.
+    fn check_groups(&self, c: &mut Collector, o: &Offsets) {
+        let (nt, nm) = (self.triangles.len(), self.materials.len());
         for (i, g) in self.groups.iter().enumerate() {
             for (k, &t) in g.triangles.iter().enumerate() {
                 if t as usize >= nt {
-                    c.push(
-                        warn,
+                    c.warn(
                         format!("groups[{i}].triangles[{k}]"),
                         format!("triangle index {t} out of range 0..{nt}"),
-                        Some(o.group(i) + 35 + 2 * k as u64),
+                        Some(o.group(i, group::triangle(k))),
                     );
                 }
             }
             if g.material < -1 || (g.material >= 0 && g.material as usize >= nm) {
-                c.push(
-                    warn,
+                c.warn(
                     format!("groups[{i}].material"),
                     format!("material index {} out of range -1..{nm}", g.material),
-                    Some(o.group(i) + 35 + 2 * g.triangles.len() as u64),
+                    Some(o.group(i, group::material(g.triangles.len()))),
                 );
             }
         }
+    }
+
+    /// The frame rate is one the viewer plays as stored.
+    fn check_keyframer(&self, c: &mut Collector, o: &Offsets) {
         if self.effective_fps() != self.fps {
-            c.push(
-                warn,
-                "keyframer.fps".into(),
+            c.warn(
+                "keyframer.fps",
                 format!("fps {} is below 1; animation plays at 1 fps", self.fps),
-                Some(o.keyframer),
+                Some(o.keyframer(keyframer::FPS)),
             );
         }
-        let parents = parents(self);
+    }
+
+    /// Each joint in turn: its parent exists, its bind pose is finite, its
+    /// keys are in time order and finite.
+    fn check_joints(&self, c: &mut Collector, o: &Offsets, parents: &[Option<usize>]) {
         for (i, j) in self.joints.iter().enumerate() {
             if !j.parent.as_bytes().is_empty() && parents[i].is_none() {
-                c.push(
-                    warn,
+                c.warn(
                     format!("joints[{i}].parent"),
                     format!(
                         "parent {:?} is not a joint; treated as a root",
                         j.parent.to_string_lossy()
                     ),
-                    Some(o.joint_parent(i)),
+                    Some(o.joint(i, joint::PARENT)),
                 );
             }
             if j.rotation.iter().chain(&j.position).any(|x| !x.is_finite()) {
-                c.push(
-                    Severity::Error,
+                c.error(
                     format!("joints[{i}]"),
-                    "bind rotation or position is not a finite number".into(),
-                    Some(o.joint(i) + 65),
+                    "bind rotation or position is not a finite number",
+                    Some(o.joint(i, joint::ROTATION)),
                 );
             }
-            for (what, keys, base) in [
-                ("rotation_keys", &j.rotation_keys, o.joint(i) + 93),
-                (
-                    "position_keys",
-                    &j.position_keys,
-                    o.joint(i) + 93 + KEY_SIZE * j.rotation_keys.len() as u64,
-                ),
-            ] {
-                for (k, pair) in keys.windows(2).enumerate() {
-                    if pair[1].time.partial_cmp(&pair[0].time) != Some(std::cmp::Ordering::Greater)
-                    {
-                        c.push(
-                            warn,
-                            format!("joints[{i}].{what}[{}].time", k + 1),
-                            format!("key time {} does not follow {}", pair[1].time, pair[0].time),
-                            Some(base + KEY_SIZE * (k as u64 + 1)),
-                        );
-                    }
-                }
-                for (k, key) in keys.iter().enumerate() {
-                    if !key.time.is_finite() || key.value.iter().any(|x| !x.is_finite()) {
-                        c.push(
-                            Severity::Error,
-                            format!("joints[{i}].{what}[{k}]"),
-                            "not a finite number".into(),
-                            Some(base + KEY_SIZE * k as u64),
-                        );
-                    }
-                }
-            }
+            check_keys(c, i, "rotation_keys", &j.rotation_keys, |k| {
+                o.rotation_key(i, k)
+            });
+            check_keys(c, i, "position_keys", &j.position_keys, |k| {
+                o.position_key(i, k)
+            });
         }
-        if let Err(cycle) = evaluation_order(&parents) {
-            let names: Vec<String> = cycle
-                .iter()
-                .chain(cycle.first())
-                .map(|&i| self.joints[i].name.to_string_lossy())
-                .collect();
-            c.push(
-                Severity::Error,
+    }
+
+    /// The parents form no cycle.
+    fn check_cycles(&self, c: &mut Collector, o: &Offsets, parents: &[Option<usize>]) {
+        if let Err(cycle) = evaluation_order(parents) {
+            c.error(
                 format!("joints[{}].parent", cycle[0]),
-                format!("parents form a cycle: {}", names.join(" → ")),
-                Some(o.joint_parent(cycle[0])),
+                cycle_message(self, &cycle),
+                Some(o.joint(cycle[0], joint::PARENT)),
             );
         }
-        if let Some(x) = &self.extras.vertices {
-            for (i, r) in x.records.iter().enumerate() {
-                for (k, &b) in r.bone_ids.iter().enumerate() {
-                    if b < -1 || (b >= 0 && b as usize >= nj) {
-                        c.push(
-                            warn,
-                            format!("extras.vertices[{i}].bone_ids[{k}]"),
-                            format!("joint index {b} out of range -1..{nj}"),
-                            None,
-                        );
-                    }
+    }
+
+    /// Vertex extras name joints that exist and weigh at most 100 %.
+    fn check_vertex_extras(&self, c: &mut Collector) {
+        let Some(x) = &self.extras.vertices else {
+            return;
+        };
+        let nj = self.joints.len();
+        for (i, r) in x.records.iter().enumerate() {
+            for (k, &b) in r.bone_ids.iter().enumerate() {
+                if b < -1 || (b >= 0 && b as usize >= nj) {
+                    c.warn(
+                        format!("extras.vertices[{i}].bone_ids[{k}]"),
+                        format!("joint index {b} out of range -1..{nj}"),
+                        None,
+                    );
                 }
-                let sum: u32 = r.weights.iter().map(|&w| u32::from(w)).sum();
-                if sum > 100 {
-                    c.push(
-                        warn,
-                        format!("extras.vertices[{i}].weights"),
-                        format!("weights add up to {sum} %"),
+            }
+            let sum: u32 = r.weights.iter().map(|&w| u32::from(w)).sum();
+            if sum > 100 {
+                c.warn(
+                    format!("extras.vertices[{i}].weights"),
+                    format!("weights add up to {sum} %"),
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Comments belong to groups, materials and joints that exist.
+    fn check_comments(&self, c: &mut Collector) {
+        let Some(cm) = &self.extras.comments else {
+            return;
+        };
+        for (what, list, n) in [
+            ("groups", &cm.groups, self.groups.len()),
+            ("materials", &cm.materials, self.materials.len()),
+            ("joints", &cm.joints, self.joints.len()),
+        ] {
+            for (k, cmt) in list.iter().enumerate() {
+                if cmt.index < 0 || cmt.index as usize >= n {
+                    c.warn(
+                        format!("extras.comments.{what}[{k}].index"),
+                        format!("index {} out of range 0..{n}", cmt.index),
                         None,
                     );
                 }
             }
         }
-        if let Some(cm) = &self.extras.comments {
-            for (what, list, n) in [
-                ("groups", &cm.groups, ng),
-                ("materials", &cm.materials, nm),
-                ("joints", &cm.joints, nj),
-            ] {
-                for (k, cmt) in list.iter().enumerate() {
-                    if cmt.index < 0 || cmt.index as usize >= n {
-                        c.push(
-                            warn,
-                            format!("extras.comments.{what}[{k}].index"),
-                            format!("index {} out of range 0..{n}", cmt.index),
-                            None,
-                        );
-                    }
-                }
-            }
-        }
+    }
+
+    /// Bytes after everything known are kept, but worth a warning.
+    fn check_trailing(&self, c: &mut Collector) {
         if !self.trailing.is_empty() {
-            c.push(
-                warn,
-                "trailing".into(),
+            c.warn(
+                "trailing",
                 format!("{} bytes after the known data (kept)", self.trailing.len()),
                 None,
             );
         }
-        c.finish()
+    }
+}
+
+/// One key list (`what`) of joint `i`: times strictly increase, and every
+/// key is finite. `at(k)` is the offset of key `k`.
+fn check_keys(c: &mut Collector, i: usize, what: &str, keys: &[Key], at: impl Fn(usize) -> u64) {
+    for (k, pair) in keys.windows(2).enumerate() {
+        if pair[1].time.partial_cmp(&pair[0].time) != Some(std::cmp::Ordering::Greater) {
+            c.warn(
+                format!("joints[{i}].{what}[{}].time", k + 1),
+                format!("key time {} does not follow {}", pair[1].time, pair[0].time),
+                Some(at(k + 1)),
+            );
+        }
+    }
+    for (k, key) in keys.iter().enumerate() {
+        if !key.time.is_finite() || key.value.iter().any(|x| !x.is_finite()) {
+            c.error(
+                format!("joints[{i}].{what}[{k}]"),
+                "not a finite number",
+                Some(at(k)),
+            );
+        }
     }
 }

@@ -1,40 +1,155 @@
 //! Writing an [`Ms3d`] back to bytes, mirroring the reader part by part.
+//!
+//! As the MD2 writer does: everything that could make the model
+//! unwritable is checked first, in file order (so the first fault found is
+//! the one reported), the file's size comes from [`layout::file_size`],
+//! and the file is then written in one pass into a buffer of exactly that
+//! size. Fixed records are filled at the field offsets of [`layout`], the
+//! same ones the reader reads them from.
 
-use super::{Comment, Key, ModelComment, Ms3d};
+use super::layout::{self, group, joint, key, material, triangle, vertex};
+use super::{
+    Comment, Group, Joint, Key, Material, ModelComment, Ms3d, Triangle, Vertex, VertexExtras,
+};
 use crate::bytes::PutLe;
 use crate::error::{Error, Result};
 
-fn count_u16(n: usize, what: &str) -> Result<u16> {
-    u16::try_from(n)
-        .map_err(|_| Error::unwritable(what, format!("{n} do not fit the format's 16-bit count")))
-}
-
-fn len_i32(n: usize, what: &str) -> Result<i32> {
-    i32::try_from(n)
-        .map_err(|_| Error::unwritable(what, format!("{n} bytes do not fit a 32-bit length")))
-}
-
-fn put_f32s(out: &mut Vec<u8>, v: &[f32]) {
-    for x in v {
-        out.put_f32(*x);
+/// Checks that `n` fits a 16-bit count.
+fn count_u16(n: usize, what: impl FnOnce() -> String) -> Result<()> {
+    match u16::try_from(n) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(Error::unwritable(
+            what(),
+            format!("{n} do not fit the format's 16-bit count"),
+        )),
     }
 }
 
-fn put_keys(out: &mut Vec<u8>, keys: &[Key]) {
-    for k in keys {
-        out.put_f32(k.time);
-        put_f32s(out, &k.value);
+/// Checks that `n` fits a 32-bit length.
+fn len_i32(n: usize, what: &str) -> Result<()> {
+    match i32::try_from(n) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(Error::unwritable(
+            what,
+            format!("{n} bytes do not fit a 32-bit length"),
+        )),
     }
 }
 
-fn put_comments(out: &mut Vec<u8>, list: &[Comment], what: &str) -> Result<()> {
-    out.put_i32(len_i32(list.len(), what)?);
+/// Appends a 16-bit count that [`Ms3d::check_writable`] found to fit.
+fn put_count(out: &mut Vec<u8>, n: usize) {
+    out.put_u16(n as u16);
+}
+
+/// Appends a 32-bit count or length that [`Ms3d::check_writable`] found to
+/// fit.
+fn put_len(out: &mut Vec<u8>, n: usize) {
+    out.put_i32(n as i32);
+}
+
+/// Stores `values` as little-endian `f32`s in `record` from `at` on.
+#[inline(always)]
+fn set_f32s(record: &mut [u8], at: usize, values: &[f32]) {
+    for (k, v) in values.iter().enumerate() {
+        record[at + 4 * k..at + 4 * k + 4].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// Stores a little-endian `u16` in `record` at `at`.
+#[inline(always)]
+fn set_u16(record: &mut [u8], at: usize, value: u16) {
+    record[at..at + 2].copy_from_slice(&value.to_le_bytes());
+}
+
+/// A vertex record.
+#[inline(always)]
+fn vertex_record(v: &Vertex) -> [u8; vertex::SIZE] {
+    use vertex::*;
+    let mut r = [0u8; SIZE];
+    r[FLAGS] = v.flags;
+    set_f32s(&mut r, POSITION, &v.position);
+    r[BONE_ID] = v.bone_id as u8;
+    r[REFERENCE_COUNT] = v.reference_count;
+    r
+}
+
+/// A triangle record.
+#[inline(always)]
+fn triangle_record(t: &Triangle) -> [u8; triangle::SIZE] {
+    use triangle::*;
+    let mut r = [0u8; SIZE];
+    set_u16(&mut r, FLAGS, t.flags);
+    for (k, &v) in t.vertices.iter().enumerate() {
+        set_u16(&mut r, VERTICES + 2 * k, v);
+    }
+    for (k, n) in t.normals.iter().enumerate() {
+        set_f32s(&mut r, NORMALS + 12 * k, n);
+    }
+    set_f32s(&mut r, S, &t.s);
+    set_f32s(&mut r, T, &t.t);
+    r[SMOOTHING_GROUP] = t.smoothing_group;
+    r[GROUP] = t.group;
+    r
+}
+
+/// A group's head: flags, name and triangle count.
+fn group_head(g: &Group) -> [u8; group::HEAD_SIZE] {
+    use group::*;
+    let mut r = [0u8; HEAD_SIZE];
+    r[FLAGS] = g.flags;
+    r[NAME..NAME + 32].copy_from_slice(&g.name.0);
+    set_u16(&mut r, TRIANGLE_COUNT, g.triangles.len() as u16);
+    r
+}
+
+/// A material record.
+fn material_record(m: &Material) -> [u8; material::SIZE] {
+    use material::*;
+    let mut r = [0u8; SIZE];
+    r[NAME..NAME + 32].copy_from_slice(&m.name.0);
+    set_f32s(&mut r, AMBIENT, &m.ambient);
+    set_f32s(&mut r, DIFFUSE, &m.diffuse);
+    set_f32s(&mut r, SPECULAR, &m.specular);
+    set_f32s(&mut r, EMISSIVE, &m.emissive);
+    set_f32s(&mut r, SHININESS, &[m.shininess]);
+    set_f32s(&mut r, TRANSPARENCY, &[m.transparency]);
+    r[MODE] = m.mode;
+    r[TEXTURE..TEXTURE + 128].copy_from_slice(&m.texture.0);
+    r[ALPHAMAP..ALPHAMAP + 128].copy_from_slice(&m.alphamap.0);
+    r
+}
+
+/// A joint's head: everything before its keys.
+fn joint_head(j: &Joint) -> [u8; joint::HEAD_SIZE] {
+    use joint::*;
+    let mut r = [0u8; HEAD_SIZE];
+    r[FLAGS] = j.flags;
+    r[NAME..NAME + 32].copy_from_slice(&j.name.0);
+    r[PARENT..PARENT + 32].copy_from_slice(&j.parent.0);
+    set_f32s(&mut r, ROTATION, &j.rotation);
+    set_f32s(&mut r, POSITION, &j.position);
+    set_u16(&mut r, ROTATION_KEY_COUNT, j.rotation_keys.len() as u16);
+    set_u16(&mut r, POSITION_KEY_COUNT, j.position_keys.len() as u16);
+    r
+}
+
+/// A key record.
+#[inline(always)]
+fn key_record(k: &Key) -> [u8; key::SIZE] {
+    let mut r = [0u8; key::SIZE];
+    set_f32s(&mut r, key::TIME, &[k.time]);
+    set_f32s(&mut r, key::VALUE, &k.value);
+    r
+}
+
+/// Appends a comment list: its count, then each `{index, length, text}`.
+fn put_comments(out: &mut Vec<u8>, list: &[Comment]) {
+    put_len(out, list.len());
     for c in list {
         out.put_i32(c.index);
-        out.put_i32(len_i32(c.text.len(), what)?);
+        put_len(out, c.text.len());
         out.extend_from_slice(&c.text);
     }
-    Ok(())
 }
 
 impl Ms3d {
@@ -46,95 +161,60 @@ impl Ms3d {
     /// vertices, say) or the vertex or joint extras do not have one record
     /// per vertex or joint.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
+        self.check_writable()?;
+        let size = layout::file_size(self);
+        let capacity = usize::try_from(size).map_err(|_| {
+            Error::unwritable("file size", format!("{size} bytes do not fit in memory"))
+        })?;
+        let mut out = Vec::with_capacity(capacity);
         out.extend_from_slice(&super::MAGIC);
         out.put_i32(self.version);
-
-        out.put_u16(count_u16(self.vertices.len(), "vertices")?);
-        for v in &self.vertices {
-            out.push(v.flags);
-            put_f32s(&mut out, &v.position);
-            out.push(v.bone_id as u8);
-            out.push(v.reference_count);
-        }
-
-        out.put_u16(count_u16(self.triangles.len(), "triangles")?);
-        for t in &self.triangles {
-            out.put_u16(t.flags);
-            for v in t.vertices {
-                out.put_u16(v);
-            }
-            for n in &t.normals {
-                put_f32s(&mut out, n);
-            }
-            put_f32s(&mut out, &t.s);
-            put_f32s(&mut out, &t.t);
-            out.push(t.smoothing_group);
-            out.push(t.group);
-        }
-
-        out.put_u16(count_u16(self.groups.len(), "groups")?);
-        for (i, g) in self.groups.iter().enumerate() {
-            out.push(g.flags);
-            out.extend_from_slice(&g.name.0);
-            out.put_u16(count_u16(
-                g.triangles.len(),
-                &format!("groups[{i}].triangles"),
-            )?);
-            for t in &g.triangles {
-                out.put_u16(*t);
-            }
-            out.push(g.material as u8);
-        }
-
-        out.put_u16(count_u16(self.materials.len(), "materials")?);
-        for m in &self.materials {
-            out.extend_from_slice(&m.name.0);
-            for c in [&m.ambient, &m.diffuse, &m.specular, &m.emissive] {
-                put_f32s(&mut out, c);
-            }
-            out.put_f32(m.shininess);
-            out.put_f32(m.transparency);
-            out.push(m.mode);
-            out.extend_from_slice(&m.texture.0);
-            out.extend_from_slice(&m.alphamap.0);
-        }
-
-        out.put_f32(self.fps);
-        out.put_f32(self.current_time);
-        out.put_i32(self.total_frames);
-
-        out.put_u16(count_u16(self.joints.len(), "joints")?);
-        for (i, j) in self.joints.iter().enumerate() {
-            out.push(j.flags);
-            out.extend_from_slice(&j.name.0);
-            out.extend_from_slice(&j.parent.0);
-            put_f32s(&mut out, &j.rotation);
-            put_f32s(&mut out, &j.position);
-            out.put_u16(count_u16(
-                j.rotation_keys.len(),
-                &format!("joints[{i}].rotation_keys"),
-            )?);
-            out.put_u16(count_u16(
-                j.position_keys.len(),
-                &format!("joints[{i}].position_keys"),
-            )?);
-            put_keys(&mut out, &j.rotation_keys);
-            put_keys(&mut out, &j.position_keys);
-        }
-
-        self.write_extras(&mut out)?;
+        self.write_core(&mut out);
+        self.write_extras(&mut out);
         out.extend_from_slice(&self.trailing);
+        debug_assert_eq!(out.len(), capacity);
         Ok(out)
     }
 
-    fn write_extras(&self, out: &mut Vec<u8>) -> Result<()> {
+    /// Everything that makes the model unwritable, in file order: counts
+    /// that do not fit, then faults in the extras.
+    fn check_writable(&self) -> Result<()> {
+        count_u16(self.vertices.len(), || "vertices".into())?;
+        count_u16(self.triangles.len(), || "triangles".into())?;
+        count_u16(self.groups.len(), || "groups".into())?;
+        for (i, g) in self.groups.iter().enumerate() {
+            count_u16(g.triangles.len(), || format!("groups[{i}].triangles"))?;
+        }
+        count_u16(self.materials.len(), || "materials".into())?;
+        count_u16(self.joints.len(), || "joints".into())?;
+        for (i, j) in self.joints.iter().enumerate() {
+            count_u16(j.rotation_keys.len(), || {
+                format!("joints[{i}].rotation_keys")
+            })?;
+            count_u16(j.position_keys.len(), || {
+                format!("joints[{i}].position_keys")
+            })?;
+        }
+        self.check_extras()
+    }
+
+    /// The faults [`Ms3d::check_writable`] finds in the extras: lengths
+    /// that do not fit, a model comment announced but missing, records
+    /// that do not match the vertices or joints, and parts missing before
+    /// the ones that need them.
+    fn check_extras(&self) -> Result<()> {
         let x = &self.extras;
         if let Some(c) = &x.comments {
-            out.put_i32(c.subversion);
-            put_comments(out, &c.groups, "group comments")?;
-            put_comments(out, &c.materials, "material comments")?;
-            put_comments(out, &c.joints, "joint comments")?;
+            for (list, what) in [
+                (&c.groups, "group comments"),
+                (&c.materials, "material comments"),
+                (&c.joints, "joint comments"),
+            ] {
+                len_i32(list.len(), what)?;
+                for comment in list {
+                    len_i32(comment.text.len(), what)?;
+                }
+            }
             match &c.model {
                 ModelComment::None(1) => {
                     return Err(Error::unwritable(
@@ -142,17 +222,9 @@ impl Ms3d {
                         "flag 1 announces a model comment but none is given",
                     ))
                 }
-                ModelComment::None(flag) => out.put_i32(*flag),
-                ModelComment::LengthText(text) => {
-                    out.put_i32(1);
-                    out.put_i32(len_i32(text.len(), "model comment")?);
-                    out.extend_from_slice(text);
-                }
-                ModelComment::IndexLengthText { index, text } => {
-                    out.put_i32(1);
-                    out.put_i32(*index);
-                    out.put_i32(len_i32(text.len(), "model comment")?);
-                    out.extend_from_slice(text);
+                ModelComment::None(_) => {}
+                ModelComment::LengthText(text) | ModelComment::IndexLengthText { text, .. } => {
+                    len_i32(text.len(), "model comment")?
                 }
             }
         }
@@ -167,20 +239,11 @@ impl Ms3d {
                     ),
                 ));
             }
-            if ![6, 10, 14].contains(&v.record_size) {
+            if !layout::extras::VERTEX_RECORD_SIZES.contains(&v.record_size) {
                 return Err(Error::unwritable(
                     "extras.vertices.record_size",
                     format!("{} is not 6, 10 or 14", v.record_size),
                 ));
-            }
-            out.put_i32(v.subversion);
-            for r in &v.records {
-                out.extend(r.bone_ids.map(|b| b as u8));
-                out.extend_from_slice(&r.weights);
-                let words = (v.record_size - 6) / 4;
-                for w in &r.extra[..words] {
-                    out.extend_from_slice(&w.to_le_bytes());
-                }
             }
         } else if x.joints.is_some() || x.model.is_some() {
             return Err(Error::unwritable(
@@ -199,15 +262,87 @@ impl Ms3d {
                     ),
                 ));
             }
-            out.put_i32(j.subversion);
-            for c in &j.colors {
-                put_f32s(out, c);
-            }
         } else if x.model.is_some() {
             return Err(Error::unwritable(
                 "extras",
                 "model extras need joint extras before them",
             ));
+        }
+        Ok(())
+    }
+
+    /// Writes the core sections after the header, vertices to joints.
+    fn write_core(&self, out: &mut Vec<u8>) {
+        put_count(out, self.vertices.len());
+        for v in &self.vertices {
+            out.extend_from_slice(&vertex_record(v));
+        }
+
+        put_count(out, self.triangles.len());
+        for t in &self.triangles {
+            out.extend_from_slice(&triangle_record(t));
+        }
+
+        put_count(out, self.groups.len());
+        for g in &self.groups {
+            out.extend_from_slice(&group_head(g));
+            for t in &g.triangles {
+                out.put_u16(*t);
+            }
+            out.push(g.material as u8);
+        }
+
+        put_count(out, self.materials.len());
+        for m in &self.materials {
+            out.extend_from_slice(&material_record(m));
+        }
+
+        out.put_f32(self.fps);
+        out.put_f32(self.current_time);
+        out.put_i32(self.total_frames);
+
+        put_count(out, self.joints.len());
+        for j in &self.joints {
+            out.extend_from_slice(&joint_head(j));
+            for k in j.rotation_keys.iter().chain(&j.position_keys) {
+                out.extend_from_slice(&key_record(k));
+            }
+        }
+    }
+
+    /// Writes the extras that are present, in file order.
+    fn write_extras(&self, out: &mut Vec<u8>) {
+        let x = &self.extras;
+        if let Some(c) = &x.comments {
+            out.put_i32(c.subversion);
+            put_comments(out, &c.groups);
+            put_comments(out, &c.materials);
+            put_comments(out, &c.joints);
+            match &c.model {
+                ModelComment::None(flag) => out.put_i32(*flag),
+                ModelComment::LengthText(text) => {
+                    out.put_i32(1);
+                    put_len(out, text.len());
+                    out.extend_from_slice(text);
+                }
+                ModelComment::IndexLengthText { index, text } => {
+                    out.put_i32(1);
+                    out.put_i32(*index);
+                    put_len(out, text.len());
+                    out.extend_from_slice(text);
+                }
+            }
+        }
+        if let Some(v) = &x.vertices {
+            write_vertex_extras(out, v);
+        }
+        if let Some(j) = &x.joints {
+            out.put_i32(j.subversion);
+            for c in &j.colors {
+                for v in c {
+                    out.put_f32(*v);
+                }
+            }
         }
         if let Some(m) = &x.model {
             out.put_i32(m.subversion);
@@ -215,6 +350,19 @@ impl Ms3d {
             out.put_i32(m.transparency_mode);
             out.put_f32(m.alpha_ref);
         }
-        Ok(())
+    }
+}
+
+/// Writes the vertex extras, whose record size
+/// [`Ms3d::check_writable`] found to be 6, 10 or 14.
+fn write_vertex_extras(out: &mut Vec<u8>, v: &VertexExtras) {
+    out.put_i32(v.subversion);
+    let words = v.record_size.saturating_sub(6) / 4;
+    for r in &v.records {
+        out.extend(r.bone_ids.map(|b| b as u8));
+        out.extend_from_slice(&r.weights);
+        for w in r.extra.iter().take(words) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
     }
 }
