@@ -176,12 +176,14 @@ fn md2_record(model: &Md2, render: &RenderMesh) -> Value {
         headers.extend_from_slice(&source::frame_header_bytes(&grid, &f.name));
     }
     let skins: Vec<String> = model.skins.iter().map(|s| s.to_string_lossy()).collect();
+    let raw_skins: Vec<u8> = model.skins.iter().flat_map(|s| s.0).collect();
     json!({
         source::MD2_KEY: {
             "num_vertices": model.vertex_count(),
             "skin_width": model.skin_width,
             "skin_height": model.skin_height,
             "skins": skins,
+            "skins_raw": source::to_hex(&raw_skins),
             "frame_headers": source::to_hex(&headers),
         },
         "attributes": { source::VERTEX_ATTRIBUTE: render.source_vertices },

@@ -28,7 +28,8 @@ const DIVISIONS: std::ops::RangeInclusive<u32> = 240..=255;
 /// The byte nearest to `x` on the grid `(scale, translate)` of one axis,
 /// judged by the decoded `f32` value; clamped to 0..=255.
 pub(crate) fn quantize_axis(x: f32, scale: f32, translate: f32) -> u8 {
-    if !(scale > 0.0) || !x.is_finite() {
+    // A negative scale (some files have one) works as well as a positive.
+    if scale == 0.0 || !scale.is_finite() || !x.is_finite() {
         return 0;
     }
     let q = ((x - translate) / scale).round();
@@ -113,11 +114,9 @@ impl FrameGrid {
         std::array::from_fn(|k| decode_axis(b[k], self.scale[k], self.translate[k]))
     }
 
-    /// Whether every scale and translate is a finite number and no scale
-    /// is negative.
+    /// Whether every scale and translate is a finite number.
     pub fn is_valid(&self) -> bool {
-        self.scale.iter().all(|s| s.is_finite() && *s >= 0.0)
-            && self.translate.iter().all(|t| t.is_finite())
+        self.scale.iter().all(|s| s.is_finite()) && self.translate.iter().all(|t| t.is_finite())
     }
 }
 

@@ -16,6 +16,9 @@ pub struct AnimationReport {
     pub first_frame: usize,
     /// Number of frames.
     pub frames: usize,
+    /// The time in the source animation, in seconds, each frame shows
+    /// (all 0 for a rest pose or a filler).
+    pub times: Vec<f32>,
     /// Largest error on any axis of any vertex, in Quake units: how far a
     /// decoded MD2 position lies from the posed source position.
     pub max_error: f32,

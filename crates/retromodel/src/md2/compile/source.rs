@@ -9,7 +9,9 @@
 //!   the glTF importer gives `_`-attributes back in the same place, so a
 //!   scene read back from glTF carries it too.
 //! - `extras["md2"]`: `num_vertices`, `skin_width`, `skin_height`,
-//!   `skins` (the skin names as text) and `frame_headers`: for every
+//!   `skins` (the skin names as text; the text wins when someone edited
+//!   it), `skins_raw` (the 64-byte records as stored, in hexadecimal) and
+//!   `frame_headers`: for every
 //!   frame its 40 header bytes as stored (scale, translate as
 //!   little-endian `f32`, the raw 16-byte name) in hexadecimal.
 //!
@@ -131,6 +133,35 @@ pub(crate) fn find(scene: &Scene) -> Result<Option<Md2Source>, String> {
                 .ok_or("a skin name is not text")
         })
         .collect::<Result<Vec<_>, _>>()?;
+    // The raw 64-byte records (bytes after the NUL included), when they
+    // agree with the text.
+    let raw = record
+        .get("skins_raw")
+        .and_then(Value::as_str)
+        .and_then(from_hex)
+        .filter(|b| b.len() == 64 * skins.len());
+    let skins = match raw {
+        Some(raw) => {
+            let exact: Vec<SkinName> = raw
+                .chunks_exact(64)
+                .map(|c| {
+                    let mut a = [0u8; 64];
+                    a.copy_from_slice(c);
+                    SkinName(a)
+                })
+                .collect();
+            if exact
+                .iter()
+                .zip(&skins)
+                .all(|(a, b)| a.as_bytes() == b.as_bytes())
+            {
+                exact
+            } else {
+                skins
+            }
+        }
+        None => skins,
+    };
     let headers = record
         .get("frame_headers")
         .and_then(Value::as_str)
