@@ -56,17 +56,17 @@ fn axis_grid(values: &mut dyn Iterator<Item = f32>, buffer: &mut Vec<f32>) -> (f
     buffer.extend(values.filter(|v| v.is_finite()));
     let lo = buffer.iter().copied().fold(f32::INFINITY, f32::min);
     let hi = buffer.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    if !(lo <= hi) {
+    if buffer.is_empty() {
         return (0.0, 0.0);
     }
     let extent = hi - lo;
-    if !(extent > 0.0) || !extent.is_finite() {
+    if extent <= 0.0 || !extent.is_finite() {
         return (0.0, lo);
     }
     let mut best = (f32::INFINITY, 0.0f32);
     for k in DIVISIONS.rev() {
         let scale = extent / k as f32;
-        if !(scale > 0.0) {
+        if scale <= 0.0 || !scale.is_finite() {
             continue;
         }
         let mut worst = 0.0f32;

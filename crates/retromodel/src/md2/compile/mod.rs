@@ -916,19 +916,6 @@ impl Prepared<'_> {
         warnings: &mut Vec<CompileWarning>,
     ) -> Result<SkinPlan> {
         let limits = options.engine.limits();
-        let model_name = {
-            let base: String = self
-                .scene
-                .name
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-                .collect();
-            if base.is_empty() {
-                "model".to_string()
-            } else {
-                base
-            }
-        };
         let used_materials: Vec<Option<usize>> = {
             let mut seen = Vec::new();
             for m in &self.source.materials {
@@ -941,6 +928,19 @@ impl Prepared<'_> {
         let mut plan = SkinPlan::default();
         #[cfg(feature = "textures")]
         {
+            let model_name = {
+                let base: String = self
+                    .scene
+                    .name
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                    .collect();
+                if base.is_empty() {
+                    "model".to_string()
+                } else {
+                    base
+                }
+            };
             if let Some(atlas) = skin::build_atlas(self.scene, &used_materials, &limits, warnings)?
             {
                 let name =

@@ -145,6 +145,10 @@ fn shelf_pack(sizes: &[(u32, u32)], width: u32) -> Option<(Vec<(u32, u32)>, u32)
     Some((at, y + shelf))
 }
 
+/// A packing tried: (over the engine's size limits, area, width,
+/// height, each slot's position).
+type Packing = (bool, u64, u32, u32, Vec<(u32, u32)>);
+
 /// The used materials' skin, or `None` when no used material has a
 /// texture image (then texture coordinates stay as they are).
 pub(crate) fn build_atlas(
@@ -241,7 +245,7 @@ pub(crate) fn build_atlas(
                 .max_skin_height
                 .is_none_or(|m| i64::from(h) <= i64::from(m))
     };
-    let mut best: Option<(bool, u64, u32, u32, Vec<(u32, u32)>)> = None;
+    let mut best: Option<Packing> = None;
     for w in widths {
         let Some((at, h)) = shelf_pack(&slots, w) else {
             continue;

@@ -83,7 +83,7 @@ fn from_hex(s: &str) -> Option<Vec<u8>> {
         _ => None,
     };
     let b = s.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return None;
     }
     b.chunks_exact(2)
