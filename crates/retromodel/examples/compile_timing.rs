@@ -17,7 +17,9 @@ use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().ok_or("usage: compile_timing MODEL [FPS] [ENGINE]")?;
+    let path = args
+        .next()
+        .ok_or("usage: compile_timing MODEL [FPS] [ENGINE]")?;
     let fps: f32 = args.next().map_or(Ok(10.0), |s| s.parse())?;
     let engine = match args.next() {
         Some(name) => Engine::from_name(&name).ok_or("unknown engine")?,

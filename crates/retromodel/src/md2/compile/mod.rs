@@ -30,23 +30,64 @@
 //!   `[a, c, b]`, Quake's clockwise front face, so a model read with
 //!   [`Scene::from_md2`] comes back with its triangles' corners in their
 //!   original order.
-//! - **Frames**: see the `plan` notes on [`CompileOptions::fps`] and
-//!   [`CompileOptions::player`]. **Names**: see [`CompileOptions::player`]
-//!   and the frame-name convention in [`CompileOptions::animations`].
+//! - **Frames.** An animation lasting `D` seconds (its last key) becomes
+//!   `N = round(D · fps) + 1` frames evenly over `[0, D]`: the first at 0,
+//!   the last exactly at `D` (the end pose). When `D` is a whole number of
+//!   frame intervals (to 0.1 % of one) the times are exactly `j / fps`, so
+//!   frames land on keys; when it is not, frames are spread evenly rather
+//!   than ending on a short interval (played at `fps` the MD2 then runs at
+//!   most half a frame longer or shorter than the source, but never
+//!   stutters). No duration: one frame. No animation at all: one frame,
+//!   the rest pose. [`AnimationReport::times`] lists each frame's time.
+//! - **Player table** (`player: true`): the 198 frames of
+//!   [`PLAYER_ANIMATIONS`](crate::md2::PLAYER_ANIMATIONS) in its order,
+//!   with id's frame names (`stand01`, `pain101`, `death308`). Each entry
+//!   takes the scene animation of its name (ASCII case-insensitive), else
+//!   one of these aliases: `idle` → `stand`; `pain` → `pain1`; `death` →
+//!   `death1`; `crouch`, `crouch_idle`, `crouch_stand` → `crstnd`;
+//!   `crouch_walk`, `crouch_run` → `crwalk`; `crattack`, `crouch_attack` →
+//!   `crattak`; `crouch_pain` → `crpain`; `crdeth`, `crouch_death` →
+//!   `crdeath` (exact names before aliases, then scene order). Its `N`
+//!   frames are the clip resampled evenly over its duration, first and
+//!   last pose included (`tⱼ = j · D / (N − 1)`). A missing entry shows
+//!   the first pose of `stand` (the rest pose when `stand` is missing
+//!   too), with a [`CompileWarning::PlayerAnimationMissing`]; scene
+//!   animations no entry takes are left out, with a warning.
+//! - **Frame names** (15 bytes of text and a NUL): frame `k` of `NAME` is
+//!   `NAME` and `k` in at least two digits (`run01`..`run06`,
+//!   `idle001`..`idle120`); a name ending in a digit gets `_` first
+//!   (`attack2_01`): readers that take the text before the trailing
+//!   digits see `attack2_`, ours strips the separator and keeps the `2`
+//!   (writing `attack201` reads back as `attack`, Maverick Model 3D's
+//!   issue #155). Characters outside printable ASCII become `_`,
+//!   trailing separators are dropped, an empty name becomes `anim`; a name
+//!   too long is cut to fit its numbers, and a name another animation
+//!   already has gets `_2`, `_3` … (cut to fit): each a
+//!   [`CompileWarning::AnimationRenamed`]. The names are grouped back with
+//!   [`animations_from_names`](crate::md2::animations_from_names) and any
+//!   difference is a [`CompileWarning::AnimationsAmbiguous`], so
+//!   [`Md2::animations`] of the written file gives exactly the names and
+//!   frame counts the report lists.
 //! - **Welding.** Vertices (of any meshes) whose quantised positions are
 //!   the same in every frame are one MD2 vertex: texture seams, split
 //!   normals and mesh boundaries cost nothing, and the vertex count is
 //!   what the distinct position trajectories need. Triangles whose
-//!   corners then coincide are left out (with a warning).
+//!   corners then coincide are left out (with a warning). Only vertices a
+//!   triangle uses become MD2 vertices.
 //! - **Normals.** Per frame and MD2 vertex: the normalised sum of its
 //!   source vertices' posed unit normals (a mesh without normals gets
-//!   its triangles' area-weighted normals), mapped to the nearest of the
-//!   162 table normals ([`nearest_normal_index`]). Where the sum is zero
-//!   (a double-sided sheet welded), the MD2 triangles' own area-weighted
-//!   normal; +Z when that is zero too.
-//! - **Quantisation**: see [`Grid`] and [`GridSource`]; the grid of a set
-//!   of points never errs by more than half of qdata's step
-//!   (`extent / 255`) on any axis.
+//!   its posed triangles' area-weighted normals), mapped to the nearest
+//!   of the 162 table normals ([`nearest_normal_index`]). Where the sum
+//!   is zero (a double-sided sheet welded), the MD2 triangles' own
+//!   area-weighted normal; +Z when that is zero too.
+//! - **Quantisation.** Each axis of a set of points (a frame, an
+//!   animation or the model: [`Grid`]) gets `translate` = its smallest
+//!   value and `scale = extent / k` for the `k` in 255..=240 with the
+//!   smallest largest error (255, qdata's grid, on ties; `scale = 0` for
+//!   a flat axis, which is exact); each point takes the byte whose `f32`
+//!   decode is nearest. So no coordinate errs by more than half of
+//!   qdata's step, and lattice-like models can be exact. Shared grids:
+//!   [`GridSource`], [`compile_together`].
 //! - **Size.** Scene units times [`CompileOptions::scale`], or scaled so
 //!   that the whole animation's bounding box is
 //!   [`CompileOptions::fit_height`] Quake units tall (Z up). Quake II's
@@ -174,14 +215,25 @@ impl SkinFormat {
 ///
 /// - **Image.** The used materials' base colour textures (their PNG
 ///   bytes, [`crate::scene::Texture::png`]; with feature `textures`)
-///   become one skin image: the texture as it is when there is one, else
-///   an atlas (see the `skin` notes: tiles with a one-pixel border, UVs
-///   remapped, UVs outside 0..1 clamped with a warning). The header's
-///   skin size is the image's. Without images, no skin file is written
+///   become one skin image. When the meshes use one texture with white
+///   base colour, it is the skin as it is and texture coordinates are
+///   kept, even outside 0..1 (Quake II's renderers repeat skins).
+///   Otherwise each distinct (texture, base colour) becomes a tile of an
+///   atlas, its pixels multiplied by the colour (an untextured material:
+///   an 8×8 tile of its colour), with a one-pixel border copied from its
+///   edge against filtering bleed; tiles are shelf-packed, tallest first,
+///   into the width (powers of two and the tiles' own) that gives the
+///   smallest skin within the engine's size limits (square for UFO:AI).
+///   Texture coordinates are remapped into their tile, and those outside
+///   0..1 are clamped to the tile's edge (an atlas cannot repeat a tile),
+///   with a [`CompileWarning::UvsClamped`]. The header's skin size is the
+///   image's. Without images, no skin file is written
 ///   and the skin size is the one the scene recorded from an MD2, else
 ///   [`SkinOptions::size`], else 256×256 (with a warning).
 /// - **Format.** [`SkinFormat::Pcx`] (default) quantises to
-///   [`SkinOptions::palette`] by nearest colour in OKLab, no dithering;
+///   [`SkinOptions::palette`] by nearest colour in OKLab (perceptually
+///   even, unlike RGB distance), no dithering (error diffusion turns flat
+///   hand-painted areas into noise), alpha dropped with a warning;
 ///   without a palette it is an error that says how to give one
 ///   (retromodel does not ship id's palette). PNG and TGA keep full
 ///   colour for engines that load them (a warning for id's Quake II).
@@ -210,29 +262,17 @@ pub struct SkinOptions {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompileOptions {
     /// Frames per second the animations are sampled at (Quake II plays
-    /// models at 10). An animation of `D` seconds gets
-    /// `round(D · fps) + 1` frames evenly over `[0, D]`, first pose at 0,
-    /// last exactly at `D` (at `k / fps` exactly when `D` is a whole
-    /// number of frames); one without duration gets one frame; a scene
-    /// without animations gets one frame, its rest pose.
+    /// models at 10); see **Frames** in the [module documentation](self).
     pub fps: f32,
     /// The animations to bake, in this order (exact names, else ASCII
     /// case-insensitive; an unknown name is an error listing the
-    /// scene's); empty for all, in scene order. Frame names follow the
-    /// convention of the `names` notes: `NAME01`, `NAME02` ...,
-    /// `NAME_01` when `NAME` ends in a digit, names cut to fit 15 bytes
-    /// and kept unique (with warnings), so that
+    /// scene's); empty for all, in scene order. Their frames are named as
+    /// **Frame names** in the [module documentation](self) says, so that
     /// [`Md2::animations`] gives back exactly these names and frame
     /// counts.
     pub animations: Vec<String>,
-    /// Lay the animations out as the standard Quake II player table
-    /// ([`PLAYER_ANIMATIONS`](crate::md2::PLAYER_ANIMATIONS), 198 frames,
-    /// id's frame names): each entry from the scene animation of its name
-    /// (case-insensitive) or a documented alias (`idle` → `stand`,
-    /// `crouch_walk` → `crwalk` ...), resampled to exactly its frame
-    /// count evenly over the clip, first and last pose included; a
-    /// missing entry shows the first pose of `stand` (else the rest
-    /// pose), with a warning.
+    /// Lay the animations out as the standard Quake II player table (198
+    /// frames; see **Player table** in the [module documentation](self)).
     pub player: bool,
     /// Multiply scene units by this (`None`: 1, unless `fit_height`).
     pub scale: Option<f32>,
@@ -252,6 +292,12 @@ pub struct CompileOptions {
     /// Use what [`Scene::from_md2`] recorded in the scene (directly or
     /// through glTF) when it still fits: the original grids, vertex order
     /// and frame names, so an MD2 comes back with byte-identical frames.
+    /// It fits when the scene has that one mesh, the compile makes as many
+    /// frames as recorded (a scene made with `close_loops` has one more
+    /// per animation, so it does not), nothing is scaled, and every vertex
+    /// sits on its frame's recorded grid (to 1 % of a step) with the same
+    /// bytes as the other copies of its MD2 vertex; otherwise the model
+    /// is compiled from scratch with a [`CompileWarning::Md2SourceIgnored`].
     pub reuse_md2_source: bool,
 }
 

@@ -19,8 +19,8 @@
 //! [`PLAYER_ANIMATIONS`], in its order. Each entry takes the scene
 //! animation of the same name (ASCII case-insensitive), else one of these
 //! aliases: `idle` → `stand`; `pain` → `pain1`; `death` → `death1`;
-//! `crouch`, `crouch_idle`, `crouch_stand` → `crstnd`; `crouch_walk` →
-//! `crwalk`; `crattack`, `crouch_attack` → `crattak`; `crouch_pain` →
+//! `crouch`, `crouch_idle`, `crouch_stand` → `crstnd`; `crouch_walk`,
+//! `crouch_run` → `crwalk`; `crattack`, `crouch_attack` → `crattak`; `crouch_pain` →
 //! `crpain`; `crdeth`, `crouch_death` → `crdeath` (the first match in
 //! scene order wins; exact names before aliases). Its `N` frames are the
 //! clip resampled evenly over its duration, first and last pose included

@@ -30,6 +30,10 @@ use crate::md2::EngineLimits;
 use crate::scene::Scene;
 use crate::texture::{decode, Rgba8Image};
 
+/// The largest atlas a compile makes, in RGBA8 bytes (256 MiB, as
+/// texture decoding allows).
+const MAX_ATLAS_BYTES: u64 = 256 << 20;
+
 /// Where a material's texture lies in the skin, in pixels.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Tile {
@@ -277,6 +281,14 @@ pub(crate) fn build_atlas(
             message: "cannot pack the skin".to_string(),
         });
     };
+    let bytes = u64::from(width) * u64::from(height) * 4;
+    if bytes > MAX_ATLAS_BYTES {
+        return Err(Error::InvalidOptions {
+            message: format!(
+                "the textures pack into a {width}x{height} skin, over the {MAX_ATLAS_BYTES} bytes a compile allocates; use fewer or smaller textures"
+            ),
+        });
+    }
     let mut pixels = vec![0u8; width as usize * height as usize * 4];
     let mut tiles_rect = Vec::new();
     for (img, &(sx, sy)) in images.iter().zip(&at) {
