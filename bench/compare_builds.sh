@@ -10,6 +10,10 @@ old="${1:?usage: compare_builds.sh OLD_BINARY NEW_BINARY}"
 new="${2:?usage: compare_builds.sh OLD_BINARY NEW_BINARY}"
 corpus="${RETROMODEL_CORPUS:-$(dirname "$0")/../../shared/corpus}"
 out=$(mktemp -d)
+# The batch input: the corpus's MD2 and MS3D models (both builds read
+# those; newer builds also read glTF and OBJ, which would be more work).
+mkdir -p "$out/in"
+cp -r "$corpus/md2" "$corpus/ms3d" "$corpus/gametrees" "$out/in/"
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load $(cut -d' ' -f1-3 /proc/loadavg)"
 for model in md2/assimpdeb_faerie.md2 ms3d/glscene_Woman4.ms3d; do
   name=$(basename "$model")
@@ -23,8 +27,8 @@ done
 for j in 1 2; do
   for r in 1 2 3; do
     hyperfine --warmup 1 --runs 5 -i --export-json "$out/batch$j.$r.json" \
-      "$old convert $corpus --out-dir $out/batch-old --to glb --force --quiet --jobs $j" \
-      "$new convert $corpus --out-dir $out/batch-new --to glb --force --quiet --jobs $j" >/dev/null 2>&1
+      "$old convert $out/in --out-dir $out/batch-old --to glb --force --quiet --jobs $j" \
+      "$new convert $out/in --out-dir $out/batch-new --to glb --force --quiet --jobs $j" >/dev/null 2>&1
   done
 done
 python3 - "$out" <<'PY'

@@ -582,17 +582,18 @@ fn write_mesh<'a>(
         );
         attributes.insert(Valid(Semantic::Weights(0)), a);
     }
+    let mut mesh_extras = if mesh.extras.is_null() {
+        serde_json::json!({})
+    } else {
+        mesh.extras.clone()
+    };
+    write_custom_attributes(b, &mut mesh_extras, n, &mut attributes);
     let indices = b.indices(&mesh.indices);
     let material = mesh
         .material
         .filter(|&m| m < scene.materials.len())
         .map(|m| Index::new(m as u32));
     let target_names: Vec<&str> = mesh.morph_targets.iter().map(|t| t.name.as_str()).collect();
-    let mut mesh_extras = if mesh.extras.is_null() {
-        serde_json::json!({})
-    } else {
-        mesh.extras.clone()
-    };
     if !target_names.is_empty() {
         // The convention three.js, Blender and others read target names from.
         mesh_extras["targetNames"] = serde_json::json!(target_names);
@@ -632,6 +633,68 @@ fn write_mesh<'a>(
         scale,
         ..Default::default()
     })))
+}
+
+/// Application-specific vertex attributes: each entry of
+/// `extras["attributes"]` whose name starts with `_` and whose value is
+/// one number per vertex becomes the vertex attribute of that name
+/// (SCALAR; UNSIGNED_SHORT when every value is an integer in 0..=65535,
+/// else FLOAT), as glTF allows for names starting with `_`, and leaves
+/// the extras. `Scene::from_md2`'s `_MD2_VERTEX` is one; glTF importers
+/// give such attributes back in the same place.
+fn write_custom_attributes(
+    b: &mut Builder<'_>,
+    extras: &mut Value,
+    n: usize,
+    attributes: &mut std::collections::BTreeMap<
+        json::validation::Checked<json::mesh::Semantic>,
+        Index<json::Accessor>,
+    >,
+) {
+    let Some(map) = extras.get_mut("attributes").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let names: Vec<String> = map.keys().cloned().collect();
+    for name in names {
+        let Some(rest) = name.strip_prefix('_').filter(|r| !r.is_empty()) else {
+            continue;
+        };
+        let Some(values) = map.get(&name).and_then(Value::as_array) else {
+            continue;
+        };
+        let numbers: Option<Vec<f64>> = values.iter().map(Value::as_f64).collect();
+        let Some(numbers) = numbers.filter(|v| v.len() == n) else {
+            continue;
+        };
+        let short = numbers
+            .iter()
+            .all(|&x| x.fract() == 0.0 && (0.0..=65535.0).contains(&x));
+        let accessor = if short {
+            let ints: Vec<[i64; 1]> = numbers.iter().map(|&x| [x as i64]).collect();
+            let layout = builder::Layout {
+                component: json::accessor::ComponentType::U16,
+                kind: Type::Scalar,
+                normalized: false,
+            };
+            b.vertex_ints(&ints, layout, None)
+        } else {
+            let floats: Vec<f32> = numbers.iter().map(|&x| x as f32).collect();
+            if floats.iter().any(|x| !x.is_finite()) {
+                continue;
+            }
+            b.floats(floats, Type::Scalar, Some(BufferTarget::ArrayBuffer), false)
+        };
+        attributes.insert(
+            Valid(json::mesh::Semantic::Extras(rest.to_string())),
+            accessor,
+        );
+        map.remove(&name);
+    }
+    if map.is_empty() {
+        if let Some(object) = extras.as_object_mut() {
+            object.remove("attributes");
+        }
+    }
 }
 
 /// Fails when a mesh's per-vertex arrays or indices disagree with its

@@ -191,7 +191,8 @@ fn group_runs(names: &[&str]) -> Vec<Animation> {
     let mut next_suffix = HashMap::<String, usize>::new();
     let mut out: Vec<Animation> = Vec::with_capacity(runs.len());
     for run in &runs {
-        let base = display_name(run.prefix);
+        let numbered = run.numbers.iter().any(|n| !n.is_empty());
+        let base = display_name(run.prefix, numbered);
         let base = if base.is_empty() { "frames" } else { base };
         let shared_prefix = runs_per_prefix.get(run.prefix).is_some_and(|&n| n > 1);
         let mut name = base.to_string();
@@ -217,12 +218,17 @@ fn group_runs(names: &[&str]) -> Vec<Animation> {
     out
 }
 
-/// A readable animation name from a frame-name prefix: separators and
-/// a leftover number at the end are dropped (`FRAME 000......` → `FRAME`).
-fn display_name(prefix: &str) -> &str {
+/// A readable animation name from a frame-name prefix: separators at the
+/// end are dropped, and so is a number left at the end of frame names
+/// that carry no frame number of their own (`FRAME 000......` →
+/// `FRAME`). Where the frames are numbered (`numbered`), a number before
+/// the separator is part of the name: `attack2_01`, `attack2_02` are the
+/// frames of `attack2` (the convention `md2::compile` writes names that
+/// end in digits with).
+fn display_name(prefix: &str, numbered: bool) -> &str {
     let trimmed = prefix.trim_end_matches(['_', ' ', '-', '.']);
     let without_digits = trimmed.trim_end_matches(|c: char| c.is_ascii_digit());
-    if without_digits.len() < trimmed.len() {
+    if !numbered && without_digits.len() < trimmed.len() {
         let again = without_digits.trim_end_matches(['_', ' ', '-', '.']);
         if !again.is_empty() {
             return again;

@@ -26,8 +26,11 @@
 
 mod animation;
 mod anorms;
+#[cfg(feature = "scene")]
+pub mod compile;
 mod decode;
 mod encode;
+mod engine;
 pub mod gl_commands;
 mod header;
 mod info;
@@ -43,6 +46,7 @@ pub use animation::{
 };
 pub use anorms::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
 pub use encode::{encode_frame, vertex_normals};
+pub use engine::{Engine, EngineLimits};
 pub use header::Header;
 pub use info::{AnimationInfo, Info};
 pub use mesh::{MeshVertex, RenderMesh};

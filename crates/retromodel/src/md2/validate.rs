@@ -36,9 +36,19 @@ impl Md2 {
     /// assert_eq!(problems[0].message, "normal index 200 out of range 0..162");
     /// ```
     pub fn validate(&self) -> Vec<Problem> {
+        self.collect_problems(true)
+    }
+
+    /// [`Md2::validate`] without the warnings about id's engine limits
+    /// (for [`Md2::validate_for`], which checks an engine's own).
+    pub(crate) fn validate_structure(&self) -> Vec<Problem> {
+        self.collect_problems(false)
+    }
+
+    fn collect_problems(&self, id_limits: bool) -> Vec<Problem> {
         let h = self.layout_offsets();
         let mut c = Collector::default();
-        self.check_header(&mut c);
+        self.check_header(&mut c, id_limits);
         self.check_triangles(&mut c, h.ofs_triangles);
         self.check_frames(&mut c, h.ofs_frames, h.frame_size);
         self.check_gl_commands(&mut c, h.ofs_gl_commands);
@@ -58,7 +68,7 @@ impl Md2 {
         c.finish()
     }
 
-    fn check_header(&self, c: &mut Collector) {
+    fn check_header(&self, c: &mut Collector, id_limits: bool) {
         if self.skin_width <= 0 || self.skin_height <= 0 {
             c.warn(
                 "header.skin_width",
@@ -69,6 +79,29 @@ impl Md2 {
                 Some(const { offset_of("skin_width") }),
             );
         }
+        if id_limits {
+            self.check_id_limits(c);
+        }
+        if self.frames.is_empty() {
+            c.error(
+                "header.num_frames",
+                "the model has no frames",
+                Some(const { offset_of("num_frames") }),
+            );
+        }
+        if self.frames.first().is_some_and(|f| !f.padding.is_empty()) {
+            c.warn(
+                "header.frame_size",
+                format!(
+                    "frame size {} is larger than its vertices need",
+                    self.frame_size()
+                ),
+                Some(const { offset_of("frame_size") }),
+            );
+        }
+    }
+
+    fn check_id_limits(&self, c: &mut Collector) {
         if self.skin_height > limits::SKIN_HEIGHT {
             c.warn(
                 "header.skin_height",
@@ -114,23 +147,6 @@ impl Md2 {
                     Some(offset),
                 );
             }
-        }
-        if self.frames.is_empty() {
-            c.error(
-                "header.num_frames",
-                "the model has no frames",
-                Some(const { offset_of("num_frames") }),
-            );
-        }
-        if self.frames.first().is_some_and(|f| !f.padding.is_empty()) {
-            c.warn(
-                "header.frame_size",
-                format!(
-                    "frame size {} is larger than its vertices need",
-                    self.frame_size()
-                ),
-                Some(const { offset_of("frame_size") }),
-            );
         }
     }
 

@@ -138,6 +138,7 @@ fn md2_mesh(model: &Md2, name: &str) -> Mesh {
         .collect();
     let (positions, mut normals) = frame_vertices(model, &render, 0);
     repair_normals(&positions, &indices, &mut normals);
+    let extras = md2_record(model, &render);
     let mut scratch = Default::default();
     let morph_targets = (0..model.frames.len())
         .map(|k| {
@@ -156,8 +157,37 @@ fn md2_mesh(model: &Md2, name: &str) -> Mesh {
         morph_targets,
         morph_weights: Vec::new(),
         skin: None,
-        extras: Value::Null,
+        extras,
     }
+}
+
+/// What compiling the scene back to MD2 needs to give the same frames
+/// (see `md2::compile`'s `source` module for the format): each scene
+/// vertex's MD2 vertex as the vertex attribute `_MD2_VERTEX`, and the
+/// frames' grids and raw names, the skin names and size.
+fn md2_record(model: &Md2, render: &RenderMesh) -> Value {
+    use crate::md2::compile::{source, FrameGrid};
+    let mut headers = Vec::with_capacity(40 * model.frames.len());
+    for f in &model.frames {
+        let grid = FrameGrid {
+            scale: f.scale,
+            translate: f.translate,
+        };
+        headers.extend_from_slice(&source::frame_header_bytes(&grid, &f.name));
+    }
+    let skins: Vec<String> = model.skins.iter().map(|s| s.to_string_lossy()).collect();
+    let raw_skins: Vec<u8> = model.skins.iter().flat_map(|s| s.0).collect();
+    json!({
+        source::MD2_KEY: {
+            "num_vertices": model.vertex_count(),
+            "skin_width": model.skin_width,
+            "skin_height": model.skin_height,
+            "skins": skins,
+            "skins_raw": source::to_hex(&raw_skins),
+            "frame_headers": source::to_hex(&headers),
+        },
+        "attributes": { source::VERTEX_ATTRIBUTE: render.source_vertices },
+    })
 }
 
 /// One weights channel per animation: key `i` at `i / fps` puts weight 1
@@ -208,6 +238,12 @@ impl Scene {
     /// - `u = s / skin_width`, `v = t / skin_height` (no flip).
     /// - One material, textured with the first skin when there is one; every
     ///   skin becomes a [`Texture`] (path only).
+    /// - The mesh's extras record what compiling the scene back
+    ///   (`md2::compile`) needs to reproduce the frames byte for byte:
+    ///   `extras["attributes"]["_MD2_VERTEX"]`, the MD2 vertex of each
+    ///   scene vertex (the glTF exporter writes it as a vertex attribute),
+    ///   and `extras["md2"]` with the frames' scale, translate and raw
+    ///   names, the skin names and the skin size.
     pub fn from_md2(model: &Md2, options: &Md2SceneOptions) -> Scene {
         let textures: Vec<Texture> = model
             .skins

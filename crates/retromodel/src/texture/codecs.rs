@@ -86,3 +86,26 @@ pub(crate) fn encode_png(image: &Rgba8Image) -> Result<Vec<u8>, TextureError> {
     })?;
     Ok(out)
 }
+
+/// Encodes `image` as a 32-bit RLE TGA (24-bit when opaque).
+pub(crate) fn encode_tga(image: &Rgba8Image) -> Result<Vec<u8>, TextureError> {
+    let mut out = Vec::new();
+    let (w, h) = (image.width(), image.height());
+    let encoder = image::codecs::tga::TgaEncoder::new(&mut out);
+    let result = if image.is_opaque() {
+        let rgb: Vec<u8> = image
+            .pixels()
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        encoder.write_image(&rgb, w, h, image::ExtendedColorType::Rgb8)
+    } else {
+        encoder.write_image(image.pixels(), w, h, image::ExtendedColorType::Rgba8)
+    };
+    result.map_err(|e| TextureError::Codec {
+        format: ImageFormat::Tga,
+        message: e.to_string(),
+        source: Some(CodecError(std::sync::Arc::new(e))),
+    })?;
+    Ok(out)
+}

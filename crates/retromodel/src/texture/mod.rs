@@ -36,6 +36,7 @@
 mod alpha_map;
 mod codecs;
 mod error;
+mod palette;
 pub mod pcx;
 mod resolve;
 
@@ -43,6 +44,7 @@ use std::fmt;
 
 pub use alpha_map::apply_alpha_map;
 pub use error::{CodecError, TextureError};
+pub use palette::Palette;
 pub use resolve::{
     Refusal, ResolveError, ResolvedTexture, SkipReason, Skipped, TextureResolver, TextureSource,
     IMAGE_EXTENSIONS,
@@ -293,6 +295,13 @@ impl Rgba8Image {
     /// 8-bit RGBA otherwise.
     pub fn to_png(&self) -> Result<Vec<u8>, TextureError> {
         codecs::encode_png(self)
+    }
+
+    /// Encodes the image as an RLE-compressed TGA: 24-bit when
+    /// [opaque](Self::is_opaque), 32-bit otherwise (the variants Quake
+    /// II engines' `LoadTGA` reads).
+    pub fn to_tga(&self) -> Result<Vec<u8>, TextureError> {
+        codecs::encode_tga(self)
     }
 }
 

@@ -364,6 +364,74 @@ impl Rle<'_> {
     }
 }
 
+/// Encodes an 8-bit paletted image as PCX the way Quake II's loaders
+/// read it (`LoadPCX` in id's `ref_gl/gl_image.c`): version 5, RLE,
+/// 8 bits in one plane, `bytes_per_line` equal to the width (id's reader
+/// takes exactly `width` bytes per row, so rows are not padded to an even
+/// length), runs that never cross a row, and the `0x0C` marker with the
+/// 256 colours as the last 769 bytes. A run is `0xC0 | n` and the byte
+/// (`n` up to 63); a single byte below `0xC0` stands for itself.
+///
+/// `indices` holds `width × height` palette indices, row by row. Fails
+/// when a side is 0 or above 65535, or the indices do not fit the size.
+///
+/// ```
+/// use retromodel::texture::{pcx, Palette};
+/// let palette = Palette::new([[9, 8, 7]; 256]);
+/// let bytes = pcx::encode(3, 1, &[5, 5, 0xc1], &palette).unwrap();
+/// // Header, then the run of two 5s and the escaped 0xC1, then the palette.
+/// assert_eq!(&bytes[128..132], &[0xc2, 5, 0xc1, 0xc1]);
+/// assert_eq!(bytes[132], 0x0c);
+/// assert_eq!(bytes.len(), 128 + 4 + 769);
+/// ```
+pub fn encode(
+    width: u32,
+    height: u32,
+    indices: &[u8],
+    palette: &super::Palette,
+) -> Result<Vec<u8>, TextureError> {
+    let (Ok(w), Ok(h)) = (u16::try_from(width), u16::try_from(height)) else {
+        return Err(TextureError::invalid(
+            F,
+            format!("{width}x{height} does not fit PCX's 16-bit sizes"),
+            0,
+        ));
+    };
+    if w == 0 || h == 0 || indices.len() != usize::from(w) * usize::from(h) {
+        return Err(TextureError::invalid(
+            F,
+            format!("{} indices for {width}x{height} pixels", indices.len()),
+            0,
+        ));
+    }
+    let mut out = Vec::with_capacity(HEADER_LEN + indices.len() + PALETTE_BLOCK_LEN);
+    out.extend_from_slice(&[MAGIC, 5, 1, 8]);
+    for v in [0, 0, w - 1, h - 1, 72, 72] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.resize(65, 0); // 16-colour palette and the reserved byte
+    out.push(1); // one plane
+    out.extend_from_slice(&w.to_le_bytes()); // bytes per line
+    out.extend_from_slice(&1u16.to_le_bytes()); // palette type: colour
+    out.resize(HEADER_LEN, 0);
+    for row in indices.chunks_exact(usize::from(w)) {
+        let mut i = 0;
+        while i < row.len() {
+            let v = row[i];
+            let run = row[i..].iter().take(63).take_while(|&&p| p == v).count();
+            if run > 1 || v >= 0xc0 {
+                // run <= 63
+                out.push(0xc0 | run as u8);
+            }
+            out.push(v);
+            i += run;
+        }
+    }
+    out.push(PALETTE_MARKER);
+    out.extend_from_slice(&palette.to_bytes());
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

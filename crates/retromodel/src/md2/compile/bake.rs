@@ -1,0 +1,179 @@
+//! Posing the scene for every frame: which vertices count, and their
+//! positions and normals in Quake's axes.
+//!
+//! Every mesh of the scene takes part, posed by [`Pose`] (skinning, morph
+//! weights and the node transforms of the mesh's ancestors). Only the
+//! vertices that a triangle uses become MD2 vertices; triangles with an
+//! index out of range are left out. Positions and normals are mapped with
+//! [`to_quake`], the inverse of [`md2_axes`](crate::scene::md2_axes).
+//! A mesh without normals gets, in each frame, the area-weighted sum of
+//! its posed counter-clockwise triangles' normals.
+
+use glam::Vec3;
+
+use super::plan::Plan;
+use crate::error::{Error, Result};
+use crate::scene::{Pose, Scene};
+
+/// The most vertex positions (frames × vertices) a compile bakes: 12
+/// bytes each, so about 600 MB. Far above any model an engine loads.
+pub(crate) const MAX_SAMPLES: usize = 50_000_000;
+
+/// Scene axes to Quake's: the inverse of [`md2_axes`]
+/// (`(y, z, x)` back to `(x, y, z)`), a rotation.
+///
+/// [`md2_axes`]: crate::scene::md2_axes
+pub(crate) fn to_quake(v: [f32; 3]) -> [f32; 3] {
+    [v[2], v[0], v[1]]
+}
+
+/// The vertices and triangles that take part.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Source {
+    /// Per used vertex: (mesh, vertex of that mesh).
+    pub vertices: Vec<(usize, u32)>,
+    /// Per used vertex: its texture coordinate (zero when the mesh has
+    /// none).
+    pub uvs: Vec<[f32; 2]>,
+    /// Triangles over used vertices, counter-clockwise as in the scene.
+    pub triangles: Vec<[u32; 3]>,
+    /// Per triangle: the mesh's material.
+    pub materials: Vec<Option<usize>>,
+    /// Triangles left out for indices out of range.
+    pub dropped: usize,
+    /// Per mesh: the used-vertex index of each of its vertices.
+    remap: Vec<Vec<Option<u32>>>,
+}
+
+impl Source {
+    /// The used vertices and triangles of `scene`.
+    pub fn new(scene: &Scene) -> Source {
+        let mut s = Source::default();
+        for (m, mesh) in scene.meshes.iter().enumerate() {
+            let n = mesh.positions.len();
+            let mut remap = vec![None; n];
+            for t in mesh.indices.chunks_exact(3) {
+                if t.iter().any(|&i| i as usize >= n) {
+                    s.dropped += 1;
+                    continue;
+                }
+                let mut tri = [0u32; 3];
+                for (k, &i) in t.iter().enumerate() {
+                    tri[k] = *remap[i as usize].get_or_insert_with(|| {
+                        s.vertices.push((m, i));
+                        s.uvs
+                            .push(mesh.uvs.get(i as usize).copied().unwrap_or([0.0; 2]));
+                        (s.vertices.len() - 1) as u32
+                    });
+                }
+                s.triangles.push(tri);
+                s.materials.push(mesh.material);
+            }
+            s.remap.push(remap);
+        }
+        s
+    }
+}
+
+/// Poses `scene` for every frame of `plan` and calls `visit(frame,
+/// positions, normals)` with the used vertices' positions and unit
+/// normals in Quake's axes (unscaled). `with_normals` false skips the
+/// normals (the slice is then empty).
+pub(crate) fn for_each_frame(
+    scene: &Scene,
+    plan: &Plan,
+    source: &Source,
+    with_normals: bool,
+    mut visit: impl FnMut(usize, &[[f32; 3]], &[[f32; 3]]),
+) -> Result<()> {
+    let mut pose = Pose::new(scene)?;
+    let longest = scene
+        .meshes
+        .iter()
+        .map(|m| m.positions.len())
+        .max()
+        .unwrap_or(0);
+    let mut mesh_positions = vec![[0.0f32; 3]; longest];
+    let mut mesh_normals = vec![[0.0f32; 3]; longest];
+    let used = source.vertices.len();
+    let mut positions = vec![[0.0f32; 3]; used];
+    let mut normals = vec![[0.0f32; 3]; if with_normals { used } else { 0 }];
+    for (f, fp) in plan.poses().enumerate() {
+        match fp.animation {
+            Some(a) => pose.sample(scene, a, fp.time),
+            None => pose.reset(scene),
+        }
+        for (m, mesh) in scene.meshes.iter().enumerate() {
+            let remap = &source.remap[m];
+            if remap.iter().all(Option::is_none) {
+                continue;
+            }
+            let n = mesh.positions.len();
+            pose.mesh_vertices(scene, m, &mut mesh_positions[..n], &mut mesh_normals[..n]);
+            if with_normals && mesh.normals.len() != n {
+                face_normals(&mesh_positions[..n], &mesh.indices, &mut mesh_normals[..n]);
+            }
+            for (i, slot) in remap.iter().enumerate() {
+                if let Some(u) = slot {
+                    positions[*u as usize] = to_quake(mesh_positions[i]);
+                    if with_normals {
+                        normals[*u as usize] = to_quake(mesh_normals[i]);
+                    }
+                }
+            }
+        }
+        visit(f, &positions, &normals);
+    }
+    Ok(())
+}
+
+/// Fails when baking `frames` frames of `vertices` vertices would take
+/// more than [`MAX_SAMPLES`] positions.
+pub(crate) fn check_size(frames: usize, vertices: usize) -> Result<()> {
+    match frames.checked_mul(vertices) {
+        Some(n) if n <= MAX_SAMPLES => Ok(()),
+        _ => Err(Error::InvalidOptions {
+            message: format!(
+                "{frames} frames of {vertices} vertices are more than the {MAX_SAMPLES} positions a compile bakes: \
+                 lower fps, choose fewer animations or decimate the meshes"
+            ),
+        }),
+    }
+}
+
+/// Unit normals from the counter-clockwise triangles (area-weighted);
+/// +Y where a vertex has none.
+fn face_normals(positions: &[[f32; 3]], indices: &[u32], out: &mut [[f32; 3]]) {
+    let mut sums = vec![Vec3::ZERO; positions.len()];
+    for t in indices.chunks_exact(3) {
+        let p = |k: usize| positions.get(t[k] as usize).map(|&p| Vec3::from(p));
+        let (Some(a), Some(b), Some(c)) = (p(0), p(1), p(2)) else {
+            continue;
+        };
+        let n = (b - a).cross(c - a);
+        if !n.is_finite() {
+            continue;
+        }
+        for &v in t {
+            if let Some(s) = sums.get_mut(v as usize) {
+                *s += n;
+            }
+        }
+    }
+    for (o, s) in out.iter_mut().zip(sums) {
+        *o = s.try_normalize().unwrap_or(Vec3::Y).to_array();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::md2_axes;
+
+    #[test]
+    fn to_quake_undoes_md2_axes() {
+        let v = [1.5, -2.0, 7.25];
+        assert_eq!(to_quake(md2_axes(v)), v);
+        assert_eq!(md2_axes(to_quake(v)), v);
+    }
+}

@@ -1,0 +1,195 @@
+//! The 8-bit grids positions are quantised to.
+//!
+//! An MD2 frame stores each coordinate as a byte `b`, decoded as
+//! `b · scale + translate` per axis. For a set of points (a frame, an
+//! animation or the whole model, see [`Grid`](super::Grid)), each axis
+//! gets its own grid:
+//!
+//! - An axis whose points all have one value gets `scale = 0` and
+//!   `translate` = that value: exact.
+//! - Otherwise, with `lo` and `hi` the smallest and largest value,
+//!   `translate = lo` and `scale = (hi − lo) / k` for the `k` in
+//!   255, 254, …, 240 whose grid has the smallest largest error over the
+//!   points (ties go to the larger `k`). `k = 255` is qdata's grid, whose
+//!   largest error is half a step, so the chosen grid is never worse; the
+//!   smaller `k` win when the points lie on a coarser lattice (modelled
+//!   on whole units, for example), where they can be exact.
+//! - Each point takes the byte whose decoded value (computed in `f32`
+//!   exactly as engines decode it) is nearest.
+//!
+//! So every coordinate is within half a step (of qdata's step
+//! `(hi − lo) / 255`) of its source, plus `f32` rounding.
+
+use super::FrameGrid;
+
+/// The candidate divisions of an axis's extent.
+const DIVISIONS: std::ops::RangeInclusive<u32> = 240..=255;
+
+/// The byte nearest to `x` on the grid `(scale, translate)` of one axis,
+/// judged by the decoded `f32` value; clamped to 0..=255.
+pub(crate) fn quantize_axis(x: f32, scale: f32, translate: f32) -> u8 {
+    // A negative scale (some files have one) works as well as a positive.
+    if scale == 0.0 || !scale.is_finite() || !x.is_finite() {
+        return 0;
+    }
+    let q = ((x - translate) / scale).round();
+    let q = if q.is_nan() { 0.0 } else { q.clamp(0.0, 255.0) } as i32;
+    let decode = |b: i32| b as f32 * scale + translate;
+    let mut best = q;
+    for b in [q - 1, q + 1] {
+        if (0..=255).contains(&b) && (decode(b) - x).abs() < (decode(best) - x).abs() {
+            best = b;
+        }
+    }
+    best as u8
+}
+
+/// The value byte `b` decodes to (as engines compute it).
+pub(crate) fn decode_axis(b: u8, scale: f32, translate: f32) -> f32 {
+    f32::from(b) * scale + translate
+}
+
+/// The grid of one axis for the values `values` (see the module
+/// documentation); `(scale, translate)`.
+fn axis_grid(values: &mut dyn Iterator<Item = f32>, buffer: &mut Vec<f32>) -> (f32, f32) {
+    buffer.clear();
+    buffer.extend(values.filter(|v| v.is_finite()));
+    let lo = buffer.iter().copied().fold(f32::INFINITY, f32::min);
+    let hi = buffer.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    if buffer.is_empty() {
+        return (0.0, 0.0);
+    }
+    let extent = hi - lo;
+    if extent <= 0.0 || !extent.is_finite() {
+        return (0.0, lo);
+    }
+    let mut best = (f32::INFINITY, 0.0f32);
+    for k in DIVISIONS.rev() {
+        let scale = extent / k as f32;
+        if scale <= 0.0 || !scale.is_finite() {
+            continue;
+        }
+        let mut worst = 0.0f32;
+        for &x in buffer.iter() {
+            let b = quantize_axis(x, scale, lo);
+            worst = worst.max((decode_axis(b, scale, lo) - x).abs());
+            if worst >= best.0 {
+                break;
+            }
+        }
+        if worst < best.0 {
+            best = (worst, scale);
+        }
+        if worst == 0.0 {
+            break;
+        }
+    }
+    (best.1, lo)
+}
+
+/// The grid of a set of points.
+pub(crate) fn grid_of<'a, I>(points: I) -> FrameGrid
+where
+    I: Iterator<Item = &'a [f32; 3]> + Clone,
+{
+    let mut buffer = Vec::new();
+    let mut scale = [0.0; 3];
+    let mut translate = [0.0; 3];
+    for k in 0..3 {
+        let (s, t) = axis_grid(&mut points.clone().map(|p| p[k]), &mut buffer);
+        scale[k] = s;
+        translate[k] = t;
+    }
+    FrameGrid { scale, translate }
+}
+
+impl FrameGrid {
+    /// The bytes of `p` on this grid.
+    pub fn quantize(&self, p: [f32; 3]) -> [u8; 3] {
+        std::array::from_fn(|k| quantize_axis(p[k], self.scale[k], self.translate[k]))
+    }
+
+    /// The position bytes `b` decode to.
+    pub fn decode(&self, b: [u8; 3]) -> [f32; 3] {
+        std::array::from_fn(|k| decode_axis(b[k], self.scale[k], self.translate[k]))
+    }
+
+    /// Whether every scale and translate is a finite number.
+    pub fn is_valid(&self) -> bool {
+        self.scale.iter().all(|s| s.is_finite()) && self.translate.iter().all(|t| t.is_finite())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift), so the test needs no
+    /// crate and fails the same way every time.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    #[test]
+    fn random_points_are_within_half_of_qdatas_step_on_every_axis() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..300 {
+            let n = 1 + (rng.next() * 500.0) as usize;
+            let spread = [1e-3, 1.0, 50.0, 4000.0][round % 4];
+            let offset = (rng.next() - 0.5) * 2000.0;
+            let points: Vec<[f32; 3]> = (0..n)
+                .map(|_| std::array::from_fn(|k| offset + rng.next() * spread * (k + 1) as f32))
+                .collect();
+            let g = grid_of(points.iter());
+            for k in 0..3 {
+                let lo = points.iter().map(|p| p[k]).fold(f32::INFINITY, f32::min);
+                let hi = points
+                    .iter()
+                    .map(|p| p[k])
+                    .fold(f32::NEG_INFINITY, f32::max);
+                let qdata_step = (hi - lo) / 255.0;
+                // Float rounding of the decode: a few ulps of the values.
+                let noise = 4.0 * f32::EPSILON * lo.abs().max(hi.abs());
+                for p in &points {
+                    let d = g.decode(g.quantize(*p));
+                    let err = (d[k] - p[k]).abs();
+                    assert!(
+                        err <= qdata_step / 2.0 + noise,
+                        "round {round} axis {k}: error {err} > half step {}",
+                        qdata_step / 2.0
+                    );
+                    assert!(err <= g.scale[k] / 2.0 + noise);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lattices_become_exact_and_flat_axes_have_scale_zero() {
+        // Whole units from 0 to 10 with 1: qdata's 10/255 grid misses 1 by
+        // half a step; 10/250 hits every point.
+        let points = [
+            [0.0, 5.0, 0.0],
+            [1.0, 5.0, 2.0],
+            [2.0, 5.0, 10.0],
+            [10.0, 5.0, 7.0],
+        ];
+        let g = grid_of(points.iter());
+        assert_eq!(g.scale[1], 0.0);
+        assert_eq!(g.translate[1], 5.0);
+        for p in &points {
+            let d = g.decode(g.quantize(*p));
+            for k in 0..3 {
+                // Exact up to f32 rounding; qdata's grid misses by 0.0196.
+                assert!((d[k] - p[k]).abs() < 1e-5, "{d:?} vs {p:?}");
+            }
+        }
+        assert!(g.scale[0] > 10.0 / 255.0);
+    }
+}

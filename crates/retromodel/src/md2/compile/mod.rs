@@ -1,0 +1,1126 @@
+//! Compiling any [`Scene`] into an MD2 (feature `scene`; skins need
+//! `textures` too).
+//!
+//! [`compile`] poses the scene for every frame ([`Pose`]: skinning,
+//! morph weights, node animation of the meshes' ancestors, every mesh),
+//! welds, quantises, names the frames, packs the skin and checks the
+//! result against the chosen [`Engine`]'s loader.
+//!
+//! [`Pose`]: crate::scene::Pose
+//!
+//! ```
+//! use retromodel::md2::compile::{compile, CompileOptions};
+//! use retromodel::scene::{Md2SceneOptions, Scene};
+//!
+//! # fn main() -> Result<(), retromodel::Error> {
+//! let original = retromodel::md2::sample::sample_model();
+//! let scene = Scene::from_md2(&original, &Md2SceneOptions::default());
+//! let compiled = compile(&scene, &CompileOptions::default())?;
+//! // The scene remembers its MD2: the frames come back byte for byte.
+//! assert_eq!(compiled.model.frames, original.frames);
+//! assert!(compiled.model.validate().is_empty());
+//! # Ok(()) }
+//! ```
+//!
+//! # Conventions
+//!
+//! - **Axes and winding.** Scene positions and normals map to Quake's
+//!   axes by the inverse of [`md2_axes`](crate::scene::md2_axes), a
+//!   rotation; each counter-clockwise scene triangle `[a, b, c]` becomes
+//!   `[a, c, b]`, Quake's clockwise front face, so a model read with
+//!   [`Scene::from_md2`] comes back with its triangles' corners in their
+//!   original order.
+//! - **Frames.** An animation lasting `D` seconds (its last key) becomes
+//!   `N = round(D · fps) + 1` frames evenly over `[0, D]`: the first at 0,
+//!   the last exactly at `D` (the end pose). When `D` is a whole number of
+//!   frame intervals (to 0.1 % of one) the times are exactly `j / fps`, so
+//!   frames land on keys; when it is not, frames are spread evenly rather
+//!   than ending on a short interval (played at `fps` the MD2 then runs at
+//!   most half a frame longer or shorter than the source, but never
+//!   stutters). No duration: one frame. No animation at all: one frame,
+//!   the rest pose. [`AnimationReport::times`] lists each frame's time.
+//! - **Player table** (`player: true`): the 198 frames of
+//!   [`PLAYER_ANIMATIONS`](crate::md2::PLAYER_ANIMATIONS) in its order,
+//!   with id's frame names (`stand01`, `pain101`, `death308`). Each entry
+//!   takes the scene animation of its name (ASCII case-insensitive), else
+//!   one of these aliases: `idle` → `stand`; `pain` → `pain1`; `death` →
+//!   `death1`; `crouch`, `crouch_idle`, `crouch_stand` → `crstnd`;
+//!   `crouch_walk`, `crouch_run` → `crwalk`; `crattack`, `crouch_attack` →
+//!   `crattak`; `crouch_pain` → `crpain`; `crdeth`, `crouch_death` →
+//!   `crdeath` (exact names before aliases, then scene order). Its `N`
+//!   frames are the clip resampled evenly over its duration, first and
+//!   last pose included (`tⱼ = j · D / (N − 1)`). A missing entry shows
+//!   the first pose of `stand` (the rest pose when `stand` is missing
+//!   too), with a [`CompileWarning::PlayerAnimationMissing`]; scene
+//!   animations no entry takes are left out, with a warning.
+//! - **Frame names** (15 bytes of text and a NUL): frame `k` of `NAME` is
+//!   `NAME` and `k` in at least two digits (`run01`..`run06`,
+//!   `idle001`..`idle120`); a name ending in a digit gets `_` first
+//!   (`attack2_01`): readers that take the text before the trailing
+//!   digits see `attack2_`, ours strips the separator and keeps the `2`
+//!   (writing `attack201` reads back as `attack`, Maverick Model 3D's
+//!   issue #155). Characters outside printable ASCII become `_`,
+//!   trailing separators are dropped, an empty name becomes `anim`; a name
+//!   too long is cut to fit its numbers, and a name another animation
+//!   already has gets `_2`, `_3` … (cut to fit): each a
+//!   [`CompileWarning::AnimationRenamed`]. The names are grouped back with
+//!   [`animations_from_names`](crate::md2::animations_from_names) and any
+//!   difference is a [`CompileWarning::AnimationsAmbiguous`], so
+//!   [`Md2::animations`] of the written file gives exactly the names and
+//!   frame counts the report lists.
+//! - **Welding.** Vertices (of any meshes) whose quantised positions are
+//!   the same in every frame are one MD2 vertex: texture seams, split
+//!   normals and mesh boundaries cost nothing, and the vertex count is
+//!   what the distinct position trajectories need. Triangles whose
+//!   corners then coincide are left out (with a warning). Only vertices a
+//!   triangle uses become MD2 vertices.
+//! - **Normals.** Per frame and MD2 vertex: the normalised sum of its
+//!   source vertices' posed unit normals (a mesh without normals gets
+//!   its posed triangles' area-weighted normals), mapped to the nearest
+//!   of the 162 table normals ([`nearest_normal_index`]). Where the sum
+//!   is zero (a double-sided sheet welded), the MD2 triangles' own
+//!   area-weighted normal; +Z when that is zero too.
+//! - **Quantisation.** Each axis of a set of points (a frame, an
+//!   animation or the model: [`Grid`]) gets `translate` = its smallest
+//!   value and `scale = extent / k` for the `k` in 255..=240 with the
+//!   smallest largest error (255, qdata's grid, on ties; `scale = 0` for
+//!   a flat axis, which is exact); each point takes the byte whose `f32`
+//!   decode is nearest. So no coordinate errs by more than half of
+//!   qdata's step, and lattice-like models can be exact. Shared grids:
+//!   [`GridSource`], [`compile_together`].
+//! - **Size.** Scene units times [`CompileOptions::scale`], or scaled so
+//!   that the whole animation's bounding box is
+//!   [`CompileOptions::fit_height`] Quake units tall (Z up). Quake II's
+//!   player box is 56 units tall (−24..32), so a Blender human of 1.8 m
+//!   wants `fit_height: Some(56.0)` (about 31 units per metre); scaling is
+//!   about the origin, which stays the model's origin.
+//! - **Skin**: see [`SkinOptions`].
+//!
+//! [`nearest_normal_index`]: crate::md2::nearest_normal_index
+
+mod bake;
+mod grid;
+mod names;
+mod plan;
+mod report;
+#[cfg(feature = "textures")]
+mod skin;
+pub(crate) mod source;
+
+use std::collections::HashMap;
+
+use glam::Vec3;
+
+pub use report::{AnimationReport, CompileReport, CompileWarning};
+
+pub use crate::md2::{Engine, EngineLimits};
+#[cfg(feature = "textures")]
+pub use crate::texture::Palette;
+
+use crate::error::{Error, Result};
+use crate::md2::{
+    gl_commands, nearest_normal_index, Frame, FrameName, Md2, PackedVertex, SkinName, TexCoord,
+    Triangle,
+};
+use crate::scene::Scene;
+use crate::Severity;
+use plan::Plan;
+
+/// Which frames share one quantisation grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Grid {
+    /// Each frame its own grid: the smallest error, but a vertex that
+    /// does not move in the source may move by up to a step between
+    /// frames (the "wobble" of 8-bit models).
+    #[default]
+    Frame,
+    /// One grid per animation: a vertex that does not move in the source
+    /// has the same bytes, and decodes to bit-identical positions, in
+    /// every frame of the animation.
+    Animation,
+    /// One grid for the whole model.
+    Model,
+}
+
+/// The 8-bit grid of one frame: a position decodes as
+/// `byte · scale + translate` per axis.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FrameGrid {
+    /// Per-axis step.
+    pub scale: [f32; 3],
+    /// Per-axis position of byte 0.
+    pub translate: [f32; 3],
+}
+
+impl FrameGrid {
+    /// The grids of every frame of `model`, to compile another model onto
+    /// them ([`GridSource::Frames`]).
+    pub fn of_model(model: &Md2) -> Vec<FrameGrid> {
+        model
+            .frames
+            .iter()
+            .map(|f| FrameGrid {
+                scale: f.scale,
+                translate: f.translate,
+            })
+            .collect()
+    }
+}
+
+/// Grids that were decided elsewhere, so that two models quantise alike.
+///
+/// A player model and its weapon (`w_*.md2` / `weapon.md2`) are drawn
+/// at the same origin with the same frame numbers; quantised on
+/// different grids they drift apart by up to a step. Two ways to keep
+/// them together:
+///
+/// - [`compile_together`] compiles both scenes at once, on the grids of
+///   the union of their positions (per frame, animation or model as
+///   [`CompileOptions::grid`] says).
+/// - `GridSource::Frames(FrameGrid::of_model(&player))` compiles the
+///   weapon on the grids of an MD2 already made, which stays as it is.
+///   Positions outside a given grid are clamped to its edge and reported
+///   ([`CompileWarning::PositionsClamped`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GridSource {
+    /// One grid per frame, as many as the compile makes frames.
+    Frames(Vec<FrameGrid>),
+}
+
+/// The skin file's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SkinFormat {
+    /// 8-bit PCX with a 256-colour palette (every Quake II engine; the
+    /// only one id's loads). Needs [`SkinOptions`]' palette.
+    #[default]
+    Pcx,
+    /// PNG (yquake2, Q2PRO, KMQuake2, UFO:AI).
+    Png,
+    /// TGA, RLE (yquake2, Q2PRO, KMQuake2, UFO:AI).
+    Tga,
+}
+
+impl SkinFormat {
+    /// The file extension, lower case, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            SkinFormat::Pcx => "pcx",
+            SkinFormat::Png => "png",
+            SkinFormat::Tga => "tga",
+        }
+    }
+}
+
+/// How the skin is made and named.
+///
+/// - **Image.** The used materials' base colour textures (their PNG
+///   bytes, [`crate::scene::Texture::png`]; with feature `textures`)
+///   become one skin image. When the meshes use one texture with white
+///   base colour, it is the skin as it is and texture coordinates are
+///   kept, even outside 0..1 (Quake II's renderers repeat skins).
+///   Otherwise each distinct (texture, base colour) becomes a tile of an
+///   atlas, its pixels multiplied by the colour (an untextured material:
+///   an 8×8 tile of its colour), with a one-pixel border copied from its
+///   edge against filtering bleed; tiles are shelf-packed, tallest first,
+///   into the width (powers of two and the tiles' own) that gives the
+///   smallest skin within the engine's size limits (square for UFO:AI).
+///   Texture coordinates are remapped into their tile, and those outside
+///   0..1 are clamped to the tile's edge (an atlas cannot repeat a tile),
+///   with a [`CompileWarning::UvsClamped`]. The header's skin size is the
+///   image's. Without images, no skin file is written
+///   and the skin size is the one the scene recorded from an MD2, else
+///   [`SkinOptions::size`], else 256×256 (with a warning).
+/// - **Format.** [`SkinFormat::Pcx`] (default) quantises to
+///   [`SkinOptions::palette`] by nearest colour in OKLab (perceptually
+///   even, unlike RGB distance), no dithering (error diffusion turns flat
+///   hand-painted areas into noise), alpha dropped with a warning;
+///   without a palette it is an error that says how to give one
+///   (retromodel does not ship id's palette). PNG and TGA keep full
+///   colour for engines that load them (a warning for id's Quake II).
+/// - **Name.** [`SkinOptions::name`] (at most 63 bytes: the 64-byte
+///   field holds a NUL), such as `players/NAME/skin.pcx` or
+///   `models/monsters/NAME/skin.pcx`; by default `MODELNAME.EXT` (the
+///   scene's name) when a skin file is written, else the skin names the
+///   scene recorded from an MD2, else the path of the one texture the
+///   meshes use. Engines look skin names up from the game folder, so
+///   give the full game path for a real model.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SkinOptions {
+    /// The skin file's format.
+    pub format: SkinFormat,
+    /// The palette PCX skins are mapped to (`Palette::from_pcx` of
+    /// `baseq2/pics/colormap.pcx`, or any 8-bit PCX).
+    #[cfg(feature = "textures")]
+    pub palette: Option<Palette>,
+    /// The skin name written in the model.
+    pub name: Option<String>,
+    /// The skin size when there is no skin image.
+    pub size: Option<(u32, u32)>,
+}
+
+/// How [`compile`] turns a scene into an MD2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompileOptions {
+    /// Frames per second the animations are sampled at (Quake II plays
+    /// models at 10); see **Frames** in the [module documentation](self).
+    pub fps: f32,
+    /// The animations to bake, in this order (exact names, else ASCII
+    /// case-insensitive; an unknown name is an error listing the
+    /// scene's); empty for all, in scene order. Their frames are named as
+    /// **Frame names** in the [module documentation](self) says, so that
+    /// [`Md2::animations`] gives back exactly these names and frame
+    /// counts.
+    pub animations: Vec<String>,
+    /// Lay the animations out as the standard Quake II player table (198
+    /// frames; see **Player table** in the [module documentation](self)).
+    pub player: bool,
+    /// Multiply scene units by this (`None`: 1, unless `fit_height`).
+    pub scale: Option<f32>,
+    /// Scale so the whole animation's bounding box is this many Quake
+    /// units tall (Z). Not together with `scale`.
+    pub fit_height: Option<f32>,
+    /// Which frames share a grid.
+    pub grid: Grid,
+    /// Grids decided elsewhere (overrides `grid`).
+    pub grid_from: Option<GridSource>,
+    /// The engine the model must load in: its limits are checked
+    /// ([`Engine::limits`]) and the compile fails, saying which limit, by
+    /// how much and what to do, when one is exceeded.
+    pub engine: Engine,
+    /// The skin.
+    pub skin: SkinOptions,
+    /// Use what [`Scene::from_md2`] recorded in the scene (directly or
+    /// through glTF) when it still fits: the original grids, vertex order
+    /// and frame names, so an MD2 comes back with byte-identical frames.
+    /// It fits when the scene has that one mesh, the compile makes as many
+    /// frames as recorded (a scene made with `close_loops` has one more
+    /// per animation, so it does not), nothing is scaled, and every vertex
+    /// sits on its frame's recorded grid (to 1 % of a step) with the same
+    /// bytes as the other copies of its MD2 vertex; otherwise the model
+    /// is compiled from scratch with a [`CompileWarning::Md2SourceIgnored`].
+    pub reuse_md2_source: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            fps: crate::md2::DEFAULT_FPS,
+            animations: Vec::new(),
+            player: false,
+            scale: None,
+            fit_height: None,
+            grid: Grid::Frame,
+            grid_from: None,
+            engine: Engine::Quake2,
+            skin: SkinOptions::default(),
+            reuse_md2_source: true,
+        }
+    }
+}
+
+/// A skin file to write beside the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkinFile {
+    /// The name the model gives it (a game path).
+    pub name: String,
+    /// Its format.
+    pub format: SkinFormat,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// What [`compile`] made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compiled {
+    /// The model: valid ([`Md2::validate_for`] the engine finds nothing)
+    /// and in the standard layout.
+    pub model: Md2,
+    /// The skin image, when the scene's textures had images.
+    pub skin: Option<SkinFile>,
+    /// Frame counts and quantisation errors.
+    pub report: CompileReport,
+    /// What had to change.
+    pub warnings: Vec<CompileWarning>,
+}
+
+/// Compiles `scene` into an MD2 (see the [module documentation](self)).
+pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
+    let mut all = compile_together(&[scene], options)?;
+    all.pop().ok_or_else(|| Error::InvalidOptions {
+        message: "nothing compiled".to_string(),
+    })
+}
+
+/// Compiles several scenes (a player and its weapon) so that their frames
+/// share grids: the grid of each frame (or animation, or the model, as
+/// [`CompileOptions::grid`] says) covers the positions of all of them,
+/// so models drawn together do not drift apart. The scenes must make the
+/// same frames (the same animations with the same frame counts).
+pub fn compile_together(scenes: &[&Scene], options: &CompileOptions) -> Result<Vec<Compiled>> {
+    check_options(options)?;
+    let mut prepared = scenes
+        .iter()
+        .map(|s| prepare(s, options))
+        .collect::<Result<Vec<_>>>()?;
+    let frames = prepared.first().map_or(0, |p| p.plan.frame_count());
+    let shapes: Vec<Vec<usize>> = prepared
+        .iter()
+        .map(|p| p.plan.groups.iter().map(|g| g.poses.len()).collect())
+        .collect();
+    if shapes.windows(2).any(|w| w[0] != w[1]) {
+        return Err(Error::InvalidOptions {
+            message: format!(
+                "models compiled together must make the same frames; their animations have {shapes:?} frames"
+            ),
+        });
+    }
+    // A scene's own MD2 grids, when it is compiled alone and they fit.
+    if prepared.len() == 1 && options.grid_from.is_none() {
+        if let Some(p) = prepared.first_mut() {
+            p.try_md2_source();
+        }
+    }
+    let grids: Vec<FrameGrid> = match (&options.grid_from, prepared.as_slice()) {
+        (_, [p]) if p.md2.is_some() => p
+            .md2
+            .as_ref()
+            .map(|s| s.frames.iter().map(|f| f.grid).collect())
+            .unwrap_or_default(),
+        (Some(GridSource::Frames(g)), _) => {
+            if g.len() != frames || g.iter().any(|g| !g.is_valid()) {
+                return Err(Error::InvalidOptions {
+                    message: format!(
+                        "grid_from has {} grids (all finite?) for {frames} frames",
+                        g.len()
+                    ),
+                });
+            }
+            g.clone()
+        }
+        (None, _) => shared_grids(&prepared, options.grid),
+    };
+    let clamp_reported = options.grid_from.is_some();
+    prepared
+        .into_iter()
+        .map(|p| p.finish(&grids, clamp_reported, options))
+        .collect()
+}
+
+fn check_options(options: &CompileOptions) -> Result<()> {
+    let bad = |message: String| Err(Error::InvalidOptions { message });
+    match (options.scale, options.fit_height) {
+        (Some(_), Some(_)) => return bad("give scale or fit_height, not both".into()),
+        (Some(s), None) if !(s.is_finite() && s > 0.0) => {
+            return bad(format!("scale {s} is not a positive number"))
+        }
+        (None, Some(h)) if !(h.is_finite() && h > 0.0) => {
+            return bad(format!("fit_height {h} is not a positive number"))
+        }
+        _ => {}
+    }
+    if !(options.fps.is_finite() && options.fps > 0.0) {
+        return bad(format!("fps {} is not a positive number", options.fps));
+    }
+    Ok(())
+}
+
+/// What to do about an exceeded limit, by the problem's path.
+fn advice(path: &str, engine: Engine) -> String {
+    let other = |better: &str| {
+        if engine == Engine::Quake2 {
+            format!(", or target an engine that allows more ({better})")
+        } else {
+            String::new()
+        }
+    };
+    match path {
+        "header.num_vertices" => format!(
+            "merge vertices or decimate the meshes{}",
+            other("Engine::Kmquake2")
+        ),
+        "header.num_triangles" => format!(
+            "decimate the meshes{}",
+            other("Engine::Q2pro allows 6144, Engine::Kmquake2 more")
+        ),
+        "header.num_frames" => format!(
+            "lower CompileOptions::fps or bake fewer animations (CompileOptions::animations){}",
+            other("Engine::UfoAi allows 1023")
+        ),
+        "header.ofs_end" => {
+            "fewer frames or vertices: id's renderer holds a model in 2 MiB".to_string()
+        }
+        "header.skin_width" | "header.skin_height" => format!(
+            "use smaller textures (or fewer, for an atlas){}",
+            other("Engine::Yquake2 or Engine::Q2pro")
+        ),
+        "header.num_skins" => "give one skin name (SkinOptions::name)".to_string(),
+        "triangles" => "fewer texture seams or triangles".to_string(),
+        p if p.starts_with("skins[") => "give a shorter SkinOptions::name".to_string(),
+        _ => "see the message".to_string(),
+    }
+}
+
+fn limit_error(path: &str, message: String, engine: Engine) -> Error {
+    Error::Unwritable {
+        context: path.to_string(),
+        message: format!("{message}; {}", advice(path, engine)),
+    }
+}
+
+/// One scene baked, before it is quantised.
+struct Prepared<'a> {
+    scene: &'a Scene,
+    plan: Plan,
+    source: bake::Source,
+    /// Frames × used vertices, Quake axes, scaled.
+    positions: Vec<[f32; 3]>,
+    scale: f32,
+    record: Option<source::Md2Source>,
+    md2: Option<source::Md2Source>,
+    warnings: Vec<CompileWarning>,
+}
+
+fn prepare<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<Prepared<'a>> {
+    let limits = options.engine.limits();
+    let mut warnings = Vec::new();
+    let plan = if options.player {
+        plan::player_plan(scene, &mut warnings)
+    } else {
+        plan::animations_plan(scene, &options.animations, options.fps)?
+    };
+    let frames = plan.frame_count();
+    let title = options.engine.title();
+    if frames > limits.max_frames {
+        return Err(limit_error(
+            "header.num_frames",
+            format!(
+                "{frames} frames exceed {title}'s limit of {} (by {})",
+                limits.max_frames,
+                frames - limits.max_frames
+            ),
+            options.engine,
+        ));
+    }
+    let source = bake::Source::new(scene);
+    if source.triangles.len() > limits.max_triangles {
+        return Err(limit_error(
+            "header.num_triangles",
+            format!(
+                "{} triangles exceed {title}'s limit of {} (by {})",
+                source.triangles.len(),
+                limits.max_triangles,
+                source.triangles.len() - limits.max_triangles
+            ),
+            options.engine,
+        ));
+    }
+    if source.triangles.is_empty() {
+        return Err(Error::InvalidOptions {
+            message: "the scene has no triangles to compile".to_string(),
+        });
+    }
+    let used = source.vertices.len();
+    bake::check_size(frames, used)?;
+    let mut positions = Vec::with_capacity(frames * used);
+    bake::for_each_frame(scene, &plan, &source, false, |_, p, _| {
+        positions.extend_from_slice(p)
+    })?;
+    let scale = match (options.scale, options.fit_height) {
+        (Some(s), _) => s,
+        (None, Some(h)) => {
+            let lo = positions.iter().map(|p| p[2]).fold(f32::INFINITY, f32::min);
+            let hi = positions
+                .iter()
+                .map(|p| p[2])
+                .fold(f32::NEG_INFINITY, f32::max);
+            let height = hi - lo;
+            if !(height.is_finite() && height > 0.0) {
+                return Err(Error::InvalidOptions {
+                    message: "fit_height: the model has no height to scale".to_string(),
+                });
+            }
+            h / height
+        }
+        (None, None) => 1.0,
+    };
+    if scale != 1.0 {
+        for p in &mut positions {
+            *p = p.map(|x| x * scale);
+        }
+    }
+    let (record, md2) = match source::find(scene) {
+        Ok(Some(s)) => (Some(s.clone()), options.reuse_md2_source.then_some(s)),
+        Ok(None) => (None, None),
+        Err(reason) => {
+            if options.reuse_md2_source {
+                warnings.push(CompileWarning::Md2SourceIgnored { reason });
+            }
+            (None, None)
+        }
+    };
+    Ok(Prepared {
+        scene,
+        plan,
+        source,
+        positions,
+        scale,
+        record,
+        md2,
+        warnings,
+    })
+}
+
+/// The grids of every frame, over the positions of all `prepared`.
+fn shared_grids(prepared: &[Prepared], grid: Grid) -> Vec<FrameGrid> {
+    let Some(first) = prepared.first() else {
+        return Vec::new();
+    };
+    let frames = first.plan.frame_count();
+    let frame_points = |f: usize| {
+        prepared.iter().flat_map(move |p| {
+            let n = p.source.vertices.len();
+            p.positions[f * n..(f + 1) * n].iter()
+        })
+    };
+    match grid {
+        Grid::Frame => (0..frames)
+            .map(|f| grid::grid_of(frame_points(f)))
+            .collect(),
+        Grid::Animation => {
+            let mut out = Vec::with_capacity(frames);
+            let mut start = 0;
+            for g in &first.plan.groups {
+                let range = start..start + g.poses.len();
+                let points = range.clone().flat_map(frame_points);
+                let grid = grid::grid_of(points);
+                out.extend(std::iter::repeat_n(grid, g.poses.len()));
+                start = range.end;
+            }
+            out
+        }
+        Grid::Model => {
+            let grid = grid::grid_of((0..frames).flat_map(frame_points));
+            vec![grid; frames]
+        }
+    }
+}
+
+impl Prepared<'_> {
+    /// Keeps the scene's MD2 record only if it fits what was baked: as
+    /// many frames, and every MD2 vertex's scene copies quantising to the
+    /// same bytes within half a step of the recorded grids.
+    fn try_md2_source(&mut self) {
+        let Some(s) = &self.md2 else { return };
+        let frames = self.plan.frame_count();
+        let reason = if s.frames.len() != frames {
+            Some(format!(
+                "it records {} frames, the compile makes {frames}",
+                s.frames.len()
+            ))
+        } else if self.scale != 1.0 {
+            Some("the model is scaled".to_string())
+        } else {
+            self.md2_mismatch(s)
+        };
+        if let Some(reason) = reason {
+            self.warnings
+                .push(CompileWarning::Md2SourceIgnored { reason });
+            self.md2 = None;
+        }
+    }
+
+    fn md2_mismatch(&self, s: &source::Md2Source) -> Option<String> {
+        let n = self.source.vertices.len();
+        let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
+        for (f, frame) in s.frames.iter().enumerate() {
+            bytes_of.fill(None);
+            let g = &frame.grid;
+            for (u, &(mesh, i)) in self.source.vertices.iter().enumerate() {
+                if mesh != s.mesh {
+                    return Some("a mesh without MD2 vertices".to_string());
+                }
+                let v = *s.vertex_of.get(i as usize)? as usize;
+                let p = self.positions[f * n + u];
+                let b = g.quantize(p);
+                let d = g.decode(b);
+                for k in 0..3 {
+                    // A scene made from the MD2 sits on the grid up to f32
+                    // noise; anything more was moved since.
+                    let tolerance = g.scale[k].abs() * 0.01 + 1e-5 * (1.0 + p[k].abs());
+                    if (d[k] - p[k]).abs() > tolerance {
+                        return Some(format!(
+                            "frame {f}: a vertex lies off its recorded grid (moved since?)"
+                        ));
+                    }
+                }
+                match bytes_of.get_mut(v)? {
+                    Some(prev) if *prev != b => {
+                        return Some(format!("frame {f}: copies of MD2 vertex {v} differ"))
+                    }
+                    slot => *slot = Some(b),
+                }
+            }
+        }
+        None
+    }
+
+    fn finish(
+        mut self,
+        grids: &[FrameGrid],
+        clamp_reported: bool,
+        options: &CompileOptions,
+    ) -> Result<Compiled> {
+        let engine = options.engine;
+        let limits = engine.limits();
+        let frames = self.plan.frame_count();
+        let n = self.source.vertices.len();
+        // Quantise, with the error report.
+        let mut bytes = vec![[0u8; 3]; frames * n];
+        let mut reports = Vec::new();
+        let mut clamped = 0usize;
+        let mut f = 0;
+        for g in &self.plan.groups {
+            let mut r = AnimationReport {
+                source: g.source.clone(),
+                first_frame: f,
+                frames: g.poses.len(),
+                times: g.poses.iter().map(|p| p.time).collect(),
+                ..AnimationReport::default()
+            };
+            let mut squares = 0.0f64;
+            for _ in 0..g.poses.len() {
+                let grid = &grids[f];
+                for u in 0..n {
+                    let p = self.positions[f * n + u];
+                    let b = grid.quantize(p);
+                    bytes[f * n + u] = b;
+                    let d = grid.decode(b);
+                    let mut sq = 0.0f64;
+                    let mut off = false;
+                    for k in 0..3 {
+                        let e = (d[k] - p[k]).abs();
+                        sq += f64::from(e) * f64::from(e);
+                        r.max_error = r.max_error.max(e);
+                        let fraction = if grid.scale[k] > 0.0 {
+                            e / grid.scale[k]
+                        } else if e == 0.0 {
+                            0.0
+                        } else {
+                            f32::INFINITY
+                        };
+                        off |= fraction > 0.5 + 1e-3 && e > 1e-5 * (1.0 + p[k].abs());
+                        r.max_step_fraction = r.max_step_fraction.max(fraction);
+                    }
+                    clamped += usize::from(off);
+                    squares += sq;
+                }
+                f += 1;
+            }
+            let samples = (g.poses.len() * n).max(1) as f64;
+            r.rms_error = (squares / samples).sqrt() as f32;
+            reports.push(r);
+        }
+        if clamp_reported && clamped > 0 {
+            self.warnings
+                .push(CompileWarning::PositionsClamped { positions: clamped });
+        }
+        // Weld.
+        let (vertex_of, num_vertices) = self.weld(&bytes, frames);
+        if num_vertices > limits.max_vertices {
+            return Err(limit_error(
+                "header.num_vertices",
+                format!(
+                    "{num_vertices} vertices (after welding) exceed {}'s limit of {} (by {})",
+                    engine.title(),
+                    limits.max_vertices,
+                    num_vertices - limits.max_vertices
+                ),
+                engine,
+            ));
+        }
+        // Skin and texture coordinates.
+        let mut skin_warnings = Vec::new();
+        let mut skin = self.skin(options, &mut skin_warnings)?;
+        self.warnings.append(&mut skin_warnings);
+        let (skin_width, skin_height) = skin.size;
+        let mut texcoords: Vec<TexCoord> = Vec::new();
+        let mut texcoord_of: HashMap<TexCoord, u16> = HashMap::new();
+        let mut st_of_vertex = Vec::with_capacity(n);
+        for (u, uv) in self.source.uvs.iter().enumerate() {
+            let px = skin.map(u, *uv, &self.source, self.scene);
+            let tc = TexCoord {
+                s: round_i16(px[0]),
+                t: round_i16(px[1]),
+            };
+            let next = texcoords.len();
+            let index = *texcoord_of.entry(tc).or_insert_with(|| {
+                texcoords.push(tc);
+                next as u16
+            });
+            st_of_vertex.push(index);
+            if texcoords.len() > 65536 {
+                return Err(Error::Unwritable {
+                    context: "texcoords".to_string(),
+                    message: "more than 65536 texture coordinates".to_string(),
+                });
+            }
+        }
+        if skin.clamped > 0 {
+            self.warnings.push(CompileWarning::UvsClamped {
+                vertices: skin.clamped,
+            });
+        }
+        // Triangles, Quake's winding.
+        let mut triangles = Vec::with_capacity(self.source.triangles.len());
+        let mut dropped = self.source.dropped;
+        for t in &self.source.triangles {
+            let corners = [t[0], t[2], t[1]];
+            let v = corners.map(|c| vertex_of[c as usize]);
+            if v[0] == v[1] || v[1] == v[2] || v[0] == v[2] {
+                dropped += 1;
+                continue;
+            }
+            triangles.push(Triangle {
+                vertices: v.map(|x| x as u16),
+                texcoords: corners.map(|c| st_of_vertex[c as usize]),
+            });
+        }
+        if dropped > 0 {
+            self.warnings
+                .push(CompileWarning::TrianglesDropped { count: dropped });
+        }
+        // Frame names.
+        let names = self.frame_names();
+        // Frames: positions from the welded bytes, normals from a second
+        // pass over the poses.
+        let mut first_copy = vec![usize::MAX; num_vertices];
+        for (u, &v) in vertex_of.iter().enumerate() {
+            let slot = &mut first_copy[v as usize];
+            if *slot == usize::MAX {
+                *slot = u;
+            }
+        }
+        let mut out_frames: Vec<Frame> = Vec::with_capacity(frames);
+        let mut sums = vec![Vec3::ZERO; num_vertices];
+        let mut faces = vec![Vec3::ZERO; num_vertices];
+        bake::for_each_frame(
+            self.scene,
+            &self.plan,
+            &self.source,
+            true,
+            |f, p, normals| {
+                sums.fill(Vec3::ZERO);
+                for (u, nrm) in normals.iter().enumerate() {
+                    sums[vertex_of[u] as usize] += Vec3::from(*nrm);
+                }
+                let zero = sums.iter().any(|s| s.length_squared() < 1e-12);
+                if zero {
+                    faces.fill(Vec3::ZERO);
+                    for t in &triangles {
+                        let q = t
+                            .vertices
+                            .map(|v| Vec3::from(p[first_copy[usize::from(v)]]));
+                        // Quake's clockwise corners: the outward normal.
+                        let nrm = (q[2] - q[0]).cross(q[1] - q[0]);
+                        for &v in &t.vertices {
+                            faces[usize::from(v)] += nrm;
+                        }
+                    }
+                }
+                let grid = grids[f];
+                let vertices = (0..num_vertices)
+                    .map(|v| {
+                        let s = sums[v];
+                        let nrm = s
+                            .try_normalize()
+                            .or_else(|| faces[v].try_normalize())
+                            .unwrap_or(Vec3::Z);
+                        PackedVertex {
+                            position: bytes[f * n + first_copy[v]],
+                            normal_index: nearest_normal_index(nrm.to_array()),
+                        }
+                    })
+                    .collect();
+                out_frames.push(Frame {
+                    scale: grid.scale,
+                    translate: grid.translate,
+                    name: names[f],
+                    vertices,
+                    padding: Vec::new(),
+                });
+            },
+        )?;
+        let mut model = Md2 {
+            skin_width,
+            skin_height,
+            skins: skin.names,
+            texcoords,
+            triangles,
+            frames: out_frames,
+            gl_commands: Vec::new(),
+            trailing: Vec::new(),
+            source: None,
+            num_vertices,
+        };
+        model.gl_commands = gl_commands::build(&model);
+        for p in model.validate_for(engine) {
+            match p.severity {
+                Severity::Error => return Err(limit_error(&p.path, p.message, engine)),
+                Severity::Warning => self.warnings.push(CompileWarning::Skin {
+                    message: format!("{}: {}", p.path, p.message),
+                }),
+            }
+        }
+        // Names of the MD2's animations, for the report.
+        let found = model.animations();
+        for (r, a) in reports.iter_mut().zip(&found) {
+            r.name = a.name.clone();
+        }
+        let report = CompileReport {
+            animations: reports,
+            source_vertices: n,
+            vertices: num_vertices,
+            triangles: model.triangles.len(),
+            texcoords: model.texcoords.len(),
+            scale: self.scale,
+            reused_md2_source: self.md2.is_some(),
+        };
+        Ok(Compiled {
+            model,
+            skin: skin.file,
+            report,
+            warnings: self.warnings,
+        })
+    }
+
+    /// Per used vertex its MD2 vertex, and how many there are.
+    fn weld(&self, bytes: &[[u8; 3]], frames: usize) -> (Vec<u32>, usize) {
+        let n = self.source.vertices.len();
+        if let Some(s) = &self.md2 {
+            let of = self
+                .source
+                .vertices
+                .iter()
+                .map(|&(_, i)| s.vertex_of.get(i as usize).copied().unwrap_or(0))
+                .collect();
+            return (of, s.num_vertices);
+        }
+        // Each vertex's bytes in every frame, contiguous.
+        let mut trajectories = vec![0u8; n * frames * 3];
+        for f in 0..frames {
+            for u in 0..n {
+                let at = (u * frames + f) * 3;
+                trajectories[at..at + 3].copy_from_slice(&bytes[f * n + u]);
+            }
+        }
+        let mut ids: HashMap<&[u8], u32> = HashMap::new();
+        let mut of = Vec::with_capacity(n);
+        for u in 0..n {
+            let key = &trajectories[u * frames * 3..(u + 1) * frames * 3];
+            let next = ids.len() as u32;
+            of.push(*ids.entry(key).or_insert(next));
+        }
+        let count = ids.len();
+        (of, count)
+    }
+
+    fn frame_names(&mut self) -> Vec<FrameName> {
+        if let Some(s) = &self.md2 {
+            return s.frames.iter().map(|f| f.name).collect();
+        }
+        let mut out = Vec::new();
+        let groups: Vec<(String, usize)> = self
+            .plan
+            .groups
+            .iter()
+            .map(|g| (g.name.clone(), g.poses.len()))
+            .collect();
+        if self.plan.groups.iter().all(|g| g.player_entry.is_some()) {
+            for g in &self.plan.groups {
+                out.extend(names::player_frame_names(g.player_entry.unwrap_or(0)));
+            }
+            let expected: Vec<(String, usize)> = groups;
+            names::check_grouping(&out, &expected, &mut self.warnings);
+            return out;
+        }
+        let written = names::animation_names(&groups, &mut self.warnings);
+        for (name, (_, count)) in written.iter().zip(&groups) {
+            out.extend(names::frame_names(name, *count));
+        }
+        let expected: Vec<(String, usize)> = written
+            .into_iter()
+            .zip(groups)
+            .map(|(n, (_, c))| (n, c))
+            .collect();
+        names::check_grouping(&out, &expected, &mut self.warnings);
+        out
+    }
+
+    fn skin(
+        &self,
+        options: &CompileOptions,
+        warnings: &mut Vec<CompileWarning>,
+    ) -> Result<SkinPlan> {
+        let limits = options.engine.limits();
+        let used_materials: Vec<Option<usize>> = {
+            let mut seen = Vec::new();
+            for m in &self.source.materials {
+                if !seen.contains(m) {
+                    seen.push(*m);
+                }
+            }
+            seen
+        };
+        let mut plan = SkinPlan::default();
+        #[cfg(feature = "textures")]
+        {
+            let model_name = {
+                let base: String = self
+                    .scene
+                    .name
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                    .collect();
+                if base.is_empty() {
+                    "model".to_string()
+                } else {
+                    base
+                }
+            };
+            if let Some(atlas) = skin::build_atlas(self.scene, &used_materials, &limits, warnings)?
+            {
+                let name =
+                    options.skin.name.clone().unwrap_or_else(|| {
+                        format!("{model_name}.{}", options.skin.format.extension())
+                    });
+                if limits.pcx_only && options.skin.format != SkinFormat::Pcx {
+                    warnings.push(CompileWarning::Skin {
+                        message: format!(
+                            "{} loads only PCX skins; this one is {}",
+                            options.engine.title(),
+                            options.skin.format.extension()
+                        ),
+                    });
+                }
+                let file = skin::write_skin(&atlas.image, name.clone(), &options.skin, warnings)?;
+                plan.size = (atlas.image.width() as i32, atlas.image.height() as i32);
+                plan.names = vec![SkinName::new(&name)];
+                plan.file = Some(file);
+                plan.atlas = Some(atlas);
+                plan.check_names(&limits, options.engine)?;
+                return Ok(plan);
+            }
+        }
+        let textured = self.scene.textures.iter().any(|t| !t.png.is_empty());
+        if textured && cfg!(not(feature = "textures")) {
+            warnings.push(CompileWarning::Skin {
+                message: "the scene's texture images need feature `textures` to become a skin; only names are written".to_string(),
+            });
+        }
+        let record = self
+            .record
+            .as_ref()
+            .filter(|r| r.skin_size.0 > 0 && r.skin_size.1 > 0);
+        plan.size = match (record, options.skin.size) {
+            (_, Some((w, h))) if w > 0 && h > 0 => (
+                i32::try_from(w).unwrap_or(i32::MAX),
+                i32::try_from(h).unwrap_or(i32::MAX),
+            ),
+            (Some(r), _) => r.skin_size,
+            _ => {
+                warnings.push(CompileWarning::Skin {
+                    message:
+                        "no skin image and no skin size: 256×256 assumed (set SkinOptions::size)"
+                            .to_string(),
+                });
+                (256, 256)
+            }
+        };
+        plan.names = if let Some(name) = &options.skin.name {
+            vec![SkinName::new(name)]
+        } else if let Some(r) = &self.record {
+            r.skins.clone()
+        } else {
+            let paths: Vec<&str> = used_materials
+                .iter()
+                .filter_map(|m| m.and_then(|m| self.scene.materials.get(m)))
+                .filter_map(|m| m.texture.and_then(|t| self.scene.textures.get(t)))
+                .map(|t| t.path.as_str())
+                .filter(|p| !p.is_empty())
+                .collect();
+            let mut distinct = paths.clone();
+            distinct.dedup();
+            if distinct.len() > 1 {
+                warnings.push(CompileWarning::Skin {
+                    message: format!(
+                        "{} textures but no images to pack into one skin; the model names the first",
+                        distinct.len()
+                    ),
+                });
+            }
+            distinct
+                .first()
+                .map(|p| vec![SkinName::new(p)])
+                .unwrap_or_default()
+        };
+        plan.check_names(&limits, options.engine)?;
+        Ok(plan)
+    }
+}
+
+/// The skin a compile makes: size, names, file, and where UVs go.
+#[derive(Default)]
+struct SkinPlan {
+    size: (i32, i32),
+    names: Vec<SkinName>,
+    file: Option<SkinFile>,
+    #[cfg(feature = "textures")]
+    atlas: Option<skin::Atlas>,
+    clamped: usize,
+}
+
+impl SkinPlan {
+    fn check_names(&self, limits: &EngineLimits, engine: Engine) -> Result<()> {
+        for n in &self.names {
+            let len = n.as_bytes().len();
+            if len > limits.max_skin_name {
+                return Err(limit_error(
+                    "skins[0]",
+                    format!(
+                        "skin name of {len} bytes exceeds {}'s {} bytes and a NUL",
+                        engine.title(),
+                        limits.max_skin_name
+                    ),
+                    engine,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The skin pixel position of used vertex `u`'s `uv`.
+    fn map(&mut self, u: usize, uv: [f32; 2], source: &bake::Source, scene: &Scene) -> [f32; 2] {
+        #[cfg(feature = "textures")]
+        if let Some(atlas) = &self.atlas {
+            let material = source
+                .vertices
+                .get(u)
+                .and_then(|&(m, _)| scene.meshes.get(m))
+                .and_then(|m| m.material);
+            let mut clamped = false;
+            let px = atlas.map(material, uv, &mut clamped);
+            self.clamped += usize::from(clamped);
+            return px;
+        }
+        let _ = (u, source, scene);
+        [uv[0] * self.size.0 as f32, uv[1] * self.size.1 as f32]
+    }
+}
+
+fn round_i16(x: f32) -> i16 {
+    if x.is_nan() {
+        0
+    } else {
+        x.round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
+    }
+}

@@ -1,0 +1,181 @@
+//! What a compile did: per-animation frame counts and quantisation
+//! errors ([`CompileReport`]) and what it had to change or leave out
+//! ([`CompileWarning`]).
+
+use std::fmt;
+
+/// The result of quantising one animation's frames.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AnimationReport {
+    /// The animation's name in the MD2 (what `Md2::animations` gives).
+    pub name: String,
+    /// The name of the scene animation it was baked from (empty for the
+    /// rest pose or a filler).
+    pub source: String,
+    /// Index of its first frame.
+    pub first_frame: usize,
+    /// Number of frames.
+    pub frames: usize,
+    /// The time in the source animation, in seconds, each frame shows
+    /// (all 0 for a rest pose or a filler).
+    pub times: Vec<f32>,
+    /// Largest error on any axis of any vertex, in Quake units: how far a
+    /// decoded MD2 position lies from the posed source position.
+    pub max_error: f32,
+    /// Root mean square of the vertices' position errors (Euclidean), in
+    /// Quake units.
+    pub rms_error: f32,
+    /// Largest error on any axis divided by that axis's grid step
+    /// (`scale`): at most 0.5 unless a grid given by
+    /// [`GridSource`](super::GridSource) does not cover the model; 0 where
+    /// every axis is exact.
+    pub max_step_fraction: f32,
+}
+
+/// What a compile produced, animation by animation.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CompileReport {
+    /// One entry per MD2 animation, in frame order.
+    pub animations: Vec<AnimationReport>,
+    /// Vertices of the source meshes that triangles use.
+    pub source_vertices: usize,
+    /// MD2 vertices after welding.
+    pub vertices: usize,
+    /// MD2 triangles.
+    pub triangles: usize,
+    /// Distinct texture coordinates.
+    pub texcoords: usize,
+    /// The factor source units were multiplied by (from `scale`,
+    /// `fit_height`, or 1).
+    pub scale: f32,
+    /// Whether the scene's recorded MD2 data (`Scene::from_md2`'s extras)
+    /// was used: the original grids, vertex order and frame names.
+    pub reused_md2_source: bool,
+}
+
+impl CompileReport {
+    /// The largest [`AnimationReport::max_error`].
+    pub fn max_error(&self) -> f32 {
+        self.animations
+            .iter()
+            .map(|a| a.max_error)
+            .fold(0.0, f32::max)
+    }
+
+    /// The largest [`AnimationReport::max_step_fraction`].
+    pub fn max_step_fraction(&self) -> f32 {
+        self.animations
+            .iter()
+            .map(|a| a.max_step_fraction)
+            .fold(0.0, f32::max)
+    }
+}
+
+/// Something a compile changed, filled in or left out.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompileWarning {
+    /// An animation's name could not be written as it is (too long for
+    /// 15-byte frame names, characters or trailing separators frame names
+    /// cannot carry, or a duplicate); `Md2::animations` gives `to`.
+    AnimationRenamed {
+        /// The scene's name.
+        from: String,
+        /// The name in the MD2.
+        to: String,
+        /// Why.
+        reason: &'static str,
+    },
+    /// A standard player animation the scene does not have, filled with
+    /// `filled_with` (`stand`'s first pose, or the rest pose).
+    PlayerAnimationMissing {
+        /// The table's name.
+        name: &'static str,
+        /// What its frames show.
+        filled_with: &'static str,
+    },
+    /// A scene animation that matches no standard player animation and
+    /// was left out of a player model.
+    PlayerAnimationUnused {
+        /// The scene's name.
+        name: String,
+    },
+    /// The frame names would not group back into the animations as
+    /// written (for example 198 frames whose runs look like the player
+    /// table).
+    AnimationsAmbiguous {
+        /// What `Md2::animations` will give instead.
+        found: Vec<(String, usize)>,
+    },
+    /// Triangles left out because welding made two corners one vertex or
+    /// an index was out of range.
+    TrianglesDropped {
+        /// How many.
+        count: usize,
+    },
+    /// Texture coordinates outside 0..1 of a texture packed into an
+    /// atlas, where repeating is impossible: clamped to the texture's
+    /// edge.
+    UvsClamped {
+        /// How many vertices.
+        vertices: usize,
+    },
+    /// Positions outside a grid given by `grid_from`: clamped to its
+    /// edge, so their error exceeds half a step.
+    PositionsClamped {
+        /// How many vertex positions (over all frames).
+        positions: usize,
+    },
+    /// The scene's recorded MD2 data was present but no longer fits the
+    /// geometry or the frames; the model was compiled from scratch.
+    Md2SourceIgnored {
+        /// Why.
+        reason: String,
+    },
+    /// Something about the skin: format, alpha, missing images.
+    Skin {
+        /// What.
+        message: String,
+    },
+}
+
+impl fmt::Display for CompileWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompileWarning::AnimationRenamed { from, to, reason } => {
+                write!(f, "animation {from:?} is written as {to:?}: {reason}")
+            }
+            CompileWarning::PlayerAnimationMissing { name, filled_with } => write!(
+                f,
+                "the scene has no {name:?} animation for the player table: its frames show {filled_with}"
+            ),
+            CompileWarning::PlayerAnimationUnused { name } => write!(
+                f,
+                "animation {name:?} is not a standard player animation and is left out"
+            ),
+            CompileWarning::AnimationsAmbiguous { found } => {
+                write!(f, "the frame names group back as ")?;
+                for (i, (n, c)) in found.iter().enumerate() {
+                    write!(f, "{}{n} ({c})", if i > 0 { ", " } else { "" })?;
+                }
+                Ok(())
+            }
+            CompileWarning::TrianglesDropped { count } => write!(
+                f,
+                "{count} triangles left out (degenerate after welding, or indices out of range)"
+            ),
+            CompileWarning::UvsClamped { vertices } => write!(
+                f,
+                "{vertices} texture coordinates outside 0..1 clamped into their texture's tile (an atlas cannot repeat)"
+            ),
+            CompileWarning::PositionsClamped { positions } => write!(
+                f,
+                "{positions} positions lie outside the given grids and were clamped to their edges"
+            ),
+            CompileWarning::Md2SourceIgnored { reason } => {
+                write!(f, "the scene's MD2 source data is not used: {reason}")
+            }
+            CompileWarning::Skin { message } => write!(f, "skin: {message}"),
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! One skin for the whole model: the base colour textures packed into an
+//! atlas, and the skin file written as PCX, PNG or TGA.
+//!
+//! MD2 draws a model with one texture. When the meshes use one texture
+//! (and white base colour), it is the skin as it is and texture
+//! coordinates are kept, even outside 0..1 (Quake II's renderers repeat
+//! skins). Otherwise every distinct (texture, base colour) of the used
+//! materials becomes a tile of an atlas, its pixels multiplied by the
+//! base colour; a material without a texture image gets an 8×8 tile of
+//! its colour. Each tile has a one-pixel border copied from its edge, so
+//! filtering does not bleed neighbours in. Tiles are packed in shelves
+//! (tallest first) into the width, among powers of two and the tiles'
+//! own widths, that gives the smallest skin within the engine's skin size
+//! limits (UFO:AI's skins are then made square, as its loader needs).
+//! Texture coordinates are remapped into their tile; coordinates outside
+//! 0..1 are clamped to the tile's edge (an atlas cannot repeat a tile),
+//! with a warning.
+//!
+//! PCX skins are mapped to the given palette by
+//! [`Palette::map_image`](crate::texture::Palette::map_image) (nearest
+//! colour in OKLab, no dithering); their alpha is dropped, with a warning
+//! when there was any.
+
+use std::collections::HashMap;
+
+use super::report::CompileWarning;
+use super::{SkinFile, SkinFormat, SkinOptions};
+use crate::error::{Error, Result};
+use crate::md2::EngineLimits;
+use crate::scene::Scene;
+use crate::texture::{decode, Rgba8Image};
+
+/// The largest atlas a compile makes, in RGBA8 bytes (256 MiB, as
+/// texture decoding allows).
+const MAX_ATLAS_BYTES: u64 = 256 << 20;
+
+/// Where a material's texture lies in the skin, in pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Tile {
+    x: u32,
+    y: u32,
+    w: u32,
+    h: u32,
+}
+
+/// The packed skin.
+#[derive(Debug, Clone)]
+pub(crate) struct Atlas {
+    /// The skin image.
+    pub image: Rgba8Image,
+    /// Per material index (`None` for meshes without one): its tile, or
+    /// `None` when the skin is one texture used as it is.
+    tiles: HashMap<Option<usize>, Option<Tile>>,
+}
+
+impl Atlas {
+    /// `uv` of a vertex of a mesh with material `material`, in skin
+    /// pixels; `clamped` is set when it had to be clamped into its tile.
+    pub fn map(&self, material: Option<usize>, uv: [f32; 2], clamped: &mut bool) -> [f32; 2] {
+        let (w, h) = (self.image.width() as f32, self.image.height() as f32);
+        match self.tiles.get(&material).copied().flatten() {
+            None => [uv[0] * w, uv[1] * h],
+            Some(t) => {
+                let mut c = |x: f32| {
+                    if (0.0..=1.0).contains(&x) {
+                        x
+                    } else {
+                        *clamped = true;
+                        if x.is_nan() {
+                            0.0
+                        } else {
+                            x.clamp(0.0, 1.0)
+                        }
+                    }
+                };
+                [
+                    t.x as f32 + c(uv[0]) * t.w as f32,
+                    t.y as f32 + c(uv[1]) * t.h as f32,
+                ]
+            }
+        }
+    }
+}
+
+/// Linear colour to 8-bit sRGB.
+fn srgb(c: f32) -> u8 {
+    let c = if c.is_finite() {
+        c.clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    let s = if c <= 0.003_130_8 {
+        12.92 * c
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    };
+    (s * 255.0).round() as u8
+}
+
+/// A tile's image: the texture times the base colour, or a flat colour.
+fn tile_image(texture: Option<&Rgba8Image>, color: [f32; 4]) -> Option<Rgba8Image> {
+    let factor = [
+        srgb(color[0]),
+        srgb(color[1]),
+        srgb(color[2]),
+        (color[3].clamp(0.0, 1.0) * 255.0).round() as u8,
+    ];
+    match texture {
+        Some(img) => {
+            if factor == [255; 4] {
+                return Some(img.clone());
+            }
+            let pixels = img
+                .pixels()
+                .chunks_exact(4)
+                .flat_map(|p| {
+                    std::array::from_fn::<u8, 4, _>(|k| {
+                        ((u16::from(p[k]) * u16::from(factor[k]) + 127) / 255) as u8
+                    })
+                })
+                .collect();
+            Rgba8Image::new(img.width(), img.height(), pixels)
+        }
+        None => Rgba8Image::new(8, 8, factor.repeat(64)),
+    }
+}
+
+/// Shelf-packs slots of `sizes` into `width`: the positions and the
+/// height used, or `None` when a slot is wider than `width`.
+fn shelf_pack(sizes: &[(u32, u32)], width: u32) -> Option<(Vec<(u32, u32)>, u32)> {
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sizes[i].1));
+    let mut at = vec![(0, 0); sizes.len()];
+    let (mut x, mut y, mut shelf) = (0u32, 0u32, 0u32);
+    for i in order {
+        let (w, h) = sizes[i];
+        if w > width {
+            return None;
+        }
+        if x + w > width {
+            y += shelf;
+            x = 0;
+            shelf = 0;
+        }
+        at[i] = (x, y);
+        x += w;
+        shelf = shelf.max(h);
+    }
+    Some((at, y + shelf))
+}
+
+/// A packing tried: (over the engine's size limits, area, width,
+/// height, each slot's position).
+type Packing = (bool, u64, u32, u32, Vec<(u32, u32)>);
+
+/// The used materials' skin, or `None` when no used material has a
+/// texture image (then texture coordinates stay as they are).
+pub(crate) fn build_atlas(
+    scene: &Scene,
+    used: &[Option<usize>],
+    limits: &EngineLimits,
+    warnings: &mut Vec<CompileWarning>,
+) -> Result<Option<Atlas>> {
+    // The decoded texture of each used material, and its colour.
+    let mut decoded: HashMap<usize, Option<Rgba8Image>> = HashMap::new();
+    let mut looks = Vec::new();
+    for &m in used {
+        let material = m.and_then(|m| scene.materials.get(m));
+        let texture = material.and_then(|mat| mat.texture);
+        if let Some(t) = texture {
+            if let std::collections::hash_map::Entry::Vacant(e) = decoded.entry(t) {
+                let png = scene
+                    .textures
+                    .get(t)
+                    .map(|t| t.png.as_slice())
+                    .unwrap_or(&[]);
+                let image = if png.is_empty() {
+                    None
+                } else {
+                    match decode(png) {
+                        Ok(i) => Some(i),
+                        Err(err) => {
+                            warnings.push(CompileWarning::Skin {
+                                message: format!("texture {t} cannot be decoded ({err}); its tile is its base colour"),
+                            });
+                            None
+                        }
+                    }
+                };
+                e.insert(image);
+            }
+        }
+        let texture = texture.filter(|t| decoded.get(t).is_some_and(Option::is_some));
+        let color = material.map_or([1.0; 4], |mat| mat.base_color);
+        looks.push((m, texture, color));
+    }
+    if looks.iter().all(|l| l.1.is_none()) {
+        return Ok(None);
+    }
+    // One texture, white: the skin as it is.
+    let first = looks[0].1;
+    if looks.iter().all(|l| l.1 == first && l.2 == [1.0; 4]) {
+        if let Some(image) = first.and_then(|t| decoded.get(&t).cloned().flatten()) {
+            let tiles = looks.iter().map(|l| (l.0, None)).collect();
+            return Ok(Some(Atlas { image, tiles }));
+        }
+    }
+    // Distinct looks become tiles.
+    let mut keys: Vec<(Option<usize>, [u32; 4])> = Vec::new();
+    let mut tile_of = HashMap::new();
+    let mut images = Vec::new();
+    for &(m, texture, color) in &looks {
+        let key = (texture, color.map(f32::to_bits));
+        let index = match keys.iter().position(|k| *k == key) {
+            Some(i) => i,
+            None => {
+                keys.push(key);
+                let tex = texture
+                    .and_then(|t| decoded.get(&t))
+                    .and_then(Option::as_ref);
+                images.push(tile_image(tex, color).ok_or_else(|| Error::InvalidOptions {
+                    message: "cannot make a skin tile".to_string(),
+                })?);
+                keys.len() - 1
+            }
+        };
+        tile_of.insert(m, index);
+    }
+    let slots: Vec<(u32, u32)> = images
+        .iter()
+        .map(|i| (i.width() + 2, i.height() + 2))
+        .collect();
+    let widest = slots.iter().map(|s| s.0).max().unwrap_or(1);
+    let total: u32 = slots.iter().map(|s| s.0).sum();
+    let mut widths: Vec<u32> = vec![widest, total];
+    let mut p = widest.next_power_of_two();
+    while p <= total.max(widest).next_power_of_two() && p <= 8192 {
+        widths.push(p);
+        p *= 2;
+    }
+    if let Some(w) = limits.max_skin_width {
+        widths.push(w.max(0) as u32);
+    }
+    let fits = |w: u32, h: u32| {
+        limits
+            .max_skin_width
+            .is_none_or(|m| i64::from(w) <= i64::from(m))
+            && limits
+                .max_skin_height
+                .is_none_or(|m| i64::from(h) <= i64::from(m))
+    };
+    let mut best: Option<Packing> = None;
+    for w in widths {
+        let Some((at, h)) = shelf_pack(&slots, w) else {
+            continue;
+        };
+        let used_w = at
+            .iter()
+            .zip(&slots)
+            .map(|(a, s)| a.0 + s.0)
+            .max()
+            .unwrap_or(w);
+        let (mut ww, mut hh) = (used_w, h);
+        if limits.square_skin {
+            ww = ww.max(hh);
+            hh = ww;
+        }
+        let candidate = (!fits(ww, hh), u64::from(ww) * u64::from(hh), ww, hh, at);
+        let better = match &best {
+            None => true,
+            Some(b) => {
+                (candidate.0, candidate.1, candidate.2.max(candidate.3)) < (b.0, b.1, b.2.max(b.3))
+            }
+        };
+        if better {
+            best = Some(candidate);
+        }
+    }
+    let Some((_, _, width, height, at)) = best else {
+        return Err(Error::InvalidOptions {
+            message: "cannot pack the skin".to_string(),
+        });
+    };
+    let bytes = u64::from(width) * u64::from(height) * 4;
+    if bytes > MAX_ATLAS_BYTES {
+        return Err(Error::InvalidOptions {
+            message: format!(
+                "the textures pack into a {width}x{height} skin, over the {MAX_ATLAS_BYTES} bytes a compile allocates; use fewer or smaller textures"
+            ),
+        });
+    }
+    let mut pixels = vec![0u8; width as usize * height as usize * 4];
+    let mut tiles_rect = Vec::new();
+    for (img, &(sx, sy)) in images.iter().zip(&at) {
+        let (w, h) = (img.width(), img.height());
+        // Slot (w + 2) × (h + 2): the image at (1, 1), its edges repeated
+        // into the border.
+        for y in 0..h + 2 {
+            for x in 0..w + 2 {
+                let src_x = x.saturating_sub(1).min(w - 1);
+                let src_y = y.saturating_sub(1).min(h - 1);
+                let px = img.pixel(src_x, src_y).unwrap_or([0; 4]);
+                let at = ((sy + y) as usize * width as usize + (sx + x) as usize) * 4;
+                if let Some(dst) = pixels.get_mut(at..at + 4) {
+                    dst.copy_from_slice(&px);
+                }
+            }
+        }
+        tiles_rect.push(Tile {
+            x: sx + 1,
+            y: sy + 1,
+            w,
+            h,
+        });
+    }
+    let image = Rgba8Image::new(width, height, pixels).ok_or_else(|| Error::InvalidOptions {
+        message: "skin size overflow".to_string(),
+    })?;
+    let tiles = tile_of
+        .into_iter()
+        .map(|(m, i)| (m, Some(tiles_rect[i])))
+        .collect();
+    Ok(Some(Atlas { image, tiles }))
+}
+
+/// The skin file of `image` in the chosen format.
+pub(crate) fn write_skin(
+    image: &Rgba8Image,
+    name: String,
+    options: &SkinOptions,
+    warnings: &mut Vec<CompileWarning>,
+) -> Result<SkinFile> {
+    let err = |e| Error::Texture {
+        context: format!("skin {name}"),
+        source: e,
+    };
+    let bytes = match options.format {
+        SkinFormat::Pcx => {
+            let Some(palette) = &options.palette else {
+                return Err(Error::InvalidOptions {
+                    message: "a PCX skin needs a 256-colour palette: set SkinOptions::palette to \
+                              Palette::from_pcx(&std::fs::read(\"baseq2/pics/colormap.pcx\")?) \
+                              (Quake II's palette, which retromodel does not ship), or write the skin as \
+                              SkinFormat::Png or SkinFormat::Tga for an engine that loads them \
+                              (yquake2, Q2PRO, KMQuake2, UFO:AI)"
+                        .to_string(),
+                });
+            };
+            if !image.is_opaque() {
+                warnings.push(CompileWarning::Skin {
+                    message: "the skin has transparent pixels; an 8-bit PCX skin has no alpha, so they are written opaque".to_string(),
+                });
+            }
+            let indices = palette.map_image(image);
+            crate::texture::pcx::encode(image.width(), image.height(), &indices, palette)
+                .map_err(err)?
+        }
+        SkinFormat::Png => image.to_png().map_err(err)?,
+        SkinFormat::Tga => image.to_tga().map_err(err)?,
+    };
+    Ok(SkinFile {
+        name,
+        format: options.format,
+        bytes,
+    })
+}
