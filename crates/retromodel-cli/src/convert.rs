@@ -1,12 +1,17 @@
 //! `retromodel convert`.
 
 use crate::batch::{self, Batch};
+use crate::load::read_file;
 use crate::pipeline::{convert_file, Job};
+use anyhow::Context;
 use anyhow::{bail, Result};
-use retromodel::convert::{ConvertOptions, OutputFormat};
+use retromodel::convert::{CompileOptions, ConvertOptions, OutputFormat};
+use retromodel::md2::compile::{FrameGrid, Grid, GridSource, SkinFormat};
 use retromodel::md2::Layout;
+use retromodel::md2::{Engine, Md2};
 use retromodel::ms3d::Clip;
 use retromodel::scene::UserSkin;
+use retromodel::texture::Palette;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -76,13 +81,71 @@ pub struct Args {
     /// default 0).
     #[arg(long, value_name = "N")]
     frame: Option<usize>,
-    /// OBJ of an MD2: the animation `--frame` counts within.
+    /// OBJ of an MD2: the animation `--frame` counts within (of a glTF:
+    /// the animation `--time` is in). .md2 output: an animation to bake
+    /// (repeatable: chooses them and their order; default all).
     #[arg(long, value_name = "NAME")]
-    anim: Option<String>,
-    /// OBJ of an MS3D: the time in seconds to pose the skeleton at
+    anim: Vec<String>,
+    /// OBJ of an MS3D or glTF: the time in seconds to pose the model at
     /// (default: the bind pose).
     #[arg(long, value_name = "SECONDS")]
     time: Option<f32>,
+    /// .md2 output: frames per second the animations are baked at
+    /// (default 10, Quake II's rate).
+    #[arg(long, value_name = "FPS", help_heading = "MD2 output")]
+    fps: Option<f32>,
+    /// .md2 output: lay the animations out as the standard Quake II player
+    /// table (198 frames: stand, run, attack, pain1-3, jump, flip, salute,
+    /// taunt, wave, point, crstnd, crwalk, crattak, crpain, crdeath,
+    /// death1-3), by name, each resampled to its frame count.
+    #[arg(long, help_heading = "MD2 output")]
+    player: bool,
+    /// .md2 output: multiply the source's units by this.
+    #[arg(
+        long,
+        value_name = "S",
+        conflicts_with = "fit_height",
+        help_heading = "MD2 output"
+    )]
+    scale: Option<f32>,
+    /// .md2 output: scale so the model is this many Quake units tall over
+    /// all its animations (a Quake II player is about 56).
+    #[arg(long, value_name = "UNITS", help_heading = "MD2 output")]
+    fit_height: Option<f32>,
+    /// .md2 output: which frames share one 8-bit grid (`animation` and
+    /// `model`: vertices that do not move in the source do not wobble).
+    #[arg(long, value_enum, help_heading = "MD2 output")]
+    grid: Option<GridArg>,
+    /// .md2 output: use the grids of this MD2's frames (a weapon on its
+    /// player's grids, so they never drift apart).
+    #[arg(
+        long,
+        value_name = "OTHER.md2",
+        conflicts_with = "grid",
+        help_heading = "MD2 output"
+    )]
+    grid_from: Option<PathBuf>,
+    /// .md2 output: the engine whose limits the model must meet (quake2,
+    /// yquake2, q2pro, kmquake2, ufoai; default quake2).
+    #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
+    engine: Option<String>,
+    /// .md2 output: the palette of the 8-bit PCX skin (a PCX such as
+    /// baseq2/pics/colormap.pcx, or 768 bytes of RGB). Without it the skin
+    /// is written as PNG.
+    #[arg(long, value_name = "FILE", help_heading = "MD2 output")]
+    palette: Option<PathBuf>,
+    /// .md2 output: the skin's format (default pcx with --palette, else
+    /// png).
+    #[arg(long, value_enum, help_heading = "MD2 output")]
+    skin_format: Option<SkinFormatArg>,
+    /// .md2 output: the skin name written in the model, e.g.
+    /// players/NAME/skin.pcx (default: the model's name).
+    #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
+    skin_name: Option<String>,
+    /// .md2 output: print the compile report (frames and quantisation
+    /// error per animation) as one JSON object on stdout.
+    #[arg(long, help_heading = "MD2 output")]
+    json: bool,
     /// glTF of an MS3D: a named range of its timeline, `name:first-last` in
     /// MilkShape's frames (frame F is F / fps seconds), exported as its own
     /// animation instead of the whole timeline (repeatable). In batch mode
@@ -98,11 +161,97 @@ pub struct Args {
     quiet: bool,
 }
 
+/// `--grid`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum GridArg {
+    /// Each frame its own grid (the smallest error).
+    Frame,
+    /// One grid per animation.
+    Animation,
+    /// One grid for the whole model.
+    Model,
+}
+
+/// `--skin-format`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum SkinFormatArg {
+    /// 8-bit PCX in the --palette (every engine; the only one id's loads).
+    Pcx,
+    /// PNG (yquake2, Q2PRO, KMQuake2, UFO:AI).
+    Png,
+    /// TGA (yquake2, Q2PRO, KMQuake2, UFO:AI).
+    Tga,
+}
+
 impl Args {
+    /// The MD2 compiler's options, when any of its flags is given.
+    fn compile_options(&self) -> Result<Option<CompileOptions>> {
+        let given = self.fps.is_some()
+            || self.player
+            || self.scale.is_some()
+            || self.fit_height.is_some()
+            || self.grid.is_some()
+            || self.grid_from.is_some()
+            || self.engine.is_some()
+            || self.palette.is_some()
+            || self.skin_format.is_some()
+            || self.skin_name.is_some();
+        if !given {
+            return Ok(None);
+        }
+        let mut o = CompileOptions::default();
+        if let Some(fps) = self.fps {
+            if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+                bail!("--fps {fps}: must be a number of frames per second above 0 (at most 1000)");
+            }
+            o.fps = fps;
+        }
+        o.player = self.player;
+        o.scale = self.scale;
+        o.fit_height = self.fit_height;
+        o.animations = self.anim.clone();
+        if let Some(grid) = self.grid {
+            o.grid = match grid {
+                GridArg::Frame => Grid::Frame,
+                GridArg::Animation => Grid::Animation,
+                GridArg::Model => Grid::Model,
+            };
+        }
+        if let Some(path) = &self.grid_from {
+            let bytes = read_file(path)?;
+            let other = Md2::from_bytes(&bytes)
+                .with_context(|| format!("--grid-from {}", path.display()))?;
+            o.grid_from = Some(GridSource::Frames(FrameGrid::of_model(&other)));
+        }
+        if let Some(name) = &self.engine {
+            o.engine = engine(name)?;
+        }
+        if let Some(path) = &self.palette {
+            let bytes = read_file(path)?;
+            let palette = if bytes.len() == 768 {
+                Palette::from_raw_768(&bytes)
+            } else {
+                Palette::from_pcx(&bytes)
+            };
+            o.skin.palette =
+                Some(palette.with_context(|| format!("--palette {}", path.display()))?);
+        }
+        o.skin.format = match self.skin_format {
+            Some(SkinFormatArg::Pcx) => SkinFormat::Pcx,
+            Some(SkinFormatArg::Png) => SkinFormat::Png,
+            Some(SkinFormatArg::Tga) => SkinFormat::Tga,
+            None if self.palette.is_some() => SkinFormat::Pcx,
+            None => SkinFormat::Png,
+        };
+        o.skin.name = self.skin_name.clone();
+        Ok(Some(o))
+    }
+
     /// The library's options and the command line's own, mapped from the
     /// flags once. `strict`: options that do not apply are errors (one
     /// model) rather than ignored (batch mode).
-    fn job(&self, strict: bool) -> Job {
+    fn job(&self, strict: bool) -> Result<Job> {
+        let compile = self.compile_options()?;
         let skin = self.skin.as_ref().map(|path| UserSkin {
             path: path.display().to_string(),
             name: path
@@ -112,7 +261,7 @@ impl Args {
                 .map(Arc::from)
                 .map_err(|e| e.to_string()),
         });
-        Job {
+        Ok(Job {
             options: ConvertOptions {
                 quantize: self.quantize,
                 compress: self.compress,
@@ -120,6 +269,7 @@ impl Args {
                 frame: self.frame,
                 anim: self.anim.clone(),
                 time: self.time,
+                compile,
                 layout: match self.layout {
                     LayoutArg::Standard => Layout::Standard,
                     LayoutArg::Original => Layout::Original,
@@ -131,7 +281,8 @@ impl Args {
             texture_dirs: self.texture_dirs.clone(),
             force: self.force,
             sync: self.sync,
-        }
+            json: self.json,
+        })
     }
 }
 
@@ -171,7 +322,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 args.input.display()
             );
         };
-        let job = args.job(false);
+        let job = args.job(false)?;
         job.options.check_output(to.format())?;
         return batch::run(&Batch {
             input: &args.input,
@@ -201,7 +352,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             output.display()
         );
     };
-    let job = args.job(true);
+    let job = args.job(true)?;
     job.options.check_output(format)?;
     if let Some(to) = args.to.filter(|t| t.format() != format) {
         if format.is_scene_export() {
@@ -217,4 +368,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         eprintln!("{line}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The engine `--engine` names, or an error listing them.
+pub fn engine(name: &str) -> Result<Engine> {
+    Engine::from_name(name).with_context(|| {
+        format!("--engine {name}: unknown (known: quake2, yquake2, q2pro, kmquake2, ufoai)")
+    })
 }

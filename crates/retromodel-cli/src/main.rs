@@ -59,7 +59,7 @@ enum Command {
     /// looked up in the model's folder and the `--texture-dir` folders only;
     /// one that is missing, broken or refused is a warning and its material
     /// is left untextured. Batch mode exits 1 when any file failed.
-    Convert(convert::Args),
+    Convert(Box<convert::Args>),
 }
 
 fn main() -> ExitCode {

@@ -5,10 +5,12 @@
 use crate::load::{file_name, read_file};
 use crate::output::{check_free, write_files};
 use anyhow::{Context, Result};
-use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+use retromodel::convert::{ConvertOptions, Converter, OutputFormat, Warning};
+use retromodel::md2::compile::CompileReport;
 use retromodel::scene::TextureWarning;
 use retromodel::texture::TextureResolver;
 use retromodel::Error;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// What the command line adds to the library's options: where textures
@@ -23,15 +25,41 @@ pub struct Job {
     pub force: bool,
     /// Flush each output to disk before renaming it into place.
     pub sync: bool,
+    /// Print the MD2 compile report as JSON on stdout.
+    pub json: bool,
 }
 
 /// One warning line, as the command line prints it.
-fn warning_line(input: &Path, w: &TextureWarning) -> String {
+fn warning_line(input: &Path, w: &Warning) -> String {
     let hint = match w {
-        TextureWarning::NoSkin { .. } => " (give one with --skin FILE)",
+        Warning::Texture(TextureWarning::NoSkin { .. }) => " (give one with --skin FILE)",
         _ => "",
     };
     format!("{}: warning: {w}{hint}", input.display())
+}
+
+/// The MD2 compile report, one line per animation.
+fn report_lines(out: &Path, r: &CompileReport) -> Vec<String> {
+    let frames: usize = r.animations.iter().map(|a| a.frames).sum();
+    let mut lines = vec![format!(
+        "{}: {} frames, {} vertices (from {}), {} triangles, {} texcoords; largest error {:.4} units ({:.2} of a grid step){}",
+        out.display(),
+        frames,
+        r.vertices,
+        r.source_vertices,
+        r.triangles,
+        r.texcoords,
+        r.max_error(),
+        r.max_step_fraction(),
+        if r.reused_md2_source { "; the source MD2's grids and vertices reused" } else { "" }
+    )];
+    for a in &r.animations {
+        lines.push(format!(
+            "  {:<16} {:>4} frames from {:<16} largest error {:.4} (rms {:.4}, {:.2} step)",
+            a.name, a.frames, a.source, a.max_error, a.rms_error, a.max_step_fraction
+        ));
+    }
+    lines
 }
 
 /// Converts `input` to `out` as `format`; returns the lines to print
@@ -78,6 +106,15 @@ pub fn convert_file(
         ));
     }
     lines.extend(conversion.warnings().iter().map(|w| warning_line(input, w)));
+    if let Some(report) = conversion.compile_report() {
+        if job.json {
+            let json = serde_json::to_string_pretty(report)?;
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{json}")?;
+        } else {
+            lines.extend(report_lines(out, report));
+        }
+    }
     Ok(lines)
 }
 

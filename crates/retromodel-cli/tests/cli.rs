@@ -371,13 +371,33 @@ fn ms3d_validate_and_cross_format_refusal() {
         Some(1)
     );
     let tmp = tempfile::tempdir().unwrap();
+    // MS3D to MD2 compiles (a real model), but this file's one triangle
+    // is degenerate: nothing to draw, and the message says so. MD2 to MS3D
+    // is refused until an MS3D compiler exists.
     let out = run(&[
         "convert",
         bad.to_str().unwrap(),
         tmp.path().join("x.md2").to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot convert MS3D to .md2"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing to draw"));
+    let jeep = dir.join("ms3d/assimpdeb_jeep1.ms3d");
+    let out = run(&[
+        "convert",
+        jeep.to_str().unwrap(),
+        tmp.path().join("jeep.md2").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let md2 = std::fs::read(tmp.path().join("jeep.md2")).unwrap();
+    assert_eq!(&md2[..4], b"IDP2");
+    let out = run(&[
+        "convert",
+        sample().to_str().unwrap(),
+        tmp.path().join("x.ms3d").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot convert MD2 to .ms3d"));
     // A clip beyond the timeline is reported as such.
     let woman = dir.join("ms3d/glscene_Woman4.ms3d");
     let j = json(&run(&[

@@ -733,3 +733,51 @@ fn validate_for_tells_which_corpus_models_load_where() {
     assert!(tall(Engine::Quake2) && tall(Engine::Yquake2));
     assert!(!tall(Engine::Q2pro));
 }
+
+/// A texture larger than the engine allows is scaled down to fit, and the
+/// texture coordinates follow it: a 1024×512 image on a cube gives id's
+/// Quake II (skins ≤ 640×480) a 640×320 skin whose texcoords are the
+/// source UVs times 640 and 320.
+#[test]
+fn a_skin_over_the_engines_limit_is_scaled_down_with_its_texcoords() {
+    let scene = Scene {
+        name: "big".into(),
+        meshes: vec![cube("box", [0.0; 3], 1.0)],
+        materials: vec![Material {
+            texture: Some(0),
+            ..Material::default()
+        }],
+        textures: vec![Texture {
+            path: "big.png".into(),
+            png: png(1024, 512, [200, 100, 50, 255]),
+        }],
+        ..Scene::default()
+    };
+    let options = CompileOptions {
+        skin: SkinOptions {
+            format: SkinFormat::Png,
+            ..SkinOptions::default()
+        },
+        ..CompileOptions::default()
+    };
+    let c = compile(&scene, &options).unwrap();
+    let m = written(&c, Engine::Quake2);
+    assert_eq!((m.skin_width, m.skin_height), (640, 320));
+    let skin = decode(&c.skin.as_ref().unwrap().bytes).unwrap();
+    assert_eq!((skin.width(), skin.height()), (640, 320));
+    assert_eq!(skin.pixel(300, 100), Some([200, 100, 50, 255]));
+    assert!(c
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("scaled down to 640x320")));
+    // Every source UV, scaled to the new size, is one of the texcoords.
+    let uvs = &scene.meshes[0].uvs;
+    for uv in uvs {
+        let want = ((uv[0] * 640.0).round() as i16, (uv[1] * 320.0).round() as i16);
+        assert!(
+            m.texcoords.iter().any(|t| (t.s, t.t) == want),
+            "{want:?} not in {:?}",
+            m.texcoords
+        );
+    }
+}

@@ -31,15 +31,18 @@
 mod options;
 mod outputs;
 
+pub use crate::md2::compile::CompileOptions;
 pub use options::{ConvertOptions, OutputFormat};
 pub use outputs::OutputFile;
 
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::md2::compile::{CompileReport, CompileWarning};
 use crate::md2::RepairReport;
 use crate::model::{Model, ReadContext};
 use crate::obj::{apply_morph_target, apply_pose};
+use crate::problem::Problem;
 use crate::scene::{Pose, Scene, SceneOptions};
 use outputs::Plan;
 
@@ -65,9 +68,34 @@ impl std::fmt::Debug for Converter<'_> {
 #[derive(Debug, Clone)]
 pub struct Conversion {
     plan: Plan,
-    #[cfg(feature = "textures")]
-    warnings: Vec<crate::scene::TextureWarning>,
+    warnings: Vec<Warning>,
     repair: Option<RepairReport>,
+    report: Option<CompileReport>,
+}
+
+/// Something a conversion passed over or had to change; it went on.
+/// `Display` gives one line, without the model's name.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Warning {
+    /// A texture that could not be had (feature `textures`).
+    #[cfg(feature = "textures")]
+    Texture(crate::scene::TextureWarning),
+    /// What the reader of a glTF or OBJ passed over.
+    Read(Problem),
+    /// What the MD2 compiler had to change.
+    Compile(CompileWarning),
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            #[cfg(feature = "textures")]
+            Warning::Texture(w) => w.fmt(f),
+            Warning::Read(p) => write!(f, "{}: {}", p.path, p.message),
+            Warning::Compile(w) => w.fmt(f),
+        }
+    }
 }
 
 impl<'a> Converter<'a> {
@@ -116,9 +144,16 @@ impl<'a> Converter<'a> {
         let model = Model::read_with(input, &context)?;
         options.check(&model, format)?;
         let stem = stem(input_name);
-        if !format.is_scene_export() {
+        let recompile = format == OutputFormat::Md2
+            && (options.compile.is_some() || !matches!(model, Model::Md2(_)));
+        if !format.is_scene_export() && !recompile {
             return self.rewrite(model, format, output_name);
         }
+        let mut warnings: Vec<Warning> = match &model {
+            #[cfg(feature = "scene")]
+            Model::Imported(i) => i.warnings.iter().cloned().map(Warning::Read).collect(),
+            _ => Vec::new(),
+        };
         let scene_options = SceneOptions {
             name: stem,
             clips: if model.has_timeline() {
@@ -130,15 +165,54 @@ impl<'a> Converter<'a> {
         };
         let mut scene = model.to_scene(&scene_options)?;
         #[cfg(feature = "textures")]
-        let warnings = self.attach_textures(&mut scene, &model, input_name);
+        warnings.extend(
+            self.attach_textures(&mut scene, &model, input_name)
+                .into_iter()
+                .map(Warning::Texture),
+        );
+        if recompile {
+            return self.compile(&scene, output_name, warnings);
+        }
         if format == OutputFormat::Obj {
             pose(&mut scene, options)?;
         }
         Ok(Conversion {
             plan: Plan::scene(scene, format, output_name, options)?,
-            #[cfg(feature = "textures")]
             warnings,
             repair: None,
+            report: None,
+        })
+    }
+
+    /// Any scene to MD2: the MD2 and its skin beside it.
+    fn compile(
+        &self,
+        scene: &Scene,
+        output_name: &str,
+        mut warnings: Vec<Warning>,
+    ) -> Result<Conversion> {
+        // Without options of its own, the skin is a PNG (an 8-bit PCX needs
+        // the game's palette, which only the user can give).
+        let mut compile = self.options.compile.clone().unwrap_or_else(|| {
+            let mut o = crate::md2::compile::CompileOptions::default();
+            o.skin.format = crate::md2::compile::SkinFormat::Png;
+            o
+        });
+        if compile.animations.is_empty() {
+            compile.animations = self.options.anim.clone();
+        }
+        let compiled = crate::md2::compile::compile(scene, &compile)?;
+        warnings.extend(compiled.warnings.into_iter().map(Warning::Compile));
+        let mut files = Vec::new();
+        if let Some(skin) = compiled.skin {
+            files.push((file_name(&skin.name).to_string(), skin.bytes));
+        }
+        files.push((output_name.to_string(), compiled.model.to_bytes()?));
+        Ok(Conversion {
+            plan: Plan::whole(files),
+            warnings,
+            repair: None,
+            report: Some(compiled.report),
         })
     }
 
@@ -159,10 +233,10 @@ impl<'a> Converter<'a> {
             }
         };
         Ok(Conversion {
-            plan: Plan::bytes(output_name, bytes),
-            #[cfg(feature = "textures")]
+            plan: Plan::whole(vec![(output_name.to_string(), bytes)]),
             warnings: Vec::new(),
             repair,
+            report: None,
         })
     }
 
@@ -196,7 +270,7 @@ fn pose(scene: &mut Scene, options: &ConvertOptions) -> Result<()> {
                 message: format!("--time {t}: must be a non-negative number of seconds"),
             });
         }
-        let index = match &options.anim {
+        let index = match options.anim.first() {
             Some(name) => animation_index(scene, name)?,
             None => 0,
         };
@@ -210,7 +284,7 @@ fn pose(scene: &mut Scene, options: &ConvertOptions) -> Result<()> {
         return Ok(());
     }
     let frame = options.frame.unwrap_or(0);
-    let Some(name) = &options.anim else {
+    let Some(name) = options.anim.first() else {
         return apply_morph_target(scene, frame);
     };
     let index = animation_index(scene, name)?;
@@ -262,10 +336,15 @@ impl Conversion {
         self.plan.files()
     }
 
-    /// What went wrong with textures, in order (feature `textures`).
-    #[cfg(feature = "textures")]
-    pub fn warnings(&self) -> &[crate::scene::TextureWarning] {
+    /// What was passed over or had to change, in order.
+    pub fn warnings(&self) -> &[Warning] {
         &self.warnings
+    }
+
+    /// For MD2 output compiled from a scene: frame counts and
+    /// quantisation errors per animation.
+    pub fn compile_report(&self) -> Option<&CompileReport> {
+        self.report.as_ref()
     }
 
     /// What `ConvertOptions::repair` repaired (MD2 to MD2), if asked.

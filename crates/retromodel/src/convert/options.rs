@@ -59,8 +59,8 @@ impl OutputFormat {
         }
     }
 
-    /// Whether the output is made from the model's scene (glTF, OBJ)
-    /// rather than written in a model format.
+    /// Whether the output is an export of the model's scene (glTF, OBJ)
+    /// rather than a model format.
     pub fn is_scene_export(self) -> bool {
         matches!(
             self,
@@ -121,8 +121,9 @@ pub struct ConvertOptions {
     /// [`anim`](Self::anim) when given (default 0).
     pub frame: Option<usize>,
     /// OBJ of a morphed model (MD2): the animation `frame` counts in; of a
-    /// glTF: the animation `time` is in (default the first).
-    pub anim: Option<String>,
+    /// glTF: the animation `time` is in (default the first); one name.
+    /// MD2 output: the animations to bake, in this order (empty: all).
+    pub anim: Vec<String>,
     /// OBJ of an animated model (MS3D, glTF): seconds into its animation
     /// (default: the rest pose).
     pub time: Option<f32>,
@@ -131,6 +132,12 @@ pub struct ConvertOptions {
     /// MD2 to MD2: repair what can be repaired first
     /// ([`Md2::repair`](crate::md2::Md2::repair)).
     pub repair: bool,
+    /// MD2 output: how the scene is compiled ([`md2::compile`]). `None`:
+    /// the defaults, and an MD2 input is rewritten rather than recompiled;
+    /// `Some`: an MD2 input is recompiled through its scene too.
+    ///
+    /// [`md2::compile`]: crate::md2::compile
+    pub compile: Option<crate::md2::compile::CompileOptions>,
     /// An image to use as the first skin or texture (feature `textures`).
     #[cfg(feature = "textures")]
     pub skin: Option<crate::scene::UserSkin>,
@@ -148,8 +155,9 @@ impl Default for ConvertOptions {
             compress: false,
             clip: Vec::new(),
             frame: None,
-            anim: None,
+            anim: Vec::new(),
             time: None,
+            compile: None,
             layout: Layout::Standard,
             repair: false,
             #[cfg(feature = "textures")]
@@ -183,8 +191,8 @@ impl ConvertOptions {
     /// `format` at all (whatever the input): the check a front end can make
     /// before reading anything. Applies in batch mode too.
     pub fn check_output(&self, format: OutputFormat) -> Result<()> {
-        if !self.clip.is_empty() && !format.is_gltf() {
-            return invalid("--clip applies to glTF output (.glb, .gltf) of MS3D models");
+        if !(self.clip.is_empty() || format.is_gltf() || format == OutputFormat::Md2) {
+            return invalid("--clip applies to glTF (.glb, .gltf) and .md2 output of MS3D models");
         }
         Ok(())
     }
@@ -202,12 +210,25 @@ impl ConvertOptions {
         if !model.has_timeline() && !self.clip.is_empty() {
             return invalid("--clip applies to MS3D models; MD2 animations come from frame names");
         }
-        let posed = self.frame.is_some() || self.anim.is_some() || self.time.is_some();
+        let md2_out = format == OutputFormat::Md2;
+        if md2_out && !self.anim.is_empty() && (self.frame.is_some() || self.time.is_some()) {
+            return invalid("--frame and --time apply to OBJ output; .md2 output bakes whole animations (--anim chooses them)");
+        }
+        if self.compile.is_some() && !md2_out {
+            return invalid("--fps, --player, --scale, --fit-height, --grid, --grid-from, --engine, --palette, --skin-format and --skin-name apply to .md2 output");
+        }
+        if self.anim.len() > 1 && !md2_out {
+            return invalid(
+                "--anim takes one animation for OBJ output (several only for .md2 output)",
+            );
+        }
+        let posed =
+            self.frame.is_some() || (!self.anim.is_empty() && !md2_out) || self.time.is_some();
         if posed {
             if format_in == Format::Md2 && self.time.is_some() {
                 return invalid("--time applies to MS3D models; use --frame (and --anim) for MD2");
             }
-            if format_in == Format::Ms3d && (self.frame.is_some() || self.anim.is_some()) {
+            if format_in == Format::Ms3d && (self.frame.is_some() || !self.anim.is_empty()) {
                 return invalid("--frame and --anim apply to MD2 models; use --time for MS3D");
             }
             if !matches!(format_in, Format::Md2 | Format::Ms3d) && self.frame.is_some() {
@@ -224,13 +245,15 @@ impl ConvertOptions {
         if (self.quantize || self.compress) && !format.is_gltf() {
             return invalid("--quantize and --compress apply to glTF output (.glb, .gltf)");
         }
-        let rewrite = format == OutputFormat::Md2 && matches!(model, Model::Md2(_));
+        let rewrite = md2_out && matches!(model, Model::Md2(_)) && self.compile.is_none();
         if (self.repair || self.layout != Layout::Standard) && !rewrite {
-            return invalid("--repair and --layout apply to MD2 output of MD2 models");
+            return invalid(
+                "--repair and --layout apply to MD2 output of MD2 models (not recompiled)",
+            );
         }
         #[cfg(feature = "textures")]
-        if self.skin.is_some() && !format.is_scene_export() {
-            return invalid("--skin applies to glTF and OBJ output");
+        if self.skin.is_some() && !(format.is_scene_export() || md2_out && !rewrite) {
+            return invalid("--skin applies to glTF and OBJ output, and to compiled .md2 output");
         }
         Ok(())
     }

@@ -70,8 +70,8 @@ impl OutputFile<'_> {
 /// What a conversion made, before its files are asked for.
 #[derive(Debug, Clone)]
 pub(crate) enum Plan {
-    /// A model in its own format: the main file's name and its bytes.
-    Bytes(String, Vec<u8>),
+    /// Files made whole: names and bytes, the main one last.
+    Files(Vec<(String, Vec<u8>)>),
     /// A scene export.
     Scene {
         scene: Box<Scene>,
@@ -93,8 +93,8 @@ fn with_extension(name: &str, ext: &str) -> String {
 }
 
 impl Plan {
-    pub(crate) fn bytes(main: &str, bytes: Vec<u8>) -> Plan {
-        Plan::Bytes(main.to_string(), bytes)
+    pub(crate) fn whole(files: Vec<(String, Vec<u8>)>) -> Plan {
+        Plan::Files(files)
     }
 
     /// A scene export to `format` with the main file named `main`. Fails
@@ -127,7 +127,7 @@ impl Plan {
     pub(crate) fn scene_ref(&self) -> Option<&Scene> {
         match self {
             Plan::Scene { scene, .. } => Some(scene),
-            Plan::Bytes(..) => None,
+            Plan::Files(..) => None,
         }
     }
 
@@ -136,8 +136,11 @@ impl Plan {
         let file = |name: String, contents| OutputFile { name, contents };
         let bytes = |b: &[u8]| Contents::Bytes(Cow::Owned(b.to_vec()));
         let (scene, format, main, stem, quantize, compress) = match self {
-            Plan::Bytes(main, b) => {
-                return Ok(vec![file(main.clone(), Contents::Bytes(Cow::Borrowed(b)))])
+            Plan::Files(files) => {
+                return Ok(files
+                    .iter()
+                    .map(|(name, b)| file(name.clone(), Contents::Bytes(Cow::Borrowed(b))))
+                    .collect())
             }
             Plan::Scene {
                 scene,

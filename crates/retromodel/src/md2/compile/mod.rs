@@ -461,9 +461,17 @@ fn advice(path: &str, engine: Engine) -> String {
 }
 
 fn limit_error(path: &str, message: String, engine: Engine) -> Error {
+    let advice = if path == "header.num_triangles" && message.contains("no triangles") {
+        // Not a limit: welding left nothing (every triangle degenerate).
+        "every triangle of the scene is degenerate (its corners weld into one point or a \
+         line), so there is nothing to draw"
+            .to_string()
+    } else {
+        advice(path, engine)
+    };
     Error::Unwritable {
         context: path.to_string(),
-        message: format!("{message}; {}", advice(path, engine)),
+        message: format!("{message}; {advice}"),
     }
 }
 
@@ -989,6 +997,7 @@ impl Prepared<'_> {
             };
             if let Some(atlas) = skin::build_atlas(self.scene, &used_materials, &limits, warnings)?
             {
+                let atlas = atlas.fit(&limits, warnings);
                 let name =
                     options.skin.name.clone().unwrap_or_else(|| {
                         format!("{model_name}.{}", options.skin.format.extension())

@@ -6,6 +6,7 @@ use std::fmt;
 
 /// The result of quantising one animation's frames.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AnimationReport {
     /// The animation's name in the MD2 (what `Md2::animations` gives).
     pub name: String,
@@ -34,6 +35,7 @@ pub struct AnimationReport {
 
 /// What a compile produced, animation by animation.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CompileReport {
     /// One entry per MD2 animation, in frame order.
     pub animations: Vec<AnimationReport>,

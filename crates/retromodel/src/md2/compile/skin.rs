@@ -2,7 +2,7 @@
 //! atlas, and the skin file written as PCX, PNG or TGA.
 //!
 //! MD2 draws a model with one texture. When the meshes use one texture
-//! (and white base colour), it is the skin as it is and texture
+//! (and one base colour, which tints it), it is the skin as it is and texture
 //! coordinates are kept, even outside 0..1 (Quake II's renderers repeat
 //! skins). Otherwise every distinct (texture, base colour) of the used
 //! materials becomes a tile of an atlas, its pixels multiplied by the
@@ -51,6 +51,9 @@ pub(crate) struct Atlas {
     /// Per material index (`None` for meshes without one): its tile, or
     /// `None` when the skin is one texture used as it is.
     tiles: HashMap<Option<usize>, Option<Tile>>,
+    /// The image's size over the size the tiles were laid out in (1 unless
+    /// [`Atlas::fit`] shrank it).
+    scale: [f32; 2],
 }
 
 impl Atlas {
@@ -58,6 +61,7 @@ impl Atlas {
     /// pixels; `clamped` is set when it had to be clamped into its tile.
     pub fn map(&self, material: Option<usize>, uv: [f32; 2], clamped: &mut bool) -> [f32; 2] {
         let (w, h) = (self.image.width() as f32, self.image.height() as f32);
+        let [fx, fy] = self.scale;
         match self.tiles.get(&material).copied().flatten() {
             None => [uv[0] * w, uv[1] * h],
             Some(t) => {
@@ -74,11 +78,44 @@ impl Atlas {
                     }
                 };
                 [
-                    t.x as f32 + c(uv[0]) * t.w as f32,
-                    t.y as f32 + c(uv[1]) * t.h as f32,
+                    (t.x as f32 + c(uv[0]) * t.w as f32) * fx,
+                    (t.y as f32 + c(uv[1]) * t.h as f32) * fy,
                 ]
             }
         }
+    }
+
+    /// The atlas shrunk (keeping its aspect, with a triangle filter) to
+    /// the largest size the engine's skin limits allow, with a warning,
+    /// when it is larger; texture coordinates follow.
+    pub fn fit(mut self, limits: &EngineLimits, warnings: &mut Vec<CompileWarning>) -> Atlas {
+        let (w, h) = (self.image.width(), self.image.height());
+        let limit =
+            |m: Option<i32>, v: u32| m.map_or(1.0, |m| (m.max(1) as f64 / f64::from(v)).min(1.0));
+        let f = limit(limits.max_skin_width, w).min(limit(limits.max_skin_height, h));
+        if f >= 1.0 {
+            return self;
+        }
+        let nw = ((f64::from(w) * f).floor() as u32).max(1);
+        let nh = ((f64::from(h) * f).floor() as u32).max(1);
+        let Some(buffer) = image::RgbaImage::from_raw(w, h, self.image.pixels().to_vec()) else {
+            return self;
+        };
+        let small = image::imageops::resize(&buffer, nw, nh, image::imageops::FilterType::Triangle);
+        let Some(image) = Rgba8Image::new(nw, nh, small.into_raw()) else {
+            return self;
+        };
+        warnings.push(CompileWarning::Skin {
+            message: format!(
+                "the skin is {w}x{h}, over the engine's limit: scaled down to {nw}x{nh} (give smaller textures to choose how)"
+            ),
+        });
+        self.scale = [
+            self.scale[0] * nw as f32 / w as f32,
+            self.scale[1] * nh as f32 / h as f32,
+        ];
+        self.image = image;
+        self
     }
 }
 
@@ -197,12 +234,24 @@ pub(crate) fn build_atlas(
     if looks.iter().all(|l| l.1.is_none()) {
         return Ok(None);
     }
-    // One texture, white: the skin as it is.
-    let first = looks[0].1;
-    if looks.iter().all(|l| l.1 == first && l.2 == [1.0; 4]) {
-        if let Some(image) = first.and_then(|t| decoded.get(&t).cloned().flatten()) {
+    // One texture and one colour: the skin is that texture (tinted by the
+    // colour unless white), whole, UVs as they are: no tile, no border, so
+    // a skin that fits the engine stays within its limits.
+    let (first, first_color) = (looks[0].1, looks[0].2);
+    if looks.iter().all(|l| l.1 == first && l.2 == first_color) {
+        let texture = first.and_then(|t| decoded.get(&t)).and_then(Option::as_ref);
+        let image = if first_color == [1.0; 4] {
+            texture.cloned()
+        } else {
+            texture.and_then(|t| tile_image(Some(t), first_color))
+        };
+        if let Some(image) = image {
             let tiles = looks.iter().map(|l| (l.0, None)).collect();
-            return Ok(Some(Atlas { image, tiles }));
+            return Ok(Some(Atlas {
+                image,
+                tiles,
+                scale: [1.0; 2],
+            }));
         }
     }
     // Distinct looks become tiles.
@@ -320,7 +369,11 @@ pub(crate) fn build_atlas(
         .into_iter()
         .map(|(m, i)| (m, Some(tiles_rect[i])))
         .collect();
-    Ok(Some(Atlas { image, tiles }))
+    Ok(Some(Atlas {
+        image,
+        tiles,
+        scale: [1.0; 2],
+    }))
 }
 
 /// The skin file of `image` in the chosen format.
