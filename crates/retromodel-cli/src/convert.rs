@@ -345,7 +345,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .unwrap_or_default();
     let Some(format) = OutputFormat::from_extension(&ext) else {
         if !args.clips.is_empty() {
-            bail!("--clip applies to glTF output (.glb, .gltf) of MS3D models");
+            bail!("--clip applies to glTF output (.glb, .gltf) and .md2 output of MS3D models");
         }
         bail!(
             "{}: cannot write .{ext} files (supported: .glb, .gltf, .obj, .md2, .ms3d)",
