@@ -18,16 +18,28 @@ pub struct Args {
     /// Print only failures, not the files that pass.
     #[arg(long, short)]
     quiet: bool,
+    /// Check an MD2 against this engine's loader instead of id's limits:
+    /// "will it load in NAME?" (quake2, yquake2, q2pro, kmquake2, ufoai).
+    #[arg(long, value_name = "NAME")]
+    engine: Option<String>,
 }
 
 /// Runs `validate`: one line per problem on stdout, `FILE: ok` for a file
 /// without problems; exit 1 when any file fails.
 pub fn run(args: &Args) -> Result<ExitCode> {
+    let engine = args
+        .engine
+        .as_deref()
+        .map(crate::convert::engine)
+        .transpose()?;
     let mut failed = 0usize;
     for path in &args.files {
         let model = read_file(path).and_then(|b| parse(path, &b).context("cannot read the model"));
         let problems = match model {
-            Ok(model) => model.validate(),
+            Ok(model) => match engine {
+                Some(engine) => model.validate_for(engine),
+                None => model.validate(),
+            },
             Err(err) => {
                 outln!("{}: error: {:#}", path.display(), err.root_cause());
                 failed += 1;

@@ -417,3 +417,35 @@ fn ms3d_validate_and_cross_format_refusal() {
         Some(2)
     );
 }
+
+/// `validate --engine NAME` answers "will this load in NAME?": UFO:AI's
+/// 1007-frame soldier is over id's limits (512 frames, 2 MiB of model
+/// memory) but within UFO:AI's; an unknown engine is a usage error, and a
+/// non-MD2 file an error line.
+#[test]
+fn validate_engine_answers_will_it_load() {
+    let Some(dir) = corpus_dir() else { return };
+    let soldier = dir.join("md2/ufoai_soldiers_male_body.md2");
+    let soldier = soldier.to_str().unwrap();
+    let out = run(&["validate", "--engine", "quake2", soldier]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("1007 frames exceed Quake II's limit of 512 (by 495)"),
+        "{text}"
+    );
+    let out = run(&["validate", "--engine", "ufoai", soldier]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = run(&["validate", "--engine", "doom", soldier]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown (known: quake2"));
+    let jeep = dir.join("ms3d/assimpdeb_jeep1.ms3d");
+    let out = run(&["validate", "--engine", "q2pro", jeep.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("MS3D is not MD2"));
+}

@@ -131,6 +131,25 @@ impl Model {
         }
     }
 
+    /// Every problem in the model as `engine` sees it: for an MD2, whether
+    /// it loads in that engine ([`Md2::validate_for`]); any other format is
+    /// one error saying engines load MD2 files.
+    pub fn validate_for(&self, engine: crate::md2::Engine) -> Vec<Problem> {
+        match self {
+            Model::Md2(m) => m.validate_for(engine),
+            other => vec![Problem {
+                severity: crate::problem::Severity::Error,
+                path: "format".to_string(),
+                message: format!(
+                    "{} is not MD2: {} loads MD2 models (convert it to .md2 first)",
+                    other.format(),
+                    engine.title()
+                ),
+                offset: None,
+            }],
+        }
+    }
+
     /// The model in its own format: the bytes it was read from, for a
     /// model read from a file. Fails for formats read into a scene (glTF,
     /// OBJ), which are exported instead.

@@ -773,7 +773,10 @@ fn a_skin_over_the_engines_limit_is_scaled_down_with_its_texcoords() {
     // Every source UV, scaled to the new size, is one of the texcoords.
     let uvs = &scene.meshes[0].uvs;
     for uv in uvs {
-        let want = ((uv[0] * 640.0).round() as i16, (uv[1] * 320.0).round() as i16);
+        let want = (
+            (uv[0] * 640.0).round() as i16,
+            (uv[1] * 320.0).round() as i16,
+        );
         assert!(
             m.texcoords.iter().any(|t| (t.s, t.t) == want),
             "{want:?} not in {:?}",

@@ -192,7 +192,9 @@ impl ConvertOptions {
     /// before reading anything. Applies in batch mode too.
     pub fn check_output(&self, format: OutputFormat) -> Result<()> {
         if !(self.clip.is_empty() || format.is_gltf() || format == OutputFormat::Md2) {
-            return invalid("--clip applies to glTF output (.glb, .gltf) and .md2 output of MS3D models");
+            return invalid(
+                "--clip applies to glTF output (.glb, .gltf) and .md2 output of MS3D models",
+            );
         }
         Ok(())
     }
