@@ -46,6 +46,19 @@ pub(crate) struct Source {
 }
 
 impl Source {
+    /// Per mesh, per vertex: the MD2 vertex it became, given each used
+    /// vertex's MD2 vertex.
+    pub fn vertex_map(&self, md2_vertex_of_used: &[u32]) -> Vec<Vec<Option<u32>>> {
+        self.remap
+            .iter()
+            .map(|m| {
+                m.iter()
+                    .map(|u| u.and_then(|u| md2_vertex_of_used.get(u as usize).copied()))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// The used vertices and triangles of `scene`.
     pub fn new(scene: &Scene) -> Source {
         let mut s = Source::default();

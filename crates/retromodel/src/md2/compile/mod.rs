@@ -341,6 +341,10 @@ pub struct Compiled {
     pub report: CompileReport,
     /// What had to change.
     pub warnings: Vec<CompileWarning>,
+    /// For each scene mesh, for each of its vertices, the MD2 vertex it
+    /// became (`None` for a vertex no triangle uses): what lets a caller
+    /// compare the MD2's frames with the source vertex by vertex.
+    pub vertex_map: Vec<Vec<Option<u32>>>,
 }
 
 /// Compiles `scene` into an MD2 (see the [module documentation](self)).
@@ -893,11 +897,13 @@ impl Prepared<'_> {
             scale: self.scale,
             reused_md2_source: self.md2.is_some(),
         };
+        let vertex_map = self.source.vertex_map(&vertex_of);
         Ok(Compiled {
             model,
             skin: skin.file,
             report,
             warnings: self.warnings,
+            vertex_map,
         })
     }
 
