@@ -74,7 +74,7 @@ pub mod obj;
 mod problem;
 #[cfg(feature = "scene")]
 pub mod scene;
-#[cfg(feature = "textures")]
+#[cfg(any(feature = "textures", feature = "gltf"))]
 pub mod texture;
 
 pub use error::{Error, Result};
