@@ -40,6 +40,7 @@
 
 mod builder;
 mod glb;
+mod import;
 #[cfg(feature = "meshopt")]
 mod meshopt;
 mod quantize;
@@ -56,6 +57,7 @@ use crate::error::{Error, Result};
 use crate::scene::{AlphaMode, Animation, Interpolation, Material, Mesh, Scene, Target};
 use builder::{Builder, Piece};
 pub use glb::Glb;
+pub use import::{import, Import, ImportOptions};
 
 /// Options for the glTF exporter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
