@@ -482,14 +482,19 @@ impl<'a> Ctx<'a> {
                 format!("expected {N} components, found {}", a.kind.name()),
             ));
         }
-        self.charge(a.count as u64 * N as u64 * 4, apath)?;
         let (offsets, element_size) = layout(a.component, a.kind);
         let convert = to_f32(a.component, a.normalized);
         let size = a.component.size();
+        // The bytes first (the precise error), then the budget, then the
+        // allocation.
+        let region = a
+            .view
+            .map(|v| self.region(a, v, element_size))
+            .transpose()?;
+        self.charge((a.count as u64).saturating_mul(N as u64 * 4), apath)?;
         let mut out: Vec<[f32; N]> = Vec::with_capacity(a.count);
-        match a.view {
-            Some(view) => {
-                let (bytes, stride) = self.region(a, view, element_size)?;
+        match region {
+            Some((bytes, stride)) => {
                 gather(bytes, stride, a.count, &offsets, convert, size, &mut out);
             }
             None => out.resize(a.count, [0.0; N]),
@@ -526,8 +531,12 @@ impl<'a> Ctx<'a> {
             ));
         }
         let n = a.kind.components();
-        self.charge(a.count as u64 * n as u64 * 4, apath)?;
         let (offsets, element_size) = layout(a.component, a.kind);
+        let region = a
+            .view
+            .map(|v| self.region(a, v, element_size))
+            .transpose()?;
+        self.charge((a.count as u64).saturating_mul(n as u64 * 4), apath)?;
         let convert = to_u32(a.component);
         let size = a.component.size();
         let mut flat: Vec<u32>;
@@ -535,9 +544,8 @@ impl<'a> Ctx<'a> {
         macro_rules! read_n {
             ($n:literal) => {{
                 let mut v: Vec<[u32; $n]> = Vec::with_capacity(a.count);
-                match a.view {
-                    Some(view) => {
-                        let (bytes, stride) = self.region(a, view, element_size)?;
+                match region {
+                    Some((bytes, stride)) => {
                         gather(bytes, stride, a.count, &offsets, convert, size, &mut v);
                     }
                     None => v.resize(a.count, [0; $n]),

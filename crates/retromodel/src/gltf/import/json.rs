@@ -62,6 +62,8 @@ pub(crate) enum Path<'a> {
     Index(&'a Path<'a>, usize),
     /// An element of a top-level array (`/meshes/3`).
     Item(&'static str, usize),
+    /// Element of an array member of an object (`…/primitives/1`).
+    KeyIndex(&'a Path<'a>, &'a str, usize),
 }
 
 impl std::fmt::Display for Path<'_> {
@@ -73,7 +75,7 @@ impl std::fmt::Display for Path<'_> {
             parts.push(at);
             match at {
                 Path::Root | Path::Item(..) => break,
-                Path::Key(p, _) | Path::Index(p, _) => at = p,
+                Path::Key(p, _) | Path::Index(p, _) | Path::KeyIndex(p, _, _) => at = p,
             }
         }
         for part in parts.iter().rev() {
@@ -82,6 +84,7 @@ impl std::fmt::Display for Path<'_> {
                 Path::Item(k, i) => write!(f, "/{k}/{i}")?,
                 Path::Key(_, k) => write!(f, "/{}", escape(k))?,
                 Path::Index(_, i) => write!(f, "/{i}")?,
+                Path::KeyIndex(_, k, i) => write!(f, "/{}/{i}", escape(k))?,
             }
         }
         Ok(())
@@ -127,7 +130,7 @@ impl<'a> At<'a> {
         let parent: &'b Path<'b> = &self.path;
         Ok(list.iter().enumerate().map(move |(i, value)| At {
             value,
-            path: Path::Index(parent, i),
+            path: Path::KeyIndex(parent, key, i),
         }))
     }
 
@@ -392,6 +395,14 @@ mod tests {
             "glTF /n: expected a non-negative integer, found the string \"abc\""
         );
         assert_eq!(root.opt_usize("missing").unwrap(), None);
+        let list = json!({"p": [{"x": "y"}]});
+        let root2 = At::root(&list);
+        let first = root2.items("p").unwrap().next().unwrap();
+        assert_eq!(first.path.text(), "/p/0");
+        assert_eq!(
+            first.opt_usize("x").unwrap_err().to_string(),
+            "glTF /p/0/x: expected a non-negative integer, found the string \"y\""
+        );
         let e = root.opt_floats::<2>("a").unwrap_err();
         assert_eq!(e.to_string(), "glTF /a: expected an array, found an object");
     }

@@ -218,11 +218,11 @@ fn material(ctx: &Ctx, at: &At, i: usize) -> Result<(Material, Option<usize>, Us
 /// (normal, occlusion, emissive, metallic-roughness maps).
 fn texture_info(at: &At, key: &'static str, number: Option<&'static str>) -> Result<()> {
     if let Some(info) = at.opt_object(key)? {
-        info.usize("index")?;
-        info.opt_usize("texCoord")?;
         if let Some(n) = number {
             info.opt_f64(n)?;
         }
+        info.opt_usize("texCoord")?;
+        info.usize("index")?;
     }
     Ok(())
 }

@@ -396,8 +396,16 @@ fn build_primitive(
         }
         Ok(Some(a))
     };
-    let normals = match attribute("NORMAL", &allowed::NORMAL)? {
-        Some(a) => ctx.read_floats::<3>(&a)?,
+    // Normals stored as normalised integers are unit length only to their
+    // precision.
+    let mut normal_tolerance = 1e-3f32;
+    let mut normals = match attribute("NORMAL", &allowed::NORMAL)? {
+        Some(a) => {
+            if a.component == Component::I8 {
+                normal_tolerance = 0.02;
+            }
+            ctx.read_floats::<3>(&a)?
+        }
         None => Vec::new(),
     };
     let material = p.opt_usize("material")?;
@@ -434,6 +442,14 @@ fn build_primitive(
     }
     let (skin, max_joint) = skin_weights(ctx, &attributes, n, &attribute, &apath)?;
     let indices = triangles(ctx, p, &ppath, mode, n)?;
+    repair_normals(
+        ctx,
+        &positions,
+        &indices,
+        &mut normals,
+        normal_tolerance,
+        &|| apath("NORMAL"),
+    );
     let morph_targets = morph_targets(ctx, p, &ppath, n)?;
     let extras = application_attributes(ctx, &attributes, n, &apath)?;
     for (key, _) in attributes.object()? {
@@ -462,6 +478,51 @@ fn build_primitive(
         },
         max_joint,
     )))
+}
+
+/// Makes normals unit length as glTF requires: ones far from it are
+/// normalised, and zero or very short ones (which give no direction) are
+/// replaced by the normalised sum of their triangles' normals, with a
+/// warning that counts them (normals stored as normalised bytes, unit
+/// length only to 1/127, are normalised without one).
+fn repair_normals(
+    ctx: &Ctx,
+    positions: &[[f32; 3]],
+    indices: &[u32],
+    normals: &mut [[f32; 3]],
+    tolerance: f32,
+    path: &dyn Fn() -> String,
+) {
+    let (mut short, mut off, mut near) = (0usize, 0usize, 0usize);
+    for n in normals.iter() {
+        let l = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+        if !(l.is_finite() && l > 0.5) {
+            short += 1;
+        } else if (l - 1.0).abs() > tolerance {
+            off += 1;
+        } else if (l - 1.0).abs() > 1e-3 {
+            near += 1;
+        }
+    }
+    if short + off + near == 0 {
+        return;
+    }
+    // Normalises those off by more than 1e-3 (quantized ones within their
+    // precision silently), rebuilds the short ones.
+    crate::scene::repair_normals(positions, indices, normals);
+    if short + off == 0 {
+        return;
+    }
+    let mut parts = Vec::new();
+    if short > 0 {
+        parts.push(format!(
+            "{short} normals are zero or shorter than 0.5: replaced by their triangles' normals"
+        ));
+    }
+    if off > 0 {
+        parts.push(format!("{off} normals are not unit length: normalised"));
+    }
+    ctx.warn(path(), parts.join("; "));
 }
 
 /// The triangles of a primitive: its indices (or 0..n without), with

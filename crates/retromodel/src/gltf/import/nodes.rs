@@ -125,6 +125,12 @@ impl Graph {
                         );
                     }
                 }
+                if listed.is_empty() {
+                    ctx.warn(
+                        format!("/scenes/{s}/nodes"),
+                        "the default scene has no nodes: nothing is imported",
+                    );
+                }
                 listed
             }
             None => (0..n).filter(|&i| self.parent[i].is_none()).collect(),
