@@ -1,5 +1,6 @@
 //! glTF 2.0 export of a [`Scene`]: a binary `.glb`, or a `.gltf` JSON
-//! document with a separate `.bin`.
+//! document with a separate `.bin`; and import of either into a [`Scene`]
+//! ([`import`], with what it reads and how it treats bad input).
 //!
 //! What is written:
 //! - A node per scene node (hierarchy by parent, rest TRS), a node per

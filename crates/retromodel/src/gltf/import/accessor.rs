@@ -312,11 +312,11 @@ fn to_u32(component: Component) -> fn(&[u8]) -> u32 {
 
 /// One element of `N` components starting at `bytes[0]` (components past
 /// the end of `bytes` are left at the default; callers check the length).
-#[inline]
+#[inline(always)]
 fn element<T: Copy + Default, const N: usize>(
     bytes: &[u8],
     offsets: &[usize; 16],
-    convert: fn(&[u8]) -> T,
+    convert: impl Fn(&[u8]) -> T,
     size: usize,
 ) -> [T; N] {
     let mut element = [T::default(); N];
@@ -331,19 +331,58 @@ fn element<T: Copy + Default, const N: usize>(
 
 /// Reads `count` elements of `N` components from `bytes` (which holds at
 /// least `stride × (count − 1) + element size` bytes: checked by the
-/// caller), appending them to `out`.
+/// caller), appending them to `out`. Generic over the conversion, so that
+/// each component type gets its own loop with the conversion inlined.
 fn gather<T: Copy + Default, const N: usize>(
     bytes: &[u8],
     stride: usize,
     count: usize,
     offsets: &[usize; 16],
-    convert: fn(&[u8]) -> T,
+    convert: impl Fn(&[u8]) -> T + Copy,
     size: usize,
     out: &mut Vec<[T; N]>,
 ) {
     for i in 0..count {
         let start = (i * stride).min(bytes.len());
         out.push(element(&bytes[start..], offsets, convert, size));
+    }
+}
+
+/// [`gather`] of floats, with the conversion of `component` (normalised or
+/// not) chosen once, outside the loop.
+#[allow(clippy::too_many_arguments)]
+fn gather_f32<const N: usize>(
+    bytes: &[u8],
+    stride: usize,
+    count: usize,
+    offsets: &[usize; 16],
+    component: Component,
+    normalized: bool,
+    out: &mut Vec<[f32; N]>,
+) {
+    let size = component.size();
+    macro_rules! go {
+        ($f:expr) => {
+            gather(bytes, stride, count, offsets, $f, size, out)
+        };
+    }
+    match (component, normalized) {
+        (Component::F32, _) => go!(|b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        (Component::I8, false) => go!(|b: &[u8]| f32::from(b[0] as i8)),
+        (Component::I8, true) => go!(|b: &[u8]| (f32::from(b[0] as i8) / 127.0).max(-1.0)),
+        (Component::U8, false) => go!(|b: &[u8]| f32::from(b[0])),
+        (Component::U8, true) => go!(|b: &[u8]| f32::from(b[0]) / 255.0),
+        (Component::I16, false) => go!(|b: &[u8]| f32::from(i16::from_le_bytes([b[0], b[1]]))),
+        (Component::I16, true) => {
+            go!(|b: &[u8]| (f32::from(i16::from_le_bytes([b[0], b[1]])) / 32767.0).max(-1.0))
+        }
+        (Component::U16, false) => go!(|b: &[u8]| f32::from(u16::from_le_bytes([b[0], b[1]]))),
+        (Component::U16, true) => {
+            go!(|b: &[u8]| f32::from(u16::from_le_bytes([b[0], b[1]])) / 65535.0)
+        }
+        (Component::U32, _) => {
+            go!(|b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f32)
+        }
     }
 }
 
@@ -495,7 +534,15 @@ impl<'a> Ctx<'a> {
         let mut out: Vec<[f32; N]> = Vec::with_capacity(a.count);
         match region {
             Some((bytes, stride)) => {
-                gather(bytes, stride, a.count, &offsets, convert, size, &mut out);
+                gather_f32(
+                    bytes,
+                    stride,
+                    a.count,
+                    &offsets,
+                    a.component,
+                    a.normalized,
+                    &mut out,
+                );
             }
             None => out.resize(a.count, [0.0; N]),
         }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::accessor::{allowed, Component};
 use super::json::{err, escape, At};
 use super::materials::Materials;
-use super::nodes::{Graph, Included, Skins};
+use super::nodes::{Included, Skins};
 use super::Ctx;
 use crate::error::Result;
 use crate::scene::{Mesh, MorphTarget, Scene, SkinWeights};
@@ -54,7 +54,6 @@ fn mesh_bytes(m: &Mesh) -> u64 {
 /// Adds the meshes of every included node.
 pub(crate) fn add_meshes(
     ctx: &Ctx,
-    _graph: &Graph,
     included: &Included,
     materials: &Materials,
     scene: &mut Scene,

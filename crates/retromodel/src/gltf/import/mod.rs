@@ -27,9 +27,18 @@
 //!   double-sidedness, emissive, metallic and roughness factors, `extras`.
 //!   `KHR_texture_transform` on the base colour texture is baked into the
 //!   texture coordinates.
-//! - **Textures**: the images that base colour textures use, as PNG (a PNG
-//!   is kept as it is, after checking that it decodes; other formats are
-//!   decoded and encoded as PNG, which needs the `textures` feature).
+//! - **Textures**: the images that base colour textures use, in document
+//!   order, as PNG: a PNG is kept as it is, after checking that it decodes
+//!   within the limits (re-encoding would lose 16-bit channels and colour
+//!   chunks for nothing); other formats (JPEG ...) are decoded and encoded
+//!   as PNG, which needs the `textures` feature. The texture's path is the
+//!   image's `name` (where our exporter keeps the model's own texture path),
+//!   else its percent-decoded URI. An image that cannot be read or decoded
+//!   is a warning and leaves the texture without PNG bytes.
+//! - **Not imported** (the scene has no place for them): cameras, lights,
+//!   vertex colours, tangents, texture maps other than the base colour,
+//!   samplers (wrap modes), material extensions; a warning names them. A
+//!   mesh's primitives all take the mesh's name.
 //! - **Animations**: translation, rotation, scale and weights channels with
 //!   their STEP, LINEAR or CUBICSPLINE keys as stored (not resampled).
 //! - **Accessors** of every component type, normalised or not, strided,
@@ -356,12 +365,12 @@ impl<'a> Ctx<'a> {
         scene.extras = self.document_extras()?;
         nodes::add_nodes(self, &graph, &included, &mut scene)?;
         let materials = materials::Materials::new(self, &mut scene)?;
-        let instances = meshes::add_meshes(self, &graph, &included, &materials, &mut scene)?;
+        let instances = meshes::add_meshes(self, &included, &materials, &mut scene)?;
         materials.add_default_if_needed(&mut scene);
         animations::add_animations(self, &included, &instances, &mut scene)?;
-        for (i, _) in self.list("cameras")?.iter().enumerate().take(1) {
+        if !self.list("cameras")?.is_empty() {
             self.warn(
-                format!("/cameras/{i}"),
+                "/cameras/0",
                 "cameras are not imported (the scene has none)",
             );
         }
