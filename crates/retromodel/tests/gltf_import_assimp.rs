@@ -9,7 +9,7 @@
 //! Skipped with a note when the package is not installed, a failure under
 //! `CI` (`.ci/run` installs it).
 
-#![cfg(feature = "textures")]
+#![cfg(all(feature = "gltf", feature = "textures"))]
 
 use std::path::Path;
 

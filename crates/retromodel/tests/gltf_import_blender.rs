@@ -13,7 +13,7 @@
 //! Blender is Z-up; its exporter maps a Blender point `(x, y, z)` to glTF
 //! `(x, z, −y)`, and a rotation about Blender's Z to one about glTF's Y.
 
-#![cfg(feature = "textures")]
+#![cfg(all(feature = "gltf", feature = "textures"))]
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -8,7 +8,7 @@
 //! The expected values are the original scenes, made from the model files
 //! by `Scene::from_md2` / `from_ms3d`: not by the code under test.
 
-#![cfg(feature = "textures")]
+#![cfg(all(feature = "gltf", feature = "textures"))]
 
 use std::path::Path;
 
