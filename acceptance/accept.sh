@@ -15,6 +15,10 @@
 #      Four models exported with --quantize --compress (EXT_meshopt_compression)
 #      validate too, and three.js (with MeshoptDecoder) loads each as exactly
 #      the model exported with --quantize alone;
+#   3b. the glTF importer (import_accept, src/bin/import_accept.rs) and
+#      three.js (import_three.mjs) give the same triangles and the same
+#      posed vertices (1e-4 × extent) for Blender's exports in the corpus and
+#      Khronos sample files from assimp-testmodels;
 #   4. assimp (when installed) imports every GLB (not the --compress ones:
 #      assimp 5.2 has no EXT_meshopt_compression).
 # Needs node/npm and cargo. Exits non-zero when any check fails.
@@ -89,6 +93,28 @@ echo "--- three.js: each .gltf (with its .bin and PNGs) loads as the same model 
 if node "$here/gltf_files.mjs" "${gltf_pairs[@]}"; then record gltf-files ok; else record gltf-files FAILED; fi
 echo "--- three.js: each --compress GLB (MeshoptDecoder) loads as the same model as the uncompressed one"
 if node "$here/gltf_files.mjs" "${meshopt_pairs[@]}"; then record meshopt ok; else record meshopt FAILED; fi
+
+echo "--- three.js: retromodel's glTF importer (import_accept + Pose) poses Blender's and Khronos' files as three.js does"
+# Blender 3.4's exports from the corpus, and glTF sample files of Debian's
+# assimp-testmodels when installed (strips and fans, a morphed cube, an
+# engine of 115 primitives with matrix nodes, texture transforms). Not
+# simple_skin.gltf: its rotation keys are rounded to 3 decimals (not unit
+# length), which three.js slerps as they are and glTF (and Pose) normalise.
+(cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin import_accept)
+import_files=("$corpus/gltf/blender_walker.glb" "$corpus/gltf/blender_shapekeys.glb" "$corpus/gltf/blender_objects.gltf")
+assimp_gltf=/usr/share/assimp/models/glTF2
+if [ -d "$assimp_gltf" ]; then
+  import_files+=("$assimp_gltf/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf"
+                 "$assimp_gltf/2CylinderEngine-glTF-Binary/2CylinderEngine.glb"
+                 "$assimp_gltf/textureTransform/TextureTransformTest.gltf"
+                 "$assimp_gltf/BoxTextured-glTF-Binary/BoxTextured.glb")
+  for m in 04 05 06 11 12 13 14 15; do
+    import_files+=("$assimp_gltf/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_$m.gltf")
+  done
+fi
+mkdir -p "$out/import"
+if "${CARGO_TARGET_DIR:-$root/target}/release/import_accept" "$out/import" "${import_files[@]}" &&
+   node "$here/import_three.mjs" "$out/import"; then record import-three.js ok; else record import-three.js FAILED; fi
 
 echo "--- assimp"
 if command -v assimp >/dev/null 2>&1; then

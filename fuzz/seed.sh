@@ -14,6 +14,11 @@ for t in "${targets[@]}"; do dirs+=("$here/corpus/$t"); done
 # The export target takes both formats: the sample models and every corpus
 # model under 64 KiB (bigger ones would only slow it down).
 dirs+=("$here/corpus/export")
+# The glTF importer: our exports of the sample models (written by
+# write_sample), and the corpus's GLBs and assimp-testmodels' glTF files
+# under 64 KiB (a .gltf with external buffers fails without a resource
+# source, but its JSON is still a seed worth mutating).
+dirs+=("$here/corpus/gltf_import")
 cargo run --quiet --manifest-path "$here/Cargo.toml" --example write_sample -- "${dirs[@]}"
 if [ -d "$corpus" ]; then
   for t in "${targets[@]}"; do
@@ -24,6 +29,12 @@ if [ -d "$corpus" ]; then
   done
   find "$corpus" \( -name '*.md2' -o -name '*.ms3d' \) -type f -size -64k -exec cp -n {} "$here/corpus/export/" \;
   echo "$here/corpus/export: $(ls "$here/corpus/export" | wc -l) seeds"
+  find "$corpus" -name '*.glb' -type f -size -128k -exec cp -n {} "$here/corpus/gltf_import/" \;
+  if [ -d /usr/share/assimp/models/glTF2 ]; then
+    find /usr/share/assimp/models/glTF2 \( -name '*.glb' -o -name '*.gltf' \) -type f -size -64k \
+      -exec sh -c 'cp -n "$1" "$2/assimp_$(basename "$(dirname "$1")")_$(basename "$1")"' _ {} "$here/corpus/gltf_import" \;
+  fi
+  echo "$here/corpus/gltf_import: $(ls "$here/corpus/gltf_import" | wc -l) seeds"
 else
   echo "note: no corpus at $corpus; seeded with the sample models only" >&2
 fi

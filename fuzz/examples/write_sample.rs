@@ -3,7 +3,9 @@
 //! directories of `md2_*` targets; `sample.ms3d`
 //! (`ms3d::sample::sample_model()`, every 1.8 extra) and variants of it with
 //! the extras in the other shapes real files have into those of `ms3d_*`
-//! targets; all of them into any other:
+//! targets; our glTF exports of both (GLB plain, quantized and compressed,
+//! and `.gltf` with the buffer as a `data:` URI) into those of `gltf_*`
+//! targets; all the models into any other:
 //!
 //! ```text
 //! cargo run --manifest-path fuzz/Cargo.toml --example write_sample -- fuzz/corpus/md2_parse fuzz/corpus/ms3d_parse
@@ -66,12 +68,67 @@ fn ms3d_samples() -> Result<Vec<(String, Vec<u8>)>, retromodel::Error> {
         .collect()
 }
 
+/// GLB and `.gltf` exports of the sample models.
+fn gltf_samples() -> Result<Vec<(String, Vec<u8>)>, retromodel::Error> {
+    use retromodel::gltf::{to_glb_with, to_gltf_with, GltfOptions};
+    use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+    let scenes = [
+        (
+            "sample_md2",
+            Scene::from_md2(
+                &retromodel::md2::sample::sample_model(),
+                &Md2SceneOptions::default(),
+            ),
+        ),
+        (
+            "sample_ms3d",
+            Scene::from_ms3d(
+                &retromodel::ms3d::sample::sample_model(),
+                &Ms3dSceneOptions::default(),
+            )?,
+        ),
+    ];
+    let mut out = Vec::new();
+    for (name, scene) in &scenes {
+        for (suffix, quantize, compress) in [("", false, false), (".q", true, false), (".qc", true, true)] {
+            let options = GltfOptions { quantize, compress };
+            out.push((format!("{name}{suffix}.glb"), to_glb_with(scene, &options)?));
+        }
+        let (json, bin) = to_gltf_with(scene, "BIN", &GltfOptions::default())?;
+        let uri = format!("data:application/octet-stream;base64,{}", base64(&bin));
+        out.push((
+            format!("{name}.gltf"),
+            json.replace("\"uri\": \"BIN\"", &format!("\"uri\": \"{uri}\"")).into_bytes(),
+        ));
+    }
+    Ok(out)
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for k in 0..4 {
+            out.push(if k <= chunk.len() {
+                ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    out
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let md2 = [(
         "sample.md2".to_string(),
         retromodel::md2::sample::sample_model().to_bytes()?,
     )];
     let ms3d = ms3d_samples()?;
+    let gltf = gltf_samples()?;
     for dir in std::env::args_os().skip(1).map(PathBuf::from) {
         std::fs::create_dir_all(&dir)?;
         let target = dir
@@ -82,6 +139,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             md2.iter().collect()
         } else if target.starts_with("ms3d_") {
             ms3d.iter().collect()
+        } else if target.starts_with("gltf_") {
+            gltf.iter().collect()
         } else {
             md2.iter().chain(&ms3d).collect()
         };

@@ -153,3 +153,30 @@ pub fn fact_str<'a>(entry: &'a Value, key: &str) -> &'a str {
         .and_then(Value::as_str)
         .unwrap_or_else(|| panic!("facts entry has no string {key}"))
 }
+
+/// The glTF 2.0 test models of Debian's `assimp-testmodels` package
+/// (`/usr/share/assimp/models/glTF2`, or `$RETROMODEL_ASSIMP_MODELS/glTF2`).
+///
+/// Like the corpus: when the folder is missing the test is skipped with a
+/// note, except in CI (environment variable `CI` set), where that is a
+/// failure (`.ci/run` installs the package).
+pub fn assimp_gltf2_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("RETROMODEL_ASSIMP_MODELS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/share/assimp/models"));
+    let dir = base.join("glTF2");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "assimp's glTF test models are missing at {} (apt-get install assimp-testmodels); CI must run these tests",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "note: assimp's glTF test models not found at {} (apt-get install assimp-testmodels); skipping",
+        dir.display()
+    );
+    None
+}

@@ -10,6 +10,12 @@
 //! - [`md2_checks`], [`ms3d_checks`] and `export_checks` (feature
 //!   `export`): the property checks the fuzz targets run, replayed by
 //!   `crates/retromodel/tests/regression.rs`.
+//! - `import_checks` (feature `export`): the glTF importer's round trip of
+//!   our own exports, compared field by field and posed; the checks of the
+//!   `gltf_import` fuzz target.
+//! - [`gltf_builder`]: hand-made glTF documents (JSON and a binary buffer,
+//!   as GLB, `.gltf` with `data:` URIs or external files), written from
+//!   the glTF 2.0 specification, not with the library's exporter.
 //! - [`cli`]: running the CLI binary.
 //!
 //! The library is used with its default features off; this crate's
@@ -28,6 +34,9 @@ pub mod corpus;
 pub mod export_checks;
 #[cfg(feature = "glb")]
 pub mod glb;
+pub mod gltf_builder;
+#[cfg(feature = "export")]
+pub mod import_checks;
 pub mod md2_builder;
 pub mod md2_checks;
 pub mod ms3d_builder;

@@ -116,6 +116,29 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A glTF document that cannot be imported (feature `gltf`): what is
+    /// wrong, and where, as a JSON pointer into the document
+    /// (`/accessors/12/count`) or, for the binary container, its part
+    /// (`GLB header`, `GLB chunk 1`).
+    ///
+    /// ```
+    /// let err = retromodel::Error::Gltf {
+    ///     path: "/accessors/12/count".into(),
+    ///     message: "900 elements need 10800 bytes but buffer view 3 has 512".into(),
+    /// };
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "glTF /accessors/12/count: 900 elements need 10800 bytes but buffer view 3 has 512"
+    /// );
+    /// ```
+    #[error("glTF {path}: {message}")]
+    Gltf {
+        /// Where: a JSON pointer (`/meshes/0/primitives/1/indices`), or a
+        /// part of the GLB container.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
     /// A problem that strict reading does not accept (see
     /// `Md2::from_bytes_strict`): the first one `validate()` found, with
     /// its byte offset when it has one.
@@ -191,6 +214,7 @@ impl Error {
             Error::Unwritable { .. }
             | Error::InvalidClip { .. }
             | Error::InvalidScene { .. }
+            | Error::Gltf { .. }
             | Error::InvalidOptions { .. }
             | Error::Unconvertible { .. }
             | Error::Obj { .. } => None,

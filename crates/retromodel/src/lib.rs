@@ -22,7 +22,9 @@
 //! - glTF 2.0 export (feature `gltf`, on by default): every MD2 frame as a
 //!   morph target, MS3D skeletons and animations; `KHR_mesh_quantization`
 //!   and, with feature `meshopt` (on by default),
-//!   `EXT_meshopt_compression` (`gltf::GltfOptions`).
+//!   `EXT_meshopt_compression` (`gltf::GltfOptions`). And import
+//!   (`gltf::import`): `.glb` and `.gltf` documents into the same `Scene`,
+//!   hardened like the parsers.
 //!
 //! ## Example
 //!
@@ -74,7 +76,7 @@ pub mod obj;
 mod problem;
 #[cfg(feature = "scene")]
 pub mod scene;
-#[cfg(feature = "textures")]
+#[cfg(any(feature = "textures", feature = "gltf"))]
 pub mod texture;
 
 pub use error::{Error, Result};

@@ -58,8 +58,8 @@ pub struct Imported {
 pub struct ReadContext<'a> {
     /// The model's file name (`walker.obj`), naming the scene.
     pub file_name: &'a str,
-    /// Finds the files the model names (feature `textures`).
-    #[cfg(feature = "textures")]
+    /// Finds the files the model names (features `textures` or `gltf`).
+    #[cfg(any(feature = "textures", feature = "gltf"))]
     pub resources: Option<&'a dyn crate::texture::TextureSource>,
 }
 
@@ -91,6 +91,20 @@ impl Model {
         match format {
             Format::Md2 => Ok(Model::Md2(Md2::from_bytes(bytes)?)),
             Format::Ms3d => Ok(Model::Ms3d(Ms3d::from_bytes(bytes)?)),
+            #[cfg(feature = "gltf")]
+            Format::Gltf => {
+                let options = crate::gltf::ImportOptions::default();
+                let import = crate::gltf::import(bytes, context.resources, &options)?;
+                let mut scene = import.scene;
+                if scene.name.is_empty() {
+                    scene.name = stem_of(context.file_name);
+                }
+                Ok(Model::Imported(Box::new(Imported {
+                    format,
+                    scene,
+                    warnings: import.warnings,
+                })))
+            }
             #[cfg(all(feature = "scene", feature = "textures"))]
             Format::Obj => {
                 let import = crate::obj::import_obj(bytes, context.file_name, context.resources)?;
@@ -100,6 +114,7 @@ impl Model {
                     warnings: import.warnings,
                 })))
             }
+            #[allow(unreachable_patterns)] // every format is readable with all features
             other => Err(Error::NotBuiltIn {
                 format: other,
                 features: match other {
@@ -259,4 +274,12 @@ impl fmt::Display for Info {
             Info::Scene(i) => i.fmt(f),
         }
     }
+}
+
+/// The file name without its last extension.
+#[cfg(feature = "gltf")]
+fn stem_of(file_name: &str) -> String {
+    std::path::Path::new(file_name)
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
 }

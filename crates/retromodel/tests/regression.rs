@@ -3,9 +3,10 @@
 //! minimised crash inputs saved in `tests/regression/`, and the fuzzers'
 //! working corpus in `fuzz/corpus/*/` when it exists (it is git-ignored, so
 //! usually only on a machine that has fuzzed). Every file goes through the
-//! checks of both formats and through the exporters
-//! (`retromodel_testkit::export_checks`), as every fuzz target must survive any
-//! input.
+//! checks of both formats, through the exporters
+//! (`retromodel_testkit::export_checks`) and through the glTF importer
+//! (`retromodel_testkit::import_checks`), as every fuzz target must survive
+//! any input.
 
 #![cfg(feature = "gltf")]
 
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use md2_checks::{check_roundtrip, exercise_parse};
 use retromodel::md2::{Frame, FrameName, Md2};
-use retromodel_testkit::{export_checks, md2_checks, ms3d_checks};
+use retromodel_testkit::{export_checks, import_checks, md2_checks, ms3d_checks};
 
 /// What replaying one file found.
 struct Replayed {
@@ -49,6 +50,7 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
             );
             let parsed_ms3d = ms3d_checks::exercise_parse(&data).is_some();
             let exported = export_checks::exercise_export(&data);
+            let _ = import_checks::exercise_import(&data);
             assert!(
                 exported >= usize::from(parsed) && exported <= 2,
                 "{}: parsed but not exported",

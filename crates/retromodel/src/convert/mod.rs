@@ -138,8 +138,8 @@ impl<'a> Converter<'a> {
         let options = self.options;
         let context = ReadContext {
             file_name: file_name(input_name),
-            #[cfg(feature = "textures")]
-            resources: self.textures,
+            #[cfg(any(feature = "textures", feature = "gltf"))]
+            resources: self.textures_source(),
         };
         let model = Model::read_with(input, &context)?;
         options.check(&model, format)?;
@@ -149,6 +149,7 @@ impl<'a> Converter<'a> {
         if !format.is_scene_export() && !recompile {
             return self.rewrite(model, format, output_name);
         }
+        #[cfg_attr(not(feature = "textures"), allow(unused_mut))]
         let mut warnings: Vec<Warning> = match &model {
             #[cfg(feature = "scene")]
             Model::Imported(i) => i.warnings.iter().cloned().map(Warning::Read).collect(),
@@ -238,6 +239,15 @@ impl<'a> Converter<'a> {
             repair,
             report: None,
         })
+    }
+
+    /// The texture source, as a reader's resource source.
+    #[cfg(any(feature = "textures", feature = "gltf"))]
+    fn textures_source(&self) -> Option<&'a dyn crate::texture::TextureSource> {
+        #[cfg(feature = "textures")]
+        return self.textures;
+        #[cfg(not(feature = "textures"))]
+        return None;
     }
 
     #[cfg(feature = "textures")]

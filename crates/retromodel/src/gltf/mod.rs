@@ -1,5 +1,6 @@
 //! glTF 2.0 export of a [`Scene`]: a binary `.glb`, or a `.gltf` JSON
-//! document with a separate `.bin`.
+//! document with a separate `.bin`; and import of either into a [`Scene`]
+//! ([`import`], with what it reads and how it treats bad input).
 //!
 //! What is written:
 //! - A node per scene node (hierarchy by parent, rest TRS), a node per
@@ -40,6 +41,7 @@
 
 mod builder;
 mod glb;
+mod import;
 #[cfg(feature = "meshopt")]
 mod meshopt;
 mod quantize;
@@ -56,6 +58,7 @@ use crate::error::{Error, Result};
 use crate::scene::{AlphaMode, Animation, Interpolation, Material, Mesh, Scene, Target};
 use builder::{Builder, Piece};
 pub use glb::Glb;
+pub use import::{import, Import, ImportOptions};
 
 /// Options for the glTF exporter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,7 +1,10 @@
 //! Skins and textures: decoding to RGBA8, encoding PNG, and finding the
 //! image file a model names, safely.
 //!
-//! Available with the `textures` feature (on by default).
+//! Available with the `textures` feature (on by default). The resolver
+//! ([`TextureSource`], [`TextureResolver`] and their types) is also there
+//! with the `gltf` feature alone, whose importer loads a `.gltf`'s buffers
+//! and images through it; decoding needs `textures`.
 //!
 //! - [`decode`] turns the bytes of a PCX, PNG, JPEG, TGA or BMP image into
 //!   an [`Rgba8Image`]. The format is told by the data's magic bytes, never
@@ -19,9 +22,10 @@
 //!   the only part of this module that touches the file system.
 //!
 //! ```
+//! # #[cfg(feature = "textures")]
+//! # fn main() -> Result<(), retromodel::Error> {
 //! use retromodel::texture::{decode, ImageFormat, Rgba8Image};
 //!
-//! # fn main() -> Result<(), retromodel::Error> {
 //! // A 2×1 PNG made here; real code reads a file found by a TextureResolver.
 //! let image = Rgba8Image::new(2, 1, vec![255, 0, 0, 255, 0, 0, 255, 128]).unwrap();
 //! let png = image.to_png()?;
@@ -31,19 +35,30 @@
 //! assert_eq!((decoded.width(), decoded.height()), (2, 1));
 //! assert_eq!(decoded.pixel(1, 0), Some([0, 0, 255, 128]));
 //! # Ok(()) }
+//! # #[cfg(not(feature = "textures"))]
+//! # fn main() {}
 //! ```
 
+#[cfg(feature = "textures")]
 mod alpha_map;
+#[cfg(feature = "textures")]
 mod codecs;
+#[cfg(feature = "textures")]
 mod error;
+#[cfg(feature = "textures")]
 mod palette;
+#[cfg(feature = "textures")]
 pub mod pcx;
 mod resolve;
 
+#[cfg(feature = "textures")]
 use std::fmt;
 
+#[cfg(feature = "textures")]
 pub use alpha_map::apply_alpha_map;
+#[cfg(feature = "textures")]
 pub use error::{CodecError, TextureError};
+#[cfg(feature = "textures")]
 pub use palette::Palette;
 pub use resolve::{
     Refusal, ResolveError, ResolvedTexture, SkipReason, Skipped, TextureResolver, TextureSource,
@@ -53,6 +68,7 @@ pub use resolve::{
 /// The image formats this module decodes.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg(feature = "textures")]
 pub enum ImageFormat {
     /// ZSoft PCX (8-bit paletted, 24-bit and 32-bit).
     Pcx,
@@ -66,6 +82,7 @@ pub enum ImageFormat {
     Bmp,
 }
 
+#[cfg(feature = "textures")]
 impl ImageFormat {
     /// Tells the format from the first bytes of `data`, or `None`.
     ///
@@ -123,6 +140,7 @@ impl ImageFormat {
     }
 }
 
+#[cfg(feature = "textures")]
 impl fmt::Display for ImageFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -136,6 +154,7 @@ impl fmt::Display for ImageFormat {
 }
 
 /// A plausible 18-byte TGA header (TGA has no magic bytes).
+#[cfg(feature = "textures")]
 fn looks_like_tga(data: &[u8]) -> bool {
     let Some(h) = data.get(..18) else {
         return false;
@@ -173,6 +192,7 @@ fn looks_like_tga(data: &[u8]) -> bool {
 /// ```
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg(feature = "textures")]
 pub struct DecodeLimits {
     /// Largest width in pixels (default 16384).
     pub max_width: u32,
@@ -184,6 +204,7 @@ pub struct DecodeLimits {
     pub max_bytes: u64,
 }
 
+#[cfg(feature = "textures")]
 impl Default for DecodeLimits {
     fn default() -> Self {
         DecodeLimits {
@@ -194,6 +215,7 @@ impl Default for DecodeLimits {
     }
 }
 
+#[cfg(feature = "textures")]
 impl DecodeLimits {
     /// An error if a `width` × `height` image of `format` exceeds a limit
     /// or is empty.
@@ -236,12 +258,14 @@ impl DecodeLimits {
 /// A decoded image: 8-bit red, green, blue and alpha per pixel, rows from
 /// top to bottom, pixels from left to right.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg(feature = "textures")]
 pub struct Rgba8Image {
     width: u32,
     height: u32,
     pixels: Vec<u8>,
 }
 
+#[cfg(feature = "textures")]
 impl Rgba8Image {
     /// An image from its pixels, or `None` when a side is 0 or
     /// `pixels.len() != width × height × 4`.
@@ -310,11 +334,13 @@ impl Rgba8Image {
 ///
 /// Grey, paletted and 16-bit images are converted to 8-bit RGBA; images
 /// without alpha get alpha 255.
+#[cfg(feature = "textures")]
 pub fn decode(data: &[u8]) -> Result<Rgba8Image, TextureError> {
     decode_with_limits(data, &DecodeLimits::default())
 }
 
 /// Like [`decode`], with limits on the image size.
+#[cfg(feature = "textures")]
 pub fn decode_with_limits(data: &[u8], limits: &DecodeLimits) -> Result<Rgba8Image, TextureError> {
     match ImageFormat::detect(data) {
         Some(ImageFormat::Pcx) => pcx::decode(data, limits),

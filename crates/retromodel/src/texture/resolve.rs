@@ -32,6 +32,16 @@ pub trait TextureSource {
     /// a model file, untrusted) stands for.
     fn load(&self, name: &str) -> Result<ResolvedTexture, ResolveError>;
 
+    /// The file that a document names by a relative reference (untrusted,
+    /// already percent-decoded): a `.gltf`'s external buffers and images,
+    /// whose URIs name one file exactly. The default calls
+    /// [`load`](Self::load); [`TextureResolver`] looks for exactly that path
+    /// ([`TextureResolver::resolve_exact`]), with no other extensions and no
+    /// search by file name.
+    fn load_resource(&self, name: &str) -> Result<ResolvedTexture, ResolveError> {
+        self.load(name)
+    }
+
     /// An image named like the model file (`tris.md2` → `tris.pcx`,
     /// `tris.png`, ...), for a model that names no texture. The default
     /// finds nothing.
@@ -405,6 +415,44 @@ impl TextureResolver {
         Err(search.failure())
     }
 
+    /// Reads the file that `name` (untrusted, a relative path such as a
+    /// `.gltf`'s percent-decoded buffer or image URI) names, exactly: the
+    /// path relative to the model's folder, then to each root, with no
+    /// shorter suffixes, no other extensions, no case-insensitive match and
+    /// no search below the roots. Names are refused and matches checked as
+    /// for [`resolve`](Self::resolve) (no absolute paths, no `..`, nothing
+    /// whose real path leads outside the allowed folders, regular files no
+    /// larger than the limit).
+    ///
+    /// ```no_run
+    /// use retromodel::texture::TextureResolver;
+    ///
+    /// let resolver = TextureResolver::for_model_file("models/box.gltf".as_ref());
+    /// let bin = resolver.resolve_exact("box.bin"); // models/box.bin, nothing else
+    /// assert!(resolver.resolve_exact("../secret.bin").is_err()); // refused
+    /// ```
+    pub fn resolve_exact(&self, name: &str) -> Result<ResolvedTexture, ResolveError> {
+        let refused = |reason| ResolveError::Refused {
+            name: name.to_owned(),
+            reason,
+            skipped: Vec::new(),
+        };
+        let components = parse_name(name).map_err(refused)?;
+        let folders = self.folders();
+        let mut search = Search::new(name, self.max_file_size, &folders);
+        for folder in &folders {
+            let join = |base: &Path| components.iter().fold(base.to_path_buf(), |p, c| p.join(c));
+            search.tried.push(join(folder.given));
+            let path = join(&folder.real);
+            if fs::symlink_metadata(&path).is_ok() {
+                if let Some(found) = search.open(&path) {
+                    return Ok(found);
+                }
+            }
+        }
+        Err(search.failure())
+    }
+
     /// Finds an image named like the model file (`tris.md2` → `tris.pcx`,
     /// `tris.png`, ... in [`IMAGE_EXTENSIONS`] order, case-insensitively)
     /// in the model's folder only: the usual place of the skin of an MD2
@@ -471,6 +519,10 @@ impl TextureResolver {
 impl TextureSource for TextureResolver {
     fn load(&self, name: &str) -> Result<ResolvedTexture, ResolveError> {
         self.resolve(name)
+    }
+
+    fn load_resource(&self, name: &str) -> Result<ResolvedTexture, ResolveError> {
+        self.resolve_exact(name)
     }
 
     fn load_beside_model(&self, model_file_name: &str) -> Result<ResolvedTexture, ResolveError> {

@@ -1,0 +1,347 @@
+//! Materials (metallic-roughness factors, base colour texture, alpha,
+//! double-sidedness, emissive, extras), the images their base colour
+//! textures use (as PNG), and `KHR_texture_transform`.
+
+use std::collections::BTreeMap;
+
+use super::container::{parse_uri, Uri};
+use super::json::{err, At, Path};
+use super::Ctx;
+use crate::error::Result;
+use crate::scene::{AlphaMode, Material, Scene, Texture};
+
+/// What primitives need to know of their material.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Use {
+    /// Whether the material has a base colour texture.
+    pub textured: bool,
+    /// The texture coordinate set it reads.
+    pub tex_coord: usize,
+    /// `KHR_texture_transform` as `[a, b, c, d, e, f]`:
+    /// `u' = a·u + b·v + c`, `v' = d·u + e·v + f`.
+    pub transform: Option<[f32; 6]>,
+}
+
+/// The document's materials, converted.
+pub(crate) struct Materials {
+    /// Per document material.
+    uses: Vec<Use>,
+    /// The scene index of the default material, once added.
+    default: std::cell::Cell<Option<usize>>,
+    /// How many materials the scene has before the default is added.
+    count: usize,
+}
+
+impl Materials {
+    /// Adds every material of the document (and the textures they use) to
+    /// `scene`.
+    pub fn new(ctx: &Ctx, scene: &mut Scene) -> Result<Materials> {
+        let list = ctx.list("materials")?;
+        let mut uses = Vec::with_capacity(list.len());
+        // Document texture used by each material's base colour.
+        let mut textures: Vec<Option<usize>> = Vec::with_capacity(list.len());
+        for i in 0..list.len() {
+            let at = ctx.item("materials", i, String::new)?;
+            let (material, texture, usage) = material(ctx, &at, i)?;
+            scene.materials.push(material);
+            textures.push(texture);
+            uses.push(usage);
+        }
+        // The images those textures show, in document order.
+        let mut images: BTreeMap<usize, Option<usize>> = BTreeMap::new();
+        let mut image_of: Vec<Option<usize>> = Vec::with_capacity(textures.len());
+        for (i, t) in textures.iter().enumerate() {
+            let image = match *t {
+                None => None,
+                Some(t) => {
+                    let referrer =
+                        || format!("/materials/{i}/pbrMetallicRoughness/baseColorTexture/index");
+                    let tex = ctx.item("textures", t, referrer)?;
+                    let source = tex.opt_usize("source")?;
+                    if source.is_none() {
+                        ctx.warn(
+                            format!("/textures/{t}"),
+                            "the texture has no source image (one from an unsupported extension?); the material is untextured",
+                        );
+                    }
+                    let count = ctx.list("images")?.len();
+                    if let Some(image) = source.filter(|&s| s >= count) {
+                        return Err(err(
+                            format!("/textures/{t}/source"),
+                            format!("image {image} does not exist ({count} images)"),
+                        ));
+                    }
+                    source
+                }
+            };
+            if let Some(image) = image {
+                images.insert(image, None);
+            }
+            image_of.push(image);
+        }
+        for (&image, slot) in images.iter_mut() {
+            *slot = Some(scene.textures.len());
+            let texture = load_image(ctx, image)?;
+            scene.textures.push(texture);
+        }
+        for (m, image) in scene.materials.iter_mut().zip(&image_of) {
+            m.texture = image.and_then(|i| images.get(&i).copied().flatten());
+        }
+        for (u, image) in uses.iter_mut().zip(&image_of) {
+            u.textured = image.is_some();
+        }
+        Ok(Materials {
+            uses,
+            default: std::cell::Cell::new(None),
+            count: scene.materials.len(),
+        })
+    }
+
+    /// What a primitive with material `index` needs to know (`None`: the
+    /// default material).
+    pub fn usage(&self, index: Option<usize>) -> Use {
+        index
+            .and_then(|i| self.uses.get(i).copied())
+            .unwrap_or_default()
+    }
+
+    /// The number of document materials.
+    pub fn len(&self) -> usize {
+        self.uses.len()
+    }
+
+    /// The scene index of the default material (glTF's: white, metallic
+    /// and rough factors 1), which is added after the document's.
+    pub fn default_index(&self) -> usize {
+        self.default.set(Some(self.count));
+        self.count
+    }
+
+    /// Adds the default material if a primitive used it.
+    pub fn add_default_if_needed(&self, scene: &mut Scene) {
+        if self.default.get().is_some() {
+            scene.materials.push(Material {
+                name: "default".to_string(),
+                metallic: 1.0,
+                roughness: 1.0,
+                ..Material::default()
+            });
+        }
+    }
+}
+
+/// One material, with the document texture of its base colour.
+fn material(ctx: &Ctx, at: &At, i: usize) -> Result<(Material, Option<usize>, Use)> {
+    let mut m = Material {
+        name: at.opt_str("name")?.unwrap_or_default().to_string(),
+        metallic: 1.0,
+        roughness: 1.0,
+        extras: at.extras(),
+        ..Material::default()
+    };
+    let mut texture = None;
+    let mut usage = Use::default();
+    if let Some(pbr) = at.opt_object("pbrMetallicRoughness")? {
+        if let Some(c) = pbr.opt_floats::<4>("baseColorFactor")? {
+            m.base_color = c;
+        }
+        if let Some(x) = pbr.opt_f32("metallicFactor")? {
+            m.metallic = x;
+        }
+        if let Some(x) = pbr.opt_f32("roughnessFactor")? {
+            m.roughness = x;
+        }
+        if let Some(info) = pbr.opt_object("baseColorTexture")? {
+            texture = Some(info.usize("index")?);
+            usage.tex_coord = info.opt_usize("texCoord")?.unwrap_or(0);
+            if let Some(tt) = info.extension("KHR_texture_transform")? {
+                let tt_path = Path::Key(&info.path, "extensions");
+                let tt = At {
+                    value: tt,
+                    path: Path::Key(&tt_path, "KHR_texture_transform"),
+                };
+                {
+                    let offset = tt.opt_floats::<2>("offset")?.unwrap_or([0.0; 2]);
+                    let rotation = tt.opt_f32("rotation")?.unwrap_or(0.0);
+                    let scale = tt.opt_floats::<2>("scale")?.unwrap_or([1.0; 2]);
+                    if let Some(set) = tt.opt_usize("texCoord")? {
+                        usage.tex_coord = set;
+                    }
+                    let (s, c) = rotation.sin_cos();
+                    usage.transform = Some([
+                        c * scale[0],
+                        s * scale[1],
+                        offset[0],
+                        -s * scale[0],
+                        c * scale[1],
+                        offset[1],
+                    ]);
+                }
+            }
+        }
+        if let Err(e) = texture_info(&pbr, "metallicRoughnessTexture", None) {
+            ctx.warn(error_path(&e), format!("{}; ignored", error_message(&e)));
+        }
+    }
+    for (key, extra) in [
+        ("normalTexture", Some("scale")),
+        ("occlusionTexture", Some("strength")),
+        ("emissiveTexture", None),
+    ] {
+        if let Err(e) = texture_info(at, key, extra) {
+            ctx.warn(error_path(&e), format!("{}; ignored", error_message(&e)));
+        }
+    }
+    if let Some(e) = at.opt_floats::<3>("emissiveFactor")? {
+        m.emissive = e;
+    }
+    let cutoff = at.opt_f32("alphaCutoff")?;
+    m.alpha_mode = match at.opt_str("alphaMode")?.unwrap_or("OPAQUE") {
+        "OPAQUE" => AlphaMode::Opaque,
+        "MASK" => AlphaMode::Mask {
+            cutoff: cutoff.unwrap_or(0.5),
+        },
+        "BLEND" => AlphaMode::Blend,
+        other => {
+            ctx.warn(
+                format!("/materials/{i}/alphaMode"),
+                format!("{other:?} is not OPAQUE, MASK or BLEND; OPAQUE is used"),
+            );
+            AlphaMode::Opaque
+        }
+    };
+    m.double_sided = at.opt_bool("doubleSided")?.unwrap_or(false);
+    Ok((m, texture, usage))
+}
+
+/// Checks the form of a texture reference that the scene has no slot for
+/// (normal, occlusion, emissive, metallic-roughness maps).
+fn texture_info(at: &At, key: &'static str, number: Option<&'static str>) -> Result<()> {
+    if let Some(info) = at.opt_object(key)? {
+        if let Some(n) = number {
+            info.opt_f64(n)?;
+        }
+        info.opt_usize("texCoord")?;
+        info.usize("index")?;
+    }
+    Ok(())
+}
+
+fn error_path(e: &crate::Error) -> String {
+    match e {
+        crate::Error::Gltf { path, .. } => path.clone(),
+        _ => String::new(),
+    }
+}
+
+fn error_message(e: &crate::Error) -> String {
+    match e {
+        crate::Error::Gltf { message, .. } => message.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// An image as a scene texture: its name (else its URI) as the path, and
+/// its pixels as PNG. An image that cannot be read or decoded is a warning
+/// and gives a texture without PNG bytes; an external image without a
+/// resource source to read it is an error.
+fn load_image(ctx: &Ctx, index: usize) -> Result<Texture> {
+    let at = ctx.item("images", index, String::new)?;
+    let path = format!("/images/{index}");
+    let name = at.opt_str("name")?.unwrap_or_default().to_string();
+    let mut texture = Texture {
+        path: name,
+        png: Vec::new(),
+    };
+    let bytes: std::result::Result<std::borrow::Cow<[u8]>, String> = match (
+        at.opt_str("uri")?,
+        at.opt_usize("bufferView")?,
+    ) {
+        (Some(uri), _) => match parse_uri(uri, ctx.options.max_data_uri_bytes) {
+            Ok(Uri::Data { bytes, .. }) => Ok(bytes.into()),
+            Ok(Uri::Relative(file)) => {
+                if texture.path.is_empty() {
+                    texture.path = file.clone();
+                }
+                if ctx.resources.is_none() {
+                    return Err(err(
+                            format!("{path}/uri"),
+                            format!(
+                                "image {file:?} is an external file, and no resource source was given to read it"
+                            ),
+                        ));
+                }
+                ctx.load_external(&file, "image", &path)
+                    .map(|r| r.bytes.into())
+                    .map_err(|e| error_message(&e))
+            }
+            Err(m) => Err(m),
+        },
+        (None, Some(view)) => ctx
+            .view(view, &|| format!("{path}/bufferView"))
+            .map(|v| v.bytes.into())
+            .map_err(|e| format!("{}: {}", error_path(&e), error_message(&e))),
+        (None, None) => Err("the image has neither a uri nor a bufferView".to_string()),
+    };
+    match bytes {
+        Ok(bytes) => match to_png(ctx, &bytes) {
+            Ok(png) => texture.png = png,
+            Err(m) => ctx.warn(path, format!("{m}; the texture has no image")),
+        },
+        Err(m) => ctx.warn(path, format!("{m}; the texture has no image")),
+    }
+    Ok(texture)
+}
+
+/// The image as PNG: a PNG is kept as it is (after checking that it
+/// decodes within the limits: re-encoding would lose 16-bit channels and
+/// colour information for nothing), other formats are decoded and
+/// encoded.
+#[cfg(feature = "textures")]
+fn to_png(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<Vec<u8>, String> {
+    use crate::texture::{decode_with_limits, DecodeLimits, ImageFormat};
+    let limits = DecodeLimits {
+        max_width: ctx.options.max_image_side,
+        max_height: ctx.options.max_image_side,
+        max_bytes: ctx.options.max_image_bytes,
+        ..DecodeLimits::default()
+    };
+    let image = decode_with_limits(bytes, &limits).map_err(|e| e.to_string())?;
+    if ImageFormat::detect(bytes) == Some(ImageFormat::Png) {
+        Ok(bytes.to_vec())
+    } else {
+        image.to_png().map_err(|e| e.to_string())
+    }
+}
+
+/// Without the `textures` feature: a PNG is kept as it is (its size
+/// checked against the limits); other formats cannot be decoded.
+#[cfg(not(feature = "textures"))]
+fn to_png(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<Vec<u8>, String> {
+    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Err(
+            "the image is not a PNG, and decoding other formats needs the `textures` feature"
+                .to_string(),
+        );
+    }
+    let dim = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let (Some(w), Some(h)) = (dim(16), dim(20)) else {
+        return Err("a PNG too short for its header".to_string());
+    };
+    let side = ctx.options.max_image_side;
+    if w == 0
+        || h == 0
+        || w > side
+        || h > side
+        || u64::from(w) * u64::from(h) * 4 > ctx.options.max_image_bytes
+    {
+        return Err(format!(
+            "a PNG of {w}x{h} pixels is empty or past the image limits"
+        ));
+    }
+    Ok(bytes.to_vec())
+}
