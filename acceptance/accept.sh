@@ -19,6 +19,10 @@
 #      three.js (import_three.mjs) give the same triangles and the same
 #      posed vertices (1e-4 × extent) for Blender's exports in the corpus and
 #      Khronos sample files from assimp-testmodels;
+#   3c. MD2s compiled from glTF (md2_accept) match three.js's poses of the
+#      source frame by frame (md2_three.mjs), pass validate --strict
+#      --engine quake2, and load in assimp and Maverick Model 3D with the
+#      same counts;
 #   4. assimp (when installed) imports every GLB (not the --compress ones:
 #      assimp 5.2 has no EXT_meshopt_compression).
 # Needs node/npm and cargo. Exits non-zero when any check fails.
@@ -115,6 +119,45 @@ fi
 mkdir -p "$out/import"
 if "${CARGO_TARGET_DIR:-$root/target}/release/import_accept" "$out/import" "${import_files[@]}" &&
    node "$here/import_three.mjs" "$out/import"; then record import-three.js ok; else record import-three.js FAILED; fi
+
+echo "--- MD2 compiler: three.js poses each source glTF where the MD2 frames are (md2_accept + md2_three.mjs)"
+# Every frame of every MD2 compiled from Blender's exports and the
+# animated and multi-primitive samples: every source vertex within half
+# a grid step (+ 1e-4 of the extent) of three.js's skinned, morphed,
+# node-animated position. Each MD2 is then checked by our validator
+# (--strict --engine quake2: no problem at all) and loaded by assimp and
+# Maverick Model 3D with the same triangle count (and, for Maverick, the
+# same vertex count; assimp splits vertices by texture coordinate).
+(cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin md2_accept)
+md2_files=("$corpus/gltf/blender_walker.glb" "$corpus/gltf/blender_shapekeys.glb" "$corpus/gltf/blender_objects.gltf")
+if [ -d "$assimp_gltf" ]; then
+  md2_files+=("$assimp_gltf/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf"
+              "$assimp_gltf/BoxTextured-glTF-Binary/BoxTextured.glb")
+fi
+mkdir -p "$out/md2"
+if "${CARGO_TARGET_DIR:-$root/target}/release/md2_accept" "$out/md2" "${md2_files[@]}" &&
+   node "$here/md2_three.mjs" "$out/md2"; then record md2-three.js ok; else record md2-three.js FAILED; fi
+peers=ok
+for f in "$out"/md2/*.md2; do
+  name=$(basename "$f")
+  "$cli" validate --strict --engine quake2 "$f" >/dev/null || { echo "FAILED validate --strict --engine quake2 $name"; peers=FAILED; }
+  tris=$(python3 -c 'import struct,sys; print(struct.unpack("<17i", open(sys.argv[1],"rb").read(68))[8])' "$f")
+  verts=$(python3 -c 'import struct,sys; print(struct.unpack("<17i", open(sys.argv[1],"rb").read(68))[6])' "$f")
+  if command -v assimp >/dev/null 2>&1; then
+    faces=$(assimp info "$f" 2>/dev/null | awk '/^Faces:/ {print $2; exit}')
+    [ "$faces" = "$tris" ] || { echo "FAILED assimp $name: $faces faces, the MD2 has $tris triangles"; peers=FAILED; }
+  fi
+  if command -v mm3d >/dev/null 2>&1; then
+    rm -rf "$out/mm3d" && mkdir -p "$out/mm3d" && cp "$f" "$out/mm3d/"
+    (cd "$out/mm3d" && QT_QPA_PLATFORM=offscreen timeout 120 mm3d --batch --convert obj "$name" >/dev/null 2>&1)
+    obj="$out/mm3d/${name%.md2}.obj"
+    mv=$(grep -c '^v ' "$obj" 2>/dev/null || echo 0); mf=$(grep -c '^f ' "$obj" 2>/dev/null || echo 0)
+    [ "$mv" = "$verts" ] && [ "$mf" = "$tris" ] ||
+      { echo "FAILED mm3d $name: $mv vertices, $mf faces; the MD2 has $verts and $tris"; peers=FAILED; }
+  fi
+  echo "checked  $name: $verts vertices, $tris triangles (validator, assimp, Maverick Model 3D)"
+done
+record md2-peers "$peers"
 
 echo "--- assimp"
 if command -v assimp >/dev/null 2>&1; then

@@ -16,9 +16,9 @@
 //
 //   node import_three.mjs DIR
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 
-import { THREE, GLTFLoader } from "./three_node.mjs";
+import { THREE, loadGltf as load, poseAt as pose, primitiveObjects } from "./three_node.mjs";
 
 const RELATIVE_TOLERANCE = 1e-4;
 const dir = process.argv[2];
@@ -27,33 +27,6 @@ if (!dir) {
   process.exit(2);
 }
 const { files } = JSON.parse(readFileSync(join(dir, "import_expectations.json"), "utf8"));
-
-/// Loads a .glb or a .gltf (its URIs read from its folder, as data: URLs).
-function load(file) {
-  const manager = new THREE.LoadingManager();
-  manager.setURLModifier((url) => {
-    if (url.startsWith("data:")) return url;
-    const name = decodeURIComponent(url.replace(/^.*\//, ""));
-    const bytes = readFileSync(join(dirname(file), name));
-    const type = name.endsWith(".png") ? "image/png" : "application/octet-stream";
-    return `data:${type};base64,${bytes.toString("base64")}`;
-  });
-  const bytes = readFileSync(file);
-  const data = file.endsWith(".gltf")
-    ? bytes.toString("utf8")
-    : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  return new Promise((resolve, reject) => new GLTFLoader(manager).parse(data, dirname(file) + "/", resolve, reject));
-}
-
-function pose(gltf, clip, time) {
-  const mixer = new THREE.AnimationMixer(gltf.scene);
-  const action = mixer.clipAction(clip);
-  action.setLoop(THREE.LoopOnce, 1);
-  action.clampWhenFinished = true;
-  action.play();
-  mixer.setTime(time);
-  gltf.scene.updateMatrixWorld(true);
-}
 
 function canonical(indices) {
   const out = [];
@@ -82,15 +55,7 @@ for (const entry of files) {
     continue;
   }
   gltf.scene.updateMatrixWorld(true);
-  // glTF (node, primitive) → three.js object: a node's one primitive is
-  // the node's object, several are children of a group that is.
-  const objects = new Map();
-  gltf.scene.traverse((o) => {
-    const ref = gltf.parser.associations.get(o);
-    if (!o.isMesh || !ref || ref.meshes === undefined) return;
-    const node = ref.nodes ?? gltf.parser.associations.get(o.parent)?.nodes;
-    objects.set(`${node}/${ref.primitives ?? 0}`, o);
-  });
+  const objects = primitiveObjects(gltf);
   const tolerance = RELATIVE_TOLERANCE * Math.max(entry.extent, 1e-6);
   const found = entry.meshes.map((m) => objects.get(`${m.node}/${m.primitive}`));
   entry.meshes.forEach((m, j) => {

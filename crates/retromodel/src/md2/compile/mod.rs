@@ -295,7 +295,7 @@ pub struct CompileOptions {
     /// It fits when the scene has that one mesh, the compile makes as many
     /// frames as recorded (a scene made with `close_loops` has one more
     /// per animation, so it does not), nothing is scaled, and every vertex
-    /// sits on its frame's recorded grid (to 1 % of a step) with the same
+    /// sits on its frame's recorded grid (to a quarter of a step) with the same
     /// bytes as the other copies of its MD2 vertex; otherwise the model
     /// is compiled from scratch with a [`CompileWarning::Md2SourceIgnored`].
     pub reuse_md2_source: bool,
@@ -657,8 +657,11 @@ impl Prepared<'_> {
                 let d = g.decode(b);
                 for k in 0..3 {
                     // A scene made from the MD2 sits on the grid up to f32
-                    // noise; anything more was moved since.
-                    let tolerance = g.scale[k].abs() * 0.01 + 1e-5 * (1.0 + p[k].abs());
+                    // noise, or, through a `--quantize`d glTF, up to that
+                    // grid's step (1/65535 of the model's extent, which
+                    // is a sizeable part of an MD2 step on an axis where
+                    // a frame is flat); more than a quarter step was moved.
+                    let tolerance = g.scale[k].abs() * 0.25 + 1e-5 * (1.0 + p[k].abs());
                     if (d[k] - p[k]).abs() > tolerance {
                         return Some(format!(
                             "frame {f}: a vertex lies off its recorded grid (moved since?)"
