@@ -1,7 +1,6 @@
 //! `KHR_mesh_quantization` for morphed meshes: position displacements as
 //! 16-bit integers on one uniform grid (base positions as floats on the
-//! same grid), normal displacements as normalised 8-bit integers (floats for
-//! a target whose displacements reach beyond ±1, which bytes cannot hold).
+//! same grid), normal displacements as normalised 8-bit integers.
 
 use gltf_json as json;
 use json::accessor::{ComponentType, Type};
@@ -71,10 +70,10 @@ impl Grid {
 
     /// Writes the base positions and the targets; returns the base
     /// position accessor and the targets.
-    pub fn write<'a>(
+    pub fn write(
         &self,
-        b: &mut Builder<'a>,
-        mesh: &'a Mesh,
+        b: &mut Builder,
+        mesh: &Mesh,
     ) -> (
         json::Index<json::Accessor>,
         Option<Vec<json::mesh::MorphTarget>>,
@@ -111,22 +110,13 @@ impl Grid {
                     [c[0] - q[0], c[1] - q[1], c[2] - q[2]]
                 },
             ));
-            // A displacement between two far-apart unit normals can reach
-            // ±2 per component, which normalised bytes (±1) cannot hold:
-            // such a target keeps float normals rather than be clamped.
-            let fits = t.normals.iter().flatten().all(|x| x.abs() <= 1.0);
-            let q =
-                (!t.normals.is_empty()).then(|| {
-                    if fits {
-                        Normals::Bytes(normals.push(
-                            t.normals.iter().map(|n| {
-                                n.map(|x| (x * 127.0).round().clamp(-127.0, 127.0) as i64)
-                            }),
-                        ))
-                    } else {
-                        Normals::Floats(&t.normals)
-                    }
-                });
+            let q = (!t.normals.is_empty()).then(|| {
+                normals.push(
+                    t.normals
+                        .iter()
+                        .map(|n| n.map(|x| (x * 127.0).round().clamp(-127.0, 127.0) as i64)),
+                )
+            });
             layout.push((p, q));
         }
         let position_view = positions.view(b);
@@ -135,28 +125,14 @@ impl Grid {
             .into_iter()
             .map(|(p, q)| json::mesh::MorphTarget {
                 positions: position_view.map(|v| p.accessor(b, v, shorts, true)),
-                normals: q.and_then(|q| match q {
-                    Normals::Bytes(run) => normal_view.map(|v| run.accessor(b, v, bytes, false)),
-                    Normals::Floats(n) => Some(b.floats(
-                        n.as_flattened(),
-                        Type::Vec3,
-                        Some(BufferTarget::ArrayBuffer),
-                        false,
-                    )),
-                }),
+                normals: q
+                    .zip(normal_view)
+                    .map(|(q, v)| q.accessor(b, v, bytes, false)),
                 tangents: None,
             })
             .collect();
         (base_accessor, Some(targets))
     }
-}
-
-/// How one target's normal displacements are stored.
-enum Normals<'a> {
-    /// Normalised bytes in the shared view.
-    Bytes(Run),
-    /// Floats, for displacements beyond ±1.
-    Floats(&'a [[f32; 3]]),
 }
 
 /// Integer vectors of one layout packed one after another, each element
