@@ -35,6 +35,7 @@ pub mod gl_commands;
 mod header;
 mod info;
 mod mesh;
+mod nearest;
 mod read;
 mod repair;
 pub mod sample;
