@@ -37,7 +37,7 @@ fn table() -> &'static Table {
 /// 2`) at face coordinates `(u, v)` in `[-1, 1]`.
 fn direction(face: usize, u: f64, v: f64) -> [f64; 3] {
     let axis = face / 2;
-    let sign = if face % 2 == 0 { 1.0 } else { -1.0 };
+    let sign = if face.is_multiple_of(2) { 1.0 } else { -1.0 };
     let mut d = [0.0; 3];
     d[axis] = sign;
     d[(axis + 1) % 3] = u;
@@ -102,7 +102,7 @@ pub(crate) fn nearest(n: [f32; 3]) -> Option<u8> {
         2
     };
     let m = a[axis];
-    if !(m.is_finite() && m > 0.0) || !n.iter().all(|x| x.is_finite()) {
+    if !n.iter().all(|x| x.is_finite()) || m <= 0.0 {
         return None;
     }
     let face = 2 * axis + usize::from(n[axis] < 0.0);
