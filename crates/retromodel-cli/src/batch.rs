@@ -69,28 +69,37 @@ fn find_models(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
     }
 }
 
-/// Runs the batch; exit 1 when any file failed.
-pub fn run(batch: &Batch) -> Result<ExitCode> {
+/// Every model file below `dir`, sorted, leaving out those inside
+/// `exclude` (an output folder inside the input folder), and the folders
+/// that could not be listed.
+pub(crate) fn models_below(dir: &Path, exclude: Option<&Path>) -> (Vec<PathBuf>, Vec<String>) {
     let mut models = Vec::new();
     let mut list_errors = Vec::new();
-    find_models(batch.input, &mut models, &mut list_errors);
+    find_models(dir, &mut models, &mut list_errors);
     models.sort();
-    // Never write into the input tree's outputs by accident: the output
-    // folder may lie inside the input folder, but its models are skipped.
-    let out_real = std::fs::canonicalize(batch.out_dir).ok();
-    if let Some(out_real) = &out_real {
+    if let Some(out_real) = exclude.and_then(|e| std::fs::canonicalize(e).ok()) {
         models.retain(|m| {
             std::fs::canonicalize(m)
-                .map(|r| !r.starts_with(out_real))
+                .map(|r| !r.starts_with(&out_real))
                 .unwrap_or(true)
         });
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(batch.jobs.unwrap_or(0))
+    (models, list_errors)
+}
+
+/// The worker threads of a batch (`None`: one per core).
+pub(crate) fn worker_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
         .build()
-        .context("cannot start worker threads")?;
-    let bar = if !batch.quiet && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(models.len() as u64);
+        .context("cannot start worker threads")
+}
+
+/// The progress bar of a batch of `len` files: shown when stderr is a
+/// terminal and not `quiet`.
+pub(crate) fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
+    if !quiet && std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(len as u64);
         if let Ok(style) =
             ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {wide_msg}")
         {
@@ -99,7 +108,16 @@ pub fn run(batch: &Batch) -> Result<ExitCode> {
         bar
     } else {
         ProgressBar::hidden()
-    };
+    }
+}
+
+/// Runs the batch; exit 1 when any file failed.
+pub fn run(batch: &Batch) -> Result<ExitCode> {
+    // Never write into the input tree's outputs by accident: the output
+    // folder may lie inside the input folder, but its models are skipped.
+    let (models, list_errors) = models_below(batch.input, Some(batch.out_dir));
+    let pool = worker_pool(batch.jobs)?;
+    let bar = progress_bar(models.len(), batch.quiet);
     let outcomes: Vec<(PathBuf, Outcome)> = pool.install(|| {
         models
             .par_iter()

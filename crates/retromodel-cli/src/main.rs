@@ -1,5 +1,5 @@
-//! `retromodel`: inspect, validate and convert Quake II MD2 and MilkShape 3D
-//! MS3D models.
+//! `retromodel`: inspect, validate, convert and render Quake II MD2 and
+//! MilkShape 3D MS3D models.
 //!
 //! A thin layer over the `retromodel` library: argument parsing, file
 //! access and printing live here, everything else in the library.
@@ -29,6 +29,8 @@ mod info;
 mod load;
 mod output;
 mod pipeline;
+mod render;
+mod render_sheet;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -60,6 +62,16 @@ enum Command {
     /// one that is missing, broken or refused is a warning and its material
     /// is left untextured. Batch mode exits 1 when any file failed.
     Convert(Box<convert::Args>),
+    /// Draw a model: a still (.png), its animations (.gif, .apng), or a
+    /// contact sheet of a folder of models or of one model's frames
+    /// (`--sheet OUT.png`).
+    ///
+    /// Software rendering, the same bytes on every run: a perspective
+    /// camera (30° vertical field of view) framed on everything the
+    /// animations reach, textures as the model names them (its folder and
+    /// `--texture-dir` only), a light fixed to the camera. A folder sheet
+    /// exits 1 when any model failed (it is shown as a placeholder).
+    Render(Box<render::Args>),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +84,7 @@ fn main() -> ExitCode {
         Command::Info(args) => info::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Convert(args) => convert::run(&args),
+        Command::Render(args) => render::run(&args),
     };
     match result {
         Ok(code) => code,

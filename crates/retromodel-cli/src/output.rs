@@ -50,7 +50,7 @@ pub fn write_files(dir: &Path, files: &[OutputFile], force: bool, sync: bool) ->
 /// a temporary file renamed into place, replacing `path` only with
 /// `force` (else the rename fails if `path` appeared meanwhile). With
 /// `sync`, the data is flushed to disk before the rename.
-fn write_atomic_with(
+pub(crate) fn write_atomic_with(
     path: &Path,
     force: bool,
     sync: bool,

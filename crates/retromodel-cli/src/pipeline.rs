@@ -30,7 +30,7 @@ pub struct Job {
 }
 
 /// One warning line, as the command line prints it.
-fn warning_line(input: &Path, w: &Warning) -> String {
+pub(crate) fn warning_line(input: &Path, w: &Warning) -> String {
     let hint = match w {
         Warning::Texture(TextureWarning::NoSkin { .. }) => " (give one with --skin FILE)",
         _ => "",

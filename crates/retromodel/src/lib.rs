@@ -25,6 +25,10 @@
 //!   `EXT_meshopt_compression` (`gltf::GltfOptions`). And import
 //!   (`gltf::import`): `.glb` and `.gltf` documents into the same `Scene`,
 //!   hardened like the parsers.
+//! - Rendering (feature `render`, on by default): `render::Renderer`
+//!   draws any posed scene into RGBA8 pixels in pure Rust (perspective,
+//!   depth buffer, mipmapped textures, alpha test and blending), and
+//!   `render::encode` writes PNG, animated PNG and GIF.
 //!
 //! ## Example
 //!
@@ -74,6 +78,8 @@ pub mod ms3d;
 #[cfg(feature = "scene")]
 pub mod obj;
 mod problem;
+#[cfg(feature = "render")]
+pub mod render;
 #[cfg(feature = "scene")]
 pub mod scene;
 #[cfg(any(feature = "textures", feature = "gltf"))]

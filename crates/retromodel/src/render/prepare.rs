@@ -1,0 +1,69 @@
+//! From a model file's bytes to a scene ready to draw: read (any format),
+//! mapped to a scene whose MD2 animations close their loops, textures
+//! attached through the caller's source.
+
+use crate::convert::Warning;
+use crate::error::Result;
+use crate::model::{Model, ReadContext};
+use crate::scene::{Scene, SceneOptions, TextureLookup, UserSkin};
+use crate::texture::TextureSource;
+
+/// A scene to draw and what the user should know about it.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The scene, textures embedded.
+    pub scene: Scene,
+    /// What was passed over (textures not found, a glTF's odd parts).
+    pub warnings: Vec<Warning>,
+}
+
+/// Reads the model in `input` (the file `file_name`, whose stem names the
+/// scene) and makes its scene: MD2 animations get a key back to their
+/// first frame ([`SceneOptions::close_loops`]), so that a looping
+/// animation blends from its last frame to its first as Quake does and
+/// [`super::timeline::frame_times`] leaves the repeated frame out; every
+/// texture is looked up through `textures` (none: untextured), the first
+/// replaced by `user_skin` when given.
+///
+/// Fails when the input is no model this crate reads or its scene cannot
+/// be made.
+pub fn prepare_scene(
+    input: &[u8],
+    file_name: &str,
+    textures: Option<&dyn TextureSource>,
+    user_skin: Option<&UserSkin>,
+) -> Result<Prepared> {
+    let model = Model::read_with(
+        input,
+        &ReadContext {
+            file_name,
+            resources: textures,
+        },
+    )?;
+    let mut warnings: Vec<Warning> = match &model {
+        Model::Imported(i) => i.warnings.iter().cloned().map(Warning::Read).collect(),
+        _ => Vec::new(),
+    };
+    let stem = std::path::Path::new(file_name)
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let mut scene = model.to_scene(&SceneOptions {
+        name: stem,
+        close_loops: true,
+        ..SceneOptions::default()
+    })?;
+    if let Some(source) = textures {
+        warnings.extend(
+            scene
+                .attach_textures(&TextureLookup {
+                    source,
+                    model_file_name: file_name,
+                    named_like_model: model.format().skin_named_like_model(),
+                    user_skin,
+                })
+                .into_iter()
+                .map(Warning::Texture),
+        );
+    }
+    Ok(Prepared { scene, warnings })
+}
