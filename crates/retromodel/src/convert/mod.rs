@@ -202,6 +202,14 @@ impl<'a> Converter<'a> {
         if compile.animations.is_empty() {
             compile.animations = self.options.anim.clone();
         }
+        // The skin is named after the model written: `hero.md2`, `hero.pcx`.
+        if compile.skin.name.is_none() {
+            compile.skin.name = Some(format!(
+                "{}.{}",
+                stem(output_name),
+                compile.skin.format.extension()
+            ));
+        }
         let compiled = crate::md2::compile::compile(scene, &compile)?;
         warnings.extend(compiled.warnings.into_iter().map(Warning::Compile));
         let mut files = Vec::new();
