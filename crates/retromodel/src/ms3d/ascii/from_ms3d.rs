@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::write::{item_name, path};
 use super::{AsciiModel, Bone, IndexedComment, Key, Material, Mesh, Section, Triangle, Vertex};
 use crate::ms3d::{Comment, Group, Ms3d};
 
@@ -17,9 +18,11 @@ impl AsciiModel {
     /// The text of a binary model, as described in [the module
     /// documentation](super::ascii): one mesh per group, key seconds as
     /// frames at the model's fps (the rate the viewer plays it at, see
-    /// [`Ms3d::effective_fps`]; an infinite fps counts as 1). Every value
-    /// is finite (a non-finite one is written as 0), so the text always
-    /// reads back.
+    /// [`Ms3d::effective_fps`]; an infinite fps counts as 1). Names are
+    /// already as the text writes them (an empty mesh, material or bone
+    /// name is `" "`, a `"` is `'`, an LF a space) and every value is
+    /// finite (a non-finite one is 0), so `parse(to_text())` gives the
+    /// result back exactly.
     ///
     /// ```
     /// use retromodel::ms3d::{ascii::AsciiModel, sample::sample_model};
@@ -186,7 +189,7 @@ fn mesh(model: &Ms3d, group: &Group, unused: &[u16]) -> Mesh {
         .map(|t| {
             let mut out = Triangle {
                 flags: t.flags,
-                smoothing_group: t.smoothing_group,
+                smoothing_group: u32::from(t.smoothing_group),
                 ..Triangle::default()
             };
             for k in 0..3 {
@@ -207,7 +210,7 @@ fn mesh(model: &Ms3d, group: &Group, unused: &[u16]) -> Mesh {
         .collect();
 
     Mesh {
-        name: group.name.to_string_lossy(),
+        name: item_name(&group.name.to_string_lossy()).into_owned(),
         flags: group.flags,
         material: group.material,
         vertices,
@@ -218,15 +221,15 @@ fn mesh(model: &Ms3d, group: &Group, unused: &[u16]) -> Mesh {
 
 fn material(m: &crate::ms3d::Material) -> Material {
     Material {
-        name: m.name.to_string_lossy(),
+        name: item_name(&m.name.to_string_lossy()).into_owned(),
         ambient: m.ambient.map(finite),
         diffuse: m.diffuse.map(finite),
         specular: m.specular.map(finite),
         emissive: m.emissive.map(finite),
         shininess: finite(m.shininess),
         transparency: finite(m.transparency),
-        texture: m.texture.to_string_lossy(),
-        alphamap: m.alphamap.to_string_lossy(),
+        texture: path(&m.texture.to_string_lossy()).into_owned(),
+        alphamap: path(&m.alphamap.to_string_lossy()).into_owned(),
     }
 }
 
@@ -245,8 +248,8 @@ fn bone(j: &crate::ms3d::Joint, fps: f64) -> Bone {
             .collect()
     };
     Bone {
-        name: j.name.to_string_lossy(),
-        parent: j.parent.to_string_lossy(),
+        name: item_name(&j.name.to_string_lossy()).into_owned(),
+        parent: path(&j.parent.to_string_lossy()).into_owned(),
         flags: j.flags,
         position: finite3(j.position),
         rotation: finite3(j.rotation),

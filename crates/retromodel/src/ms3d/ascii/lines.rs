@@ -62,7 +62,9 @@ impl<'a> Lines<'a> {
             }
         };
         self.rest = rest;
-        Some(line.strip_suffix('\r').unwrap_or(line))
+        // CR before the LF belongs to the line end (all of them: a lone CR
+        // left at the end of a comment text could not be written back).
+        Some(line.trim_end_matches('\r'))
     }
 
     /// The next line that is neither blank nor a `//` comment, trimmed.

@@ -117,8 +117,8 @@
 //! - the file version (4), vertex reference counts (recomputed), the
 //!   material `mode` (0), the fps (the caller's), a fractional current
 //!   time (its integer part), name bytes after the NUL (zeros), names
-//!   that are not UTF-8 (replaced characters), `"` in names (`'`), line
-//!   breaks in names (spaces), empty mesh, material and bone names (`" "`),
+//!   that are not UTF-8 (replaced characters), `"` in names (`'`), LF in
+//!   names (a space), empty mesh, material and bone names (`" "`),
 //!   non-finite numbers (0);
 //! - 1.8 vertex weights, joint colours and model extras (absent), the
 //!   comments' subversion (1) and model-comment layout
@@ -247,8 +247,10 @@ pub struct Triangle {
     pub vertices: [u32; 3],
     /// Indices into the mesh's [`Mesh::normals`], one per corner.
     pub normals: [u32; 3],
-    /// Smoothing group.
-    pub smoothing_group: u8,
+    /// Smoothing group. MilkShape's are 1–32 (0 none), but the Blender
+    /// add-on writes one per polygon (542 in the corpus walker); the
+    /// binary's byte keeps it modulo 256, as MilkShape's importer does.
+    pub smoothing_group: u32,
 }
 
 /// A mesh (a binary group) with its own vertices and normals.

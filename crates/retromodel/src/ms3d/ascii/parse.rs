@@ -227,7 +227,7 @@ fn read_triangle(lines: &mut Lines) -> Result<Triangle> {
             index(f[5], "a normal index")?,
             index(f[6], "a normal index")?,
         ],
-        smoothing_group: lines.int(f[7], "smoothing group", "0..=255")?,
+        smoothing_group: lines.int(f[7], "smoothing group", "0..=4294967295")?,
     })
 }
 
@@ -354,7 +354,7 @@ mod tests {
         Materials: 1\r\n\"mat\"\r\n0.200000 0.200000 0.200000 1.000000\r\n\
         0.800000 0.800000 0.800000 1.000000\r\n0.000000 0.000000 0.000000 1.000000\r\n\
         0.000000 0.000000 0.000000 1.000000\r\n0.000000\r\n1.000000\r\n\"tex\\a b.png\"\r\n\"\"\r\n\r\n\
-        Bones: 1\r\n\"joint1\"\r\n\"\"\r\n8 0.000000 0.000000 0.000000 0.000000 0.000000 1.570796\r\n\
+        Bones: 1\r\n\"joint1\"\r\n\"\"\r\n8 0.000000 0.000000 0.000000 0.000000 0.000000 1.250000\r\n\
         2\r\n1.000000 0.000000 0.000000 0.000000\r\n15.500000 1.000000 0.000000 0.000000\r\n\
         1\r\n1.000000 0.000000 0.000000 0.000000\r\n\
         GroupComments: 1\r\n0\r\n// not a comment line here\\nsecond\r\n\
@@ -407,7 +407,7 @@ mod tests {
             (bone.name.as_str(), bone.parent.as_str(), bone.flags),
             ("joint1", "", 8)
         );
-        assert_eq!(bone.rotation, [0.0, 0.0, 1.570796]);
+        assert_eq!(bone.rotation, [0.0, 0.0, 1.25]);
         assert_eq!(bone.position_keys.len(), 2);
         assert_eq!(bone.position_keys[1].frame, 15.5);
         assert_eq!(bone.position_keys[1].value, [1.0, 0.0, 0.0]);
@@ -513,8 +513,11 @@ mod tests {
             (3, "not UTF-8 text (byte 0xff)".into())
         );
         assert_eq!(
-            err("Meshes: 1\n\"m\" 0 0\n0\n0\n1\n0 0 1 2 0 0 0 256\n"),
-            (6, "smoothing group 256 is out of range 0..=255".into())
+            err("Meshes: 1\n\"m\" 0 0\n0\n0\n1\n0 0 1 2 0 0 0 -1\n"),
+            (
+                6,
+                "smoothing group -1 is out of range 0..=4294967295".into()
+            )
         );
     }
 

@@ -29,7 +29,9 @@ impl AsciiModel {
     /// The binary model MilkShape would save from this text, its key
     /// frames turned into seconds at `fps` (`seconds = frame / fps`).
     ///
-    /// See [the module documentation](super::ascii) for the mapping. A
+    /// See [the module documentation](super::ascii) for the mapping
+    /// (smoothing groups above 255 are kept modulo 256, in the binary's
+    /// byte, as MilkShape's importer keeps them). A
     /// model [`AsciiModel::validate`] finds no error in always converts;
     /// the errors here are the binary format's limits (more than 65535
     /// vertices, triangles, materials, bones or keys of a bone, more than
@@ -248,7 +250,8 @@ impl AsciiModel {
 fn binary_triangle(mesh: &Mesh, t: &super::Triangle, base: usize, group: u8) -> Triangle {
     let mut out = Triangle {
         flags: t.flags,
-        smoothing_group: t.smoothing_group,
+        // MilkShape's msTriangle_SetSmoothingGroup takes a byte.
+        smoothing_group: t.smoothing_group as u8,
         group,
         ..Triangle::default()
     };

@@ -25,8 +25,9 @@ impl AsciiModel {
     /// [`AsciiModel::to_ms3d_with_fps`]), key frames beyond an `f32`, bones
     /// whose parents form a cycle. Warnings: indices that point nowhere
     /// (vertices, normals, materials and bones, the last two only when the
-    /// text has that section), triangles that repeat a vertex, vertex
-    /// fields MilkShape ignores, names and paths longer than the binary
+    /// text has that section), triangles that repeat a vertex, smoothing
+    /// groups above 255 (one warning per mesh), vertex fields MilkShape
+    /// ignores, names and paths longer than the binary
     /// fields, missing or duplicate bone names, keys out of order, before
     /// frame 0 or past `Frames:`, counts over MilkShape's limits, comments
     /// on items that do not exist.
@@ -144,6 +145,7 @@ impl AsciiModel {
             }
         }
         let (nv, nn) = (mesh.vertices.len(), mesh.normals.len());
+        let (mut wide_groups, mut first_wide) = (0usize, None);
         for (k, t) in mesh.triangles.iter().enumerate() {
             for (j, &v) in t.vertices.iter().enumerate() {
                 if v as usize >= nv {
@@ -163,6 +165,10 @@ impl AsciiModel {
                     );
                 }
             }
+            if t.smoothing_group > 255 {
+                wide_groups += 1;
+                first_wide.get_or_insert((k, t.smoothing_group));
+            }
             let [a, b, d] = t.vertices;
             if a == b || b == d || a == d {
                 let repeated = if a == b || a == d { a } else { b };
@@ -172,6 +178,17 @@ impl AsciiModel {
                     None,
                 );
             }
+        }
+        if let Some((k, group)) = first_wide {
+            c.warn(
+                format!("meshes[{i}].triangles"),
+                format!(
+                    "{wide_groups} smoothing groups above 255, which MS3D's byte keeps modulo 256 \
+                     (triangle {k}: {group} becomes {})",
+                    group % 256
+                ),
+                None,
+            );
         }
     }
 

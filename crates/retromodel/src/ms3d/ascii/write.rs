@@ -14,7 +14,7 @@ impl AsciiModel {
     /// `AsciiModel::parse(model.to_text())` gives the model back exactly
     /// for any model `parse` or [`AsciiModel::from_ms3d`] made. Names and
     /// paths are written so that the text stays readable: a `"` in them
-    /// becomes `'` and a line break a space; an empty mesh, material or
+    /// becomes `'` and an LF a space; an empty mesh, material or
     /// bone name is written as `" "`, as MilkShape does (its importer, and
     /// StepMania's, reject `""`). Comment line breaks are written as `\n`.
     ///
@@ -180,7 +180,7 @@ fn write_comments(out: &mut String, keyword: &str, comments: &Option<Vec<Indexed
 
 /// A mesh, material or bone name: readable inside quotes, and never
 /// empty (MilkShape writes `" "` for an empty name).
-fn item_name(name: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn item_name(name: &str) -> std::borrow::Cow<'_, str> {
     if name.is_empty() {
         " ".into()
     } else {
@@ -189,28 +189,29 @@ fn item_name(name: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// A name or path readable inside quotes on one line: `"` becomes `'`,
-/// CR and LF become spaces.
-fn path(name: &str) -> std::borrow::Cow<'_, str> {
-    if name.contains(['"', '\r', '\n']) {
-        name.replace('"', "'").replace(['\r', '\n'], " ").into()
+/// LF a space.
+pub(super) fn path(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.contains(['"', '\n']) {
+        name.replace('"', "'").replace('\n', " ").into()
     } else {
         name.into()
     }
 }
 
-/// Free text on one line (CR and LF become spaces).
+/// Free text on one line (LF becomes a space).
 fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains(['\r', '\n']) {
-        text.replace(['\r', '\n'], " ").into()
+    if text.contains('\n') {
+        text.replace('\n', " ").into()
     } else {
         text.into()
     }
 }
 
-/// A comment as MilkShape's exporter writes it: CRLF as `\n`; a lone CR
-/// or LF, which would end the line, as `\n` too.
+/// A comment as MilkShape's exporter writes it: CRLF as `\n`, and a lone
+/// LF (which would end the line) as `\n` too. A lone CR stays: only CRs
+/// before the line end are part of it.
 fn escape(text: &str) -> String {
-    text.replace("\r\n", "\\n").replace(['\r', '\n'], "\\n")
+    text.replace("\r\n", "\\n").replace('\n', "\\n")
 }
 
 #[cfg(test)]
@@ -274,7 +275,7 @@ mod tests {
             }]),
             group_comments: Some(vec![IndexedComment {
                 index: 0,
-                text: "two\r\nlines\n".into(),
+                text: "two\r\nlines\nand\ra CR".into(),
             }]),
             material_comments: Some(vec![]),
             bone_comments: None,
@@ -287,7 +288,7 @@ mod tests {
             \"tex\\black.png\"\n\"\"\n\n\
             Bones: 1\n\"joint1\"\n\"\"\n8 0 0 10 0.02631 0.000259 0\n1\n1 0 0 0\n1\n\
             15.000000357627869 0.401426 0 0\n\
-            GroupComments: 1\n0\ntwo\\nlines\\n\nMaterialComments: 0\nModelComment: 1\nmodel\n";
+            GroupComments: 1\n0\ntwo\\nlines\\nand\ra CR\nMaterialComments: 0\nModelComment: 1\nmodel\n";
         assert_eq!(model.to_text(), expected);
     }
 
