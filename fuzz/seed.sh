@@ -13,7 +13,7 @@ dirs=()
 for t in "${targets[@]}"; do dirs+=("$here/corpus/$t"); done
 # The export target takes both formats: the sample models and every corpus
 # model under 64 KiB (bigger ones would only slow it down).
-dirs+=("$here/corpus/export")
+dirs+=("$here/corpus/export" "$here/corpus/ms3d_ascii")
 cargo run --quiet --manifest-path "$here/Cargo.toml" --example write_sample -- "${dirs[@]}"
 if [ -d "$corpus" ]; then
   for t in "${targets[@]}"; do
@@ -23,6 +23,12 @@ if [ -d "$corpus" ]; then
     echo "$d: $(ls "$d" | wc -l) seeds"
   done
   find "$corpus" \( -name '*.md2' -o -name '*.ms3d' \) -type f -size -64k -exec cp -n {} "$here/corpus/export/" \;
+  # The MilkShape ASCII target takes the corpus's .txt models and, for its
+  # binary half, the .ms3d files.
+  d="$here/corpus/ms3d_ascii"
+  find "$corpus/ms3d_ascii" -name '*.txt' -type f -exec cp -n {} "$d/" \;
+  find "$corpus" -name '*.ms3d' -type f -size -64k -exec cp -n {} "$d/" \;
+  echo "$d: $(ls "$d" | wc -l) seeds"
   echo "$here/corpus/export: $(ls "$here/corpus/export" | wc -l) seeds"
 else
   echo "note: no corpus at $corpus; seeded with the sample models only" >&2

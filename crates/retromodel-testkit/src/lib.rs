@@ -7,9 +7,9 @@
 //!   from the format notes rather than the library's writers.
 //! - `glb` (feature `glb`): an independent reader of GLB files, to check
 //!   exports without the library's glTF code.
-//! - [`md2_checks`], [`ms3d_checks`] and `export_checks` (feature
-//!   `export`): the property checks the fuzz targets run, replayed by
-//!   `crates/retromodel/tests/regression.rs`.
+//! - [`md2_checks`], [`ms3d_checks`], [`ms3d_ascii_checks`] and
+//!   `export_checks` (feature `export`): the property checks the fuzz
+//!   targets run, replayed by `crates/retromodel/tests/regression.rs`.
 //! - [`cli`]: running the CLI binary.
 //!
 //! The library is used with its default features off; this crate's
@@ -30,5 +30,6 @@ pub mod export_checks;
 pub mod glb;
 pub mod md2_builder;
 pub mod md2_checks;
+pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;
 pub mod ms3d_checks;
