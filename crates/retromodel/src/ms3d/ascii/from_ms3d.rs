@@ -267,15 +267,17 @@ fn comments(list: &[Comment]) -> Vec<IndexedComment> {
         .collect()
 }
 
-/// A comment's bytes as text whose line breaks are all CRLF (the text
-/// writes CRLF as `\n` and cannot hold a lone CR or LF).
+/// A comment's bytes as the text gives them back: every line break CRLF
+/// (the text writes CRLF as `\n` and cannot hold a lone CR or LF), and a
+/// literal `\n` too (MilkShape's importer reads it as CRLF).
 fn comment_text(bytes: &[u8]) -> String {
     let s = text(bytes);
-    if !s.contains(['\r', '\n']) {
+    if !s.contains(['\r', '\n']) && !s.contains("\\n") {
         return s;
     }
     s.replace("\r\n", "\n")
         .replace('\r', "\n")
+        .replace("\\n", "\n")
         .replace('\n', "\r\n")
 }
 
@@ -403,6 +405,7 @@ mod tests {
     #[test]
     fn comment_line_breaks_become_crlf() {
         assert_eq!(comment_text(b"a\nb\r\nc\rd"), "a\r\nb\r\nc\r\nd");
+        assert_eq!(comment_text(b"literal \\n"), "literal \r\n");
         assert_eq!(comment_text(b"plain"), "plain");
         assert_eq!(comment_text(b"\xe9t\xe9"), "\u{fffd}t\u{fffd}");
     }
