@@ -16,7 +16,7 @@ const NOWHERE: u32 = u32::MAX;
 
 impl AsciiModel {
     /// The text of a binary model, as described in [the module
-    /// documentation](super::ascii): one mesh per group, key seconds as
+    /// documentation](crate::ms3d::ascii): one mesh per group, key seconds as
     /// frames at the model's fps (the rate the viewer plays it at, see
     /// [`Ms3d::effective_fps`]; an infinite fps counts as 1). Names are
     /// already as the text writes them (an empty mesh, material or bone

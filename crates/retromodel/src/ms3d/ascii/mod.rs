@@ -1,5 +1,5 @@
 //! MilkShape 3D's ASCII format (`.txt`): read, validate, write, and map
-//! to and from the binary [`Ms3d`].
+//! to and from the binary [`Ms3d`](super::Ms3d).
 //!
 //! An [`AsciiModel`] holds what the text holds, section by section, each
 //! optional (StepMania loads a model from three files: one with only
@@ -27,7 +27,7 @@
 //! 6                                           normal count, then per normal:
 //! 0 0 1                                       x y z
 //! 12                                          triangle count, then per triangle:
-//! 0 0 1 2 0 0 0 1                             flags v1 v2 v3 n1 n2 n3 smoothing group
+//! 0 0 1 2 0 0 0 1                             flags v1 v2 v3 n1 n2 n3 smoothing group (1-32)
 //! Materials: 1
 //! "wood"                                      name, then ambient, diffuse,
 //! 0.2 0.2 0.2 1                               specular and emissive (RGBA),
@@ -73,7 +73,7 @@
 //! - Angles are radians in the binary's Euler convention (StepMania and
 //!   the Blender importer convert them as such); positions and keys are
 //!   as in the binary file.
-//! - Comment texts are the rest of the line after the index line, read
+//! - A comment's text is the whole line after its index line, read
 //!   raw (MilkShape's importer reads them with `fgets`, not skipping
 //!   blank or `//` lines); a `\n` in them stands for CRLF. Elsewhere,
 //!   blank lines and lines starting with `//` are skipped anywhere (as
@@ -82,7 +82,7 @@
 //!   because its importer (and StepMania's) rejects `""`; this writer does
 //!   the same. The reader accepts both.
 //!
-//! # The mapping to and from [`Ms3d`]
+//! # The mapping to and from `Ms3d`
 //!
 //! Text meshes are binary groups, in order. A text mesh has its own
 //! vertex and normal lists with texture coordinates on the vertex; the
@@ -92,7 +92,9 @@
 //! - [`AsciiModel::to_ms3d`]: the meshes' vertices are concatenated (mesh
 //!   by mesh, in order, as MilkShape writes them), triangle indices are
 //!   offset accordingly, each corner gets its vertex's `u, v` and its
-//!   normal by value, each group lists its mesh's triangles. Vertex
+//!   normal by value, each group lists its mesh's triangles, smoothing
+//!   groups are kept modulo 256 (the binary's byte; the Blender add-on
+//!   writes one group per polygon, up to 542 in the corpus). Vertex
 //!   reference counts are recomputed (the number of triangles using the
 //!   vertex, as in every corpus binary; saturated at 255). A vertex or
 //!   normal index that points nowhere becomes vertex index 65535 (which
@@ -104,11 +106,12 @@
 //!   with several texture coordinates, or by several groups, becomes one
 //!   text vertex per (group, coordinate) pair: the text cannot share it.
 //!   Normals are the group's distinct corner normals in first-use order.
-//!   Vertices no triangle uses go to the mesh of the nearest used vertex
-//!   before them (after them for leading ones).
+//!   Vertices no group's triangle uses go to the mesh of the nearest used
+//!   vertex before them (after them for leading ones).
 //!
 //! A binary model whose groups each own a contiguous run of vertices,
-//! used with one texture coordinate each, comes back from
+//! used with one texture coordinate each, and list their triangles in
+//! file order, each once (8 of the 19 corpus binaries), comes back from
 //! `from_ms3d → to_text → parse → to_ms3d_with_fps(fps)` with the same
 //! vertices, triangles, groups, materials, joints, keys, keyframer and
 //! comments, bit for bit. What the text cannot carry, and how it comes
@@ -150,9 +153,10 @@ mod write;
 pub use detect::looks_like;
 
 /// Frames per second [`AsciiModel::to_ms3d`] gives the binary model: the
-/// text has none, and 24 is MilkShape's default for a new model (as 12 of
-/// the 19 corpus binaries, saved with untouched animation settings, have
-/// it, with [`DEFAULT_TOTAL_FRAMES`] and [`DEFAULT_FRAME`]).
+/// text has none, and 24 is MilkShape's default for a new model (11 of the
+/// 19 corpus binaries, saved with untouched animation settings, have
+/// exactly fps 24, [`DEFAULT_TOTAL_FRAMES`] and [`DEFAULT_FRAME`]; 14
+/// have fps 24). StepMania plays the text's frames at 30 per second.
 pub const DEFAULT_FPS: f32 = 24.0;
 
 /// Timeline length [`AsciiModel::to_ms3d`] uses when the text has no

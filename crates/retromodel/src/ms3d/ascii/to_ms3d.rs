@@ -29,7 +29,7 @@ impl AsciiModel {
     /// The binary model MilkShape would save from this text, its key
     /// frames turned into seconds at `fps` (`seconds = frame / fps`).
     ///
-    /// See [the module documentation](super::ascii) for the mapping
+    /// See [the module documentation](crate::ms3d::ascii) for the mapping
     /// (smoothing groups above 255 are kept modulo 256, in the binary's
     /// byte, as MilkShape's importer keeps them). A
     /// model [`AsciiModel::validate`] finds no error in always converts;
