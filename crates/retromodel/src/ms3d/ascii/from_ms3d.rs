@@ -8,6 +8,10 @@ use super::write::{item_name, path};
 use super::{AsciiModel, Bone, IndexedComment, Key, Material, Mesh, Section, Triangle, Vertex};
 use crate::ms3d::{Comment, Group, Ms3d};
 
+/// The start of the comment line that keeps a frame rate other than
+/// [`super::DEFAULT_FPS`].
+pub(super) const FPS_COMMENT: &str = "// retromodel fps: ";
+
 /// The header MilkShape writes.
 const HEADER: &str = "// MilkShape 3D ASCII";
 
@@ -47,8 +51,16 @@ impl AsciiModel {
             .zip(&unused)
             .map(|(group, unused)| mesh(model, group, unused))
             .collect();
+        let mut header = vec![HEADER.to_string()];
+        // The text has no frame rate; a rate other than MilkShape's default
+        // is kept in a comment (MilkShape skips comments), so that the text
+        // reads back at it (`AsciiModel::fps`).
+        let rate = model.effective_fps();
+        if rate.is_finite() && rate != super::DEFAULT_FPS {
+            header.push(format!("{FPS_COMMENT}{rate}"));
+        }
         let mut out = AsciiModel {
-            header: vec![HEADER.to_string()],
+            header,
             order: Vec::new(),
             frames: Some(model.total_frames),
             frame: Some(whole_frame(model.current_time)),

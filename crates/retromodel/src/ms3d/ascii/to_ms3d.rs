@@ -21,9 +21,24 @@ pub(super) const MAX_U16_ITEMS: usize = u16::MAX as usize;
 pub(super) const MAX_GROUPS: usize = 256;
 
 impl AsciiModel {
-    /// The binary model, at [`DEFAULT_FPS`] frames per second.
+    /// The binary model, at the frame rate the text keeps in a
+    /// `// retromodel fps: N` comment line (what [`AsciiModel::from_ms3d`]
+    /// writes for a rate other than MilkShape's default), else at
+    /// [`DEFAULT_FPS`] frames per second.
     pub fn to_ms3d(&self) -> Result<Ms3d> {
-        self.to_ms3d_with_fps(DEFAULT_FPS)
+        self.to_ms3d_with_fps(self.fps().unwrap_or(DEFAULT_FPS))
+    }
+
+    /// The frame rate the text keeps in a `// retromodel fps: N` comment
+    /// line, if any.
+    pub fn fps(&self) -> Option<f32> {
+        self.header.iter().find_map(|line| {
+            line.strip_prefix(super::from_ms3d::FPS_COMMENT)?
+                .trim()
+                .parse::<f32>()
+                .ok()
+                .filter(|f| f.is_finite() && *f >= 1.0)
+        })
     }
 
     /// The binary model MilkShape would save from this text, its key
