@@ -23,6 +23,11 @@
 #      source frame by frame (md2_three.mjs), pass validate --strict
 #      --engine quake2, and load in assimp and Maverick Model 3D with the
 #      same counts;
+#   3d. `retromodel render` against three.js in Debian's Chromium (headless,
+#      WebGL on SwiftShader; render_accept.sh, render_three.mjs,
+#      render_compare): alpha-mask IoU >= 0.97 and mean colour difference
+#      <= 8/255 for sample, faerie, sydney, jeep1 and Woman4 (two times) in
+#      several views, and a mirrored skin must fail the colour bound;
 #   4. assimp (when installed) imports every GLB (not the --compress ones:
 #      assimp 5.2 has no EXT_meshopt_compression).
 # Needs node/npm and cargo. Exits non-zero when any check fails.
@@ -158,6 +163,15 @@ for f in "$out"/md2/*.md2; do
   echo "checked  $name: $verts vertices, $tris triangles (validator, assimp, Maverick Model 3D)"
 done
 record md2-peers "$peers"
+
+echo "--- retromodel render against three.js in Chromium (render_accept.sh: alpha-mask IoU, colours, a mirrored-skin control)"
+(cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin render_compare)
+if command -v "${CHROMIUM:-/usr/bin/chromium}" >/dev/null 2>&1; then
+  if bash "$here/render_accept.sh" "$cli" "$out"; then record render-three.js ok; else record render-three.js FAILED; fi
+else
+  echo "chromium not installed"
+  record render-three.js "FAILED (chromium not installed)"
+fi
 
 echo "--- assimp"
 if command -v assimp >/dev/null 2>&1; then

@@ -11,11 +11,10 @@
 //
 // The page and the files are served from 127.0.0.1 by a small server in
 // this process; nothing else is reached. Chromium runs with a fresh
-// profile and without any of its background network services.
+// profile (playwright's temporary one) and without any of its background network services.
 import { createServer } from "node:http";
-import { readFileSync, writeFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { readFileSync, writeFileSync, statSync } from "node:fs";
 import { join, dirname, resolve, extname } from "node:path";
-import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -108,6 +107,11 @@ const types = { ".js": "text/javascript", ".glb": "model/gltf-binary", ".html": 
 const server = createServer((req, res) => {
   const url = decodeURIComponent(new URL(req.url, "http://x").pathname);
   let file = null;
+  if (url === "/favicon.ico") {
+    res.writeHead(204);
+    res.end();
+    return;
+  }
   if (url === "/" || url === "/index.html") {
     res.writeHead(200, { "content-type": "text/html" });
     res.end(page);
@@ -131,7 +135,6 @@ const server = createServer((req, res) => {
 await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
-const profile = mkdtempSync(join(tmpdir(), "retromodel-chromium-"));
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
@@ -142,7 +145,6 @@ const browser = await chromium.launch({
     "--enable-unsafe-swiftshader",
     "--ignore-gpu-blocklist",
     "--no-sandbox",
-    `--user-data-dir=${profile}`,
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
@@ -179,6 +181,5 @@ try {
 } finally {
   await browser.close();
   server.close();
-  rmSync(profile, { recursive: true, force: true });
 }
 process.exit(status);
