@@ -63,10 +63,10 @@ pub enum View {
     Front,
     /// From behind (yaw 180, pitch 0).
     Back,
-    /// From the model's left (yaw 90, pitch 0): its front is on the right
+    /// From the model's left (yaw 90, pitch 0): its front is on the left
     /// of the image.
     Left,
-    /// From the model's right (yaw −90, pitch 0): its front is on the left.
+    /// From the model's right (yaw −90, pitch 0): its front is on the right.
     Right,
     /// From straight above (pitch 90), the front at the bottom.
     Top,
