@@ -1,7 +1,7 @@
 //! The camera: where it is, where it looks, and how a view angle and a
 //! bounding box give one that frames the model.
 
-use glam::{DMat4, DVec3, Vec3};
+use glam::{DMat4, DVec3};
 
 use super::bounds::Bounds;
 use crate::error::{Error, Result};
@@ -259,10 +259,12 @@ impl Camera {
             .chain(&self.up)
             .chain([&self.near, &self.far, &self.fov_y_degrees])
             .all(|v| v.is_finite());
-        let forward = Vec3::from(self.target) - Vec3::from(self.eye);
+        // In f64: squared lengths of far-away cameras overflow f32.
+        let v = |a: [f32; 3]| DVec3::from(a.map(f64::from));
+        let forward = v(self.target) - v(self.eye);
         let ok = finite
             && forward.length() > 0.0
-            && forward.cross(Vec3::from(self.up)).length() > 1e-6 * forward.length()
+            && forward.cross(v(self.up)).length() > 1e-6 * forward.length() * v(self.up).length()
             && self.near > 0.0
             && self.far > self.near
             && (1.0..=170.0).contains(&self.fov_y_degrees);
