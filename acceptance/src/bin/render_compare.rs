@@ -97,8 +97,9 @@ fn measure(w: usize, h: usize, ours: &[u8], theirs: &[u8]) -> Measures {
                 && y > 0
                 && x + 1 < w
                 && y + 1 < h
-                && (y - 1..=y + 1)
-                    .all(|yy| (x - 1..=x + 1).all(|xx| inside(ours, xx, yy) && inside(theirs, xx, yy)));
+                && (y - 1..=y + 1).all(|yy| {
+                    (x - 1..=x + 1).all(|xx| inside(ours, xx, yy) && inside(theirs, xx, yy))
+                });
             if interior {
                 let i = (y * w + x) * 4;
                 for c in 0..3 {
@@ -111,8 +112,16 @@ fn measure(w: usize, h: usize, ours: &[u8], theirs: &[u8]) -> Measures {
         }
     }
     Measures {
-        iou: if either == 0 { 1.0 } else { both as f64 / either as f64 },
-        mean_difference: if compared == 0 { 0.0 } else { sum / compared as f64 },
+        iou: if either == 0 {
+            1.0
+        } else {
+            both as f64 / either as f64
+        },
+        mean_difference: if compared == 0 {
+            0.0
+        } else {
+            sum / compared as f64
+        },
         compared,
         ours: n_ours,
         theirs: n_theirs,
@@ -123,7 +132,9 @@ fn compare_all(cases_path: &str) -> Result<bool> {
     let text = std::fs::read_to_string(cases_path).map_err(|e| format!("{cases_path}: {e}"))?;
     let cases: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{cases_path}: {e}"))?;
-    let cases = cases.as_array().ok_or(format!("{cases_path}: not an array"))?;
+    let cases = cases
+        .as_array()
+        .ok_or(format!("{cases_path}: not an array"))?;
     let field = |c: &serde_json::Value, k: &str| -> Result<String> {
         c[k].as_str()
             .map(str::to_string)
@@ -139,7 +150,10 @@ fn compare_all(cases_path: &str) -> Result<bool> {
         let out = field(c, "out")?;
         let theirs = std::fs::read(&out).map_err(|e| format!("{out}: {e}"))?;
         if theirs.len() != ours.len() {
-            return Err(format!("{name}: three.js drew {} bytes, we drew {w}x{h}", theirs.len()));
+            return Err(format!(
+                "{name}: three.js drew {} bytes, we drew {w}x{h}",
+                theirs.len()
+            ));
         }
         let m = measure(w as usize, h as usize, &ours, &theirs);
         let mirrored = c["mirrored"].as_bool() == Some(true);
@@ -149,7 +163,11 @@ fn compare_all(cases_path: &str) -> Result<bool> {
         println!(
             "{} {name}{}: IoU {:.4} ({} / {} pixels), mean colour difference {:.2} over {} pixels",
             if ok { "ok      " } else { "FAILED  " },
-            if mirrored { " (three.js with the skin mirrored: colours must differ)" } else { "" },
+            if mirrored {
+                " (three.js with the skin mirrored: colours must differ)"
+            } else {
+                ""
+            },
             m.iou,
             m.ours,
             m.theirs,

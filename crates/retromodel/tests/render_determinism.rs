@@ -29,7 +29,9 @@ fn frame(scene: &Scene, k: usize) -> Vec<u8> {
     };
     let mut angle = View::ThreeQuarter.angle();
     angle.yaw += 30.0 * k as f32;
-    let camera = stage.camera(angle, &options, DEFAULT_FOV_Y).expect("camera");
+    let camera = stage
+        .camera(angle, &options, DEFAULT_FOV_Y)
+        .expect("camera");
     let mut pixels = vec![0u8; 96 * 80 * 4];
     stage
         .render(
@@ -90,10 +92,19 @@ fn one_stage_draws_a_frame_the_same_again_after_others() {
     let mut first = vec![0u8; 64 * 64 * 4];
     let mut other = first.clone();
     let mut again = first.clone();
-    let at = |s| Moment::At { animation: 0, seconds: s };
-    stage.render(at(0.1), &camera, &options, &mut first).expect("render");
-    stage.render(at(0.7), &camera, &options, &mut other).expect("render");
-    stage.render(at(0.1), &camera, &options, &mut again).expect("render");
+    let at = |s| Moment::At {
+        animation: 0,
+        seconds: s,
+    };
+    stage
+        .render(at(0.1), &camera, &options, &mut first)
+        .expect("render");
+    stage
+        .render(at(0.7), &camera, &options, &mut other)
+        .expect("render");
+    stage
+        .render(at(0.1), &camera, &options, &mut again)
+        .expect("render");
     assert_eq!(first, again);
     assert_ne!(first, other);
 }

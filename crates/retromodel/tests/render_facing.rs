@@ -85,9 +85,24 @@ fn push_box(min: [f32; 3], max: [f32; 3], positions: &mut Vec<[f32; 3]>, tris: &
 /// front at head height.
 fn asymmetric_md2() -> Md2 {
     let (mut positions, mut tris) = (Vec::new(), Vec::new());
-    push_box([-5.0, -10.0, 0.0], [5.0, 10.0, 40.0], &mut positions, &mut tris); // body
-    push_box([-3.0, 14.0, 0.0], [3.0, 20.0, 70.0], &mut positions, &mut tris); // pillar, +Y: left
-    push_box([5.0, -2.0, 30.0], [25.0, 2.0, 36.0], &mut positions, &mut tris); // nose, +X: front
+    push_box(
+        [-5.0, -10.0, 0.0],
+        [5.0, 10.0, 40.0],
+        &mut positions,
+        &mut tris,
+    ); // body
+    push_box(
+        [-3.0, 14.0, 0.0],
+        [3.0, 20.0, 70.0],
+        &mut positions,
+        &mut tris,
+    ); // pillar, +Y: left
+    push_box(
+        [5.0, -2.0, 30.0],
+        [25.0, 2.0, 36.0],
+        &mut positions,
+        &mut tris,
+    ); // nose, +X: front
     let normals = vec![[0.0, 0.0, 1.0]; positions.len()];
     Md2 {
         skin_width: 8,
@@ -116,7 +131,10 @@ fn from_the_front_the_model_s_left_is_on_the_image_s_right() {
     // Only the pillar reaches the top part of the picture.
     let (x, _) = centroid(&pixels, 0, SIZE, 0, SIZE / 4).expect("the pillar's top is drawn");
     let (body_x, _) = centroid(&pixels, 0, SIZE, SIZE * 3 / 4, SIZE).expect("the body");
-    assert!(x > body_x + 10.0, "pillar at x {x:.1}, body at {body_x:.1}: the model's left must be on the image's right");
+    assert!(
+        x > body_x + 10.0,
+        "pillar at x {x:.1}, body at {body_x:.1}: the model's left must be on the image's right"
+    );
 }
 
 #[test]
@@ -151,7 +169,10 @@ fn from_the_left_side_the_front_is_on_the_image_s_left() {
         .max_by_key(|&yy| (0..SIZE).filter(|&xx| covered(&pixels, xx, yy)).count())
         .expect("a widest row");
     let (nose_row_x, _) = centroid(&pixels, 0, SIZE, row_y, row_y + 1).expect("row");
-    assert!(nose_row_x > x + 5.0, "from the right the nose must be on the right: {nose_row_x:.1} vs {x:.1}");
+    assert!(
+        nose_row_x > x + 5.0,
+        "from the right the nose must be on the right: {nose_row_x:.1} vs {x:.1}"
+    );
 }
 
 #[test]
@@ -159,16 +180,26 @@ fn from_above_the_front_is_at_the_bottom_and_the_left_on_the_right() {
     let pixels = draw(&asymmetric_scene(), View::Top, Shading::Lit);
     let (cx, cy) = centroid(&pixels, 0, SIZE, 0, SIZE).expect("drawn");
     // The nose is the covered part farthest from the centre vertically.
-    let lowest = (0..SIZE).rev().find(|&y| (0..SIZE).any(|x| covered(&pixels, x, y))).expect("drawn");
-    let highest = (0..SIZE).find(|&y| (0..SIZE).any(|x| covered(&pixels, x, y))).expect("drawn");
+    let lowest = (0..SIZE)
+        .rev()
+        .find(|&y| (0..SIZE).any(|x| covered(&pixels, x, y)))
+        .expect("drawn");
+    let highest = (0..SIZE)
+        .find(|&y| (0..SIZE).any(|x| covered(&pixels, x, y)))
+        .expect("drawn");
     assert!(
         f64::from(lowest) - cy > cy - f64::from(highest) + 10.0,
         "the nose (front) must reach farther down ({lowest}) than the back reaches up ({highest}) from {cy:.1}"
     );
     // Seen from above with the front at the bottom, the model's left is on
     // the image's right (as from the front): the pillar's column.
-    let rightmost = (0..SIZE).rev().find(|&x| (0..SIZE).any(|y| covered(&pixels, x, y))).expect("drawn");
-    let leftmost = (0..SIZE).find(|&x| (0..SIZE).any(|y| covered(&pixels, x, y))).expect("drawn");
+    let rightmost = (0..SIZE)
+        .rev()
+        .find(|&x| (0..SIZE).any(|y| covered(&pixels, x, y)))
+        .expect("drawn");
+    let leftmost = (0..SIZE)
+        .find(|&x| (0..SIZE).any(|y| covered(&pixels, x, y)))
+        .expect("drawn");
     assert!(
         f64::from(rightmost) - cx > cx - f64::from(leftmost) + 5.0,
         "the pillar (left) must reach farther right ({rightmost}) than the body's other side left ({leftmost}) from {cx:.1}"
@@ -208,13 +239,25 @@ fn sample_from_the_front_shows_its_left_leg_on_the_right() {
         for x in a + 2..b.saturating_sub(1) {
             for yy in y - 20..y {
                 let i = ((yy * SIZE + x) * 4) as usize;
-                *counts.entry([pixels[i], pixels[i + 1], pixels[i + 2]]).or_insert(0) += 1;
+                *counts
+                    .entry([pixels[i], pixels[i + 1], pixels[i + 2]])
+                    .or_insert(0) += 1;
             }
         }
-        counts.into_iter().max_by_key(|&(_, n)| n).map(|(c, _)| c).expect("leg pixels")
+        counts
+            .into_iter()
+            .max_by_key(|&(_, n)| n)
+            .map(|(c, _)| c)
+            .expect("leg pixels")
     };
     let close = |c: [u8; 3], want: [u8; 3]| c.iter().zip(want).all(|(&a, b)| a.abs_diff(b) <= 2);
     let (image_left, image_right) = (mode(runs[0]), mode(runs[1]));
-    assert!(close(image_right, [60, 60, 70]), "image's right leg {image_right:?} must be the left trouser (60, 60, 70)");
-    assert!(close(image_left, [70, 70, 80]), "image's left leg {image_left:?} must be the right trouser (70, 70, 80)");
+    assert!(
+        close(image_right, [60, 60, 70]),
+        "image's right leg {image_right:?} must be the left trouser (60, 60, 70)"
+    );
+    assert!(
+        close(image_left, [70, 70, 80]),
+        "image's left leg {image_left:?} must be the right trouser (70, 70, 80)"
+    );
 }

@@ -53,7 +53,11 @@ fn md2_of(positions: &[[f32; 3]], tris: &[[u16; 3]]) -> Md2 {
                 texcoords: [0; 3],
             })
             .collect(),
-        frames: vec![encode_frame("f", positions, &vec![[0.0, 0.0, 1.0]; positions.len()])],
+        frames: vec![encode_frame(
+            "f",
+            positions,
+            &vec![[0.0, 0.0, 1.0]; positions.len()],
+        )],
         num_vertices: positions.len(),
         ..Md2::default()
     }
@@ -64,7 +68,10 @@ fn zero_triangles_draw_an_empty_picture() {
     let model = md2_of(&[[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], &[]);
     let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
     let (pixels, _) = draw(&scene, 32);
-    assert!(pixels.iter().all(|&b| b == 0), "nothing to draw: all transparent");
+    assert!(
+        pixels.iter().all(|&b| b == 0),
+        "nothing to draw: all transparent"
+    );
     // An empty scene too.
     let (pixels, _) = draw(&Scene::default(), 16);
     assert!(pixels.iter().all(|&b| b == 0));
@@ -89,16 +96,28 @@ fn the_corpus_file_with_zero_vertices_is_an_error_or_an_empty_picture() {
 #[test]
 fn degenerate_triangles_draw_nothing_and_do_not_panic() {
     // Zero-area triangles: a repeated vertex, three collinear points.
-    let positions = [[0.0, 0.0, 0.0], [10.0, 0.0, 0.0], [20.0, 0.0, 0.0], [0.0, 0.0, 10.0]];
+    let positions = [
+        [0.0, 0.0, 0.0],
+        [10.0, 0.0, 0.0],
+        [20.0, 0.0, 0.0],
+        [0.0, 0.0, 10.0],
+    ];
     let tris = [[0, 0, 0], [0, 1, 2], [1, 1, 3], [3, 3, 0]];
     let scene = Scene::from_md2(&md2_of(&positions, &tris), &Md2SceneOptions::default());
     let (pixels, _) = draw(&scene, 64);
-    assert!(covered(&pixels) <= 64, "zero-area triangles cover at most a line: {}", covered(&pixels));
+    assert!(
+        covered(&pixels) <= 64,
+        "zero-area triangles cover at most a line: {}",
+        covered(&pixels)
+    );
     // Out-of-range indices in a scene built by hand are left out.
     let mut scene = Scene::from_md2(&sample_model(), &Md2SceneOptions::default());
     scene.meshes[0].indices.extend([0, 1, 1_000_000]);
     let (pixels, _) = draw(&scene, 64);
-    assert!(covered(&pixels) > 100, "the valid triangles are still drawn");
+    assert!(
+        covered(&pixels) > 100,
+        "the valid triangles are still drawn"
+    );
 }
 
 #[test]
@@ -118,7 +137,9 @@ fn nan_and_huge_vertices_are_left_out_and_the_rest_drawn() {
             t.normals.extend([[0.0; 3]; 3]);
         }
     }
-    scene.meshes[0].indices.extend([n - 3, n - 2, n - 1, 0, n - 2, 1, 0, 1, n - 3]);
+    scene.meshes[0]
+        .indices
+        .extend([n - 3, n - 2, n - 1, 0, n - 2, 1, 0, 1, n - 3]);
     let (pixels, took) = draw(&scene, 64);
     assert!(took < Duration::from_secs(5), "took {took:?}");
     // The bounds leave the non-finite corner out but keep 1e30, so the
@@ -148,7 +169,10 @@ fn a_one_pixel_skin_colours_the_whole_model() {
     let drawn: Vec<&[u8]> = pixels.chunks_exact(4).filter(|p| p[3] == 255).collect();
     assert!(drawn.len() > 100);
     for p in drawn {
-        assert!(p[0].abs_diff(200) <= 1 && p[1].abs_diff(40) <= 1 && p[2].abs_diff(40) <= 1, "{p:?}");
+        assert!(
+            p[0].abs_diff(200) <= 1 && p[1].abs_diff(40) <= 1 && p[2].abs_diff(40) <= 1,
+            "{p:?}"
+        );
     }
 }
 
@@ -172,7 +196,11 @@ fn a_65535_vertex_ms3d_is_drawn_quickly() {
             let (a, b) = ((i % 256) as f32, (i / 256) as f32);
             SVertex {
                 flags: 0,
-                pos: [a + if i % 3 == 1 { 0.9 } else { 0.0 }, b + if i % 3 == 2 { 0.9 } else { 0.0 }, 0.0],
+                pos: [
+                    a + if i % 3 == 1 { 0.9 } else { 0.0 },
+                    b + if i % 3 == 2 { 0.9 } else { 0.0 },
+                    0.0,
+                ],
                 bone: -1,
                 refs: 1,
             }
@@ -222,8 +250,19 @@ fn a_65535_vertex_ms3d_is_drawn_quickly() {
 
 #[test]
 fn absurd_sizes_are_refused_before_allocating() {
-    for (w, h) in [(0, 10), (10, 0), (MAX_SIDE + 1, 1), (1, MAX_SIDE + 1), (MAX_SIDE, MAX_SIDE)] {
-        if u64::from(w) * u64::from(h) <= MAX_PIXELS && w > 0 && h > 0 && w <= MAX_SIDE && h <= MAX_SIDE {
+    for (w, h) in [
+        (0, 10),
+        (10, 0),
+        (MAX_SIDE + 1, 1),
+        (1, MAX_SIDE + 1),
+        (MAX_SIDE, MAX_SIDE),
+    ] {
+        if u64::from(w) * u64::from(h) <= MAX_PIXELS
+            && w > 0
+            && h > 0
+            && w <= MAX_SIDE
+            && h <= MAX_SIDE
+        {
             continue;
         }
         let e = check_size(w, h).expect_err("refused");
@@ -260,34 +299,77 @@ fn unusable_cameras_and_times_are_errors() {
         near: 1.0,
         far: 1000.0,
     };
-    assert!(renderer.render(&scene, &pose, &good, &options, &mut pixels).is_ok());
+    assert!(renderer
+        .render(&scene, &pose, &good, &options, &mut pixels)
+        .is_ok());
     for bad in [
-        Camera { eye: [f32::NAN, 0.0, 0.0], ..good },
-        Camera { eye: [0.0; 3], ..good },
-        Camera { up: [0.0, 0.0, 1.0], ..good },
+        Camera {
+            eye: [f32::NAN, 0.0, 0.0],
+            ..good
+        },
+        Camera {
+            eye: [0.0; 3],
+            ..good
+        },
+        Camera {
+            up: [0.0, 0.0, 1.0],
+            ..good
+        },
         Camera { near: 0.0, ..good },
         Camera { far: 0.5, ..good },
-        Camera { fov_y_degrees: 180.0, ..good },
-        Camera { fov_y_degrees: 0.0, ..good },
+        Camera {
+            fov_y_degrees: 180.0,
+            ..good
+        },
+        Camera {
+            fov_y_degrees: 0.0,
+            ..good
+        },
     ] {
         assert!(
-            renderer.render(&scene, &pose, &bad, &options, &mut pixels).is_err(),
+            renderer
+                .render(&scene, &pose, &bad, &options, &mut pixels)
+                .is_err(),
             "{bad:?} must be refused"
         );
     }
     let mut stage = Stage::new(&scene).expect("stage");
     for t in [f32::NAN, -1.0, f32::INFINITY] {
         assert!(stage
-            .render(Moment::At { animation: 0, seconds: t }, &good, &options, &mut pixels)
+            .render(
+                Moment::At {
+                    animation: 0,
+                    seconds: t
+                },
+                &good,
+                &options,
+                &mut pixels
+            )
             .is_err());
     }
     // A time long past the end and an animation that does not exist draw
     // something sensible.
     stage
-        .render(Moment::At { animation: 0, seconds: 1e9 }, &good, &options, &mut pixels)
+        .render(
+            Moment::At {
+                animation: 0,
+                seconds: 1e9,
+            },
+            &good,
+            &options,
+            &mut pixels,
+        )
         .expect("clamped");
     stage
-        .render(Moment::At { animation: 99, seconds: 0.0 }, &good, &options, &mut pixels)
+        .render(
+            Moment::At {
+                animation: 99,
+                seconds: 0.0,
+            },
+            &good,
+            &options,
+            &mut pixels,
+        )
         .expect("rest pose");
     stage
         .render(Moment::MorphTarget(1_000_000), &good, &options, &mut pixels)
