@@ -24,7 +24,7 @@ fn frame(scene: &Scene, k: usize) -> Vec<u8> {
     let options = RenderOptions {
         width: 96,
         height: 80,
-        wireframe: (k % 2 == 0).then_some([255, 255, 0, 128]),
+        wireframe: k.is_multiple_of(2).then_some([255, 255, 0, 128]),
         ..RenderOptions::default()
     };
     let mut angle = View::ThreeQuarter.angle();

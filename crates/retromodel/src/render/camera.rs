@@ -307,6 +307,7 @@ pub(crate) fn camera_to_scene(camera: &Camera, v: [f64; 3]) -> [f64; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
 
     fn unit_box() -> Bounds {
         Bounds {
