@@ -2,7 +2,11 @@
 //! written the same way every time (no time stamps, fixed compression).
 //!
 //! - PNG and APNG through the `png` crate (the `image` crate's own PNG
-//!   codec; it writes `acTL`/`fcTL`/`fdAT` and `tEXt` chunks).
+//!   codec; it writes `acTL`/`fcTL`/`fdAT` and `tEXt` chunks), with its
+//!   `Fast` compression (`fdeflate`): at zlib's default level, deflating a
+//!   corpus contact sheet (1808 × 1896) was a sixth of the sheet's whole
+//!   time; `Fast` makes a sheet about twice as large and a still about as
+//!   large (renders are mostly flat colour and transparency).
 //! - GIF through the `gif` crate, with one global palette for all frames
 //!   (so colours do not flicker from frame to frame) made by NeuQuant
 //!   (`color_quant`, MIT, the quantiser the `image` and `gif` crates use;
@@ -46,7 +50,7 @@ fn png_encoder<W: Write>(
     let mut encoder = png::Encoder::new(writer, width, height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Balanced);
+    encoder.set_compression(png::Compression::Fast);
     for (keyword, value) in text {
         encoder
             .add_text_chunk((*keyword).to_string(), (*value).to_string())
