@@ -53,17 +53,23 @@ fn md2_animation_frames(path: &Path) -> Vec<(String, usize)> {
     out
 }
 
-fn gif_frames(path: &Path) -> (u16, u16, usize) {
+/// Width, height and every frame's palette indices of a GIF.
+fn gif_decode(path: &Path) -> (u16, u16, Vec<Vec<u8>>) {
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::Indexed);
     let mut decoder = options
         .read_info(std::fs::File::open(path).expect("gif"))
         .expect("a GIF");
-    let mut n = 0;
-    while decoder.read_next_frame().expect("frame").is_some() {
-        n += 1;
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().expect("frame") {
+        frames.push(frame.buffer.to_vec());
     }
-    (decoder.width(), decoder.height(), n)
+    (decoder.width(), decoder.height(), frames)
+}
+
+fn gif_frames(path: &Path) -> (u16, u16, usize) {
+    let (w, h, frames) = gif_decode(path);
+    (w, h, frames.len())
 }
 
 /// `acTL`'s frame count of an animated PNG (walking its chunks).
@@ -200,6 +206,38 @@ fn gif_and_apng_have_a_frame_per_key_at_the_model_s_rate_and_blend_at_higher_rat
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(gif_frames(&gif).2, stand);
+    // At twice the rate every other frame lies between two keys: blended,
+    // so unlike both neighbours (a held key would repeat one of them).
+    // (`run`: its limbs swing far from key to key.)
+    let run = anims[1].1;
+    let fast = dir.path().join("run20.gif");
+    let o = run_str(&[
+        "render",
+        "--size",
+        "96",
+        "--anim",
+        "run",
+        "--fps",
+        "20",
+        s(&sample()),
+        s(&fast),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (_, _, frames) = gif_decode(&fast);
+    assert_eq!(frames.len(), 2 * run);
+    // (Keys the same pose have the same in-between: only those between
+    // two different keys are checked.)
+    let mut checked = 0;
+    for k in (1..frames.len() - 1).step_by(2) {
+        if frames[k - 1] != frames[k + 1] {
+            assert!(
+                frames[k] != frames[k - 1] && frames[k] != frames[k + 1],
+                "frame {k} is not an in-between"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "{checked} in-betweens checked");
 }
 
 fn sheet_folder(dir: &Path) -> PathBuf {
