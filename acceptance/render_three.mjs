@@ -132,6 +132,12 @@ const server = createServer((req, res) => {
     res.end();
   }
 });
+// Never hang CI: a browser that stops answering fails the step.
+const watchdog = setTimeout(() => {
+  console.error("FAILED: three.js rendering took more than 180 s");
+  process.exit(1);
+}, 180_000);
+watchdog.unref();
 await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
