@@ -7,6 +7,7 @@ the section, the field path and the byte offset.
 """
 
 import os
+import pathlib
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -41,7 +42,7 @@ class Model:
     def name(self) -> str:
         """The file name the model was read from (or the ``name`` given to ``load``)."""
     @property
-    def path(self) -> Optional[str]:
+    def path(self) -> Optional[pathlib.Path]:
         """The path the model was read from, or ``None`` for bytes."""
     @property
     def vertex_count(self) -> int:

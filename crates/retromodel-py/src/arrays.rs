@@ -26,7 +26,10 @@ pub fn new_vec3_array<'py>(
 
 /// A serialisable value as the Python object its JSON is (dicts, lists,
 /// str, int, float, bool, None).
-pub fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+pub fn to_python<'py>(
+    py: Python<'py>,
+    value: &impl serde::Serialize,
+) -> PyResult<Bound<'py, PyAny>> {
     let text = serde_json::to_string(value).map_err(|e| Error::new_err(e.to_string()))?;
     py.import("json")?.call_method1("loads", (text,))
 }

@@ -28,7 +28,10 @@ pub fn run(
 }
 
 /// Output files as `{name: bytes}`, in order.
-pub fn files_dict<'py>(py: Python<'py>, files: &[(String, Vec<u8>)]) -> PyResult<Bound<'py, PyDict>> {
+pub fn files_dict<'py>(
+    py: Python<'py>,
+    files: &[(String, Vec<u8>)],
+) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     for (name, bytes) in files {
         dict.set_item(name, PyBytes::new(py, bytes))?;
@@ -60,7 +63,11 @@ fn convert(
         .iter()
         .map(|f| (f.name.clone(), f.to_vec()))
         .collect();
-    let warnings = conversion.warnings().iter().map(ToString::to_string).collect();
+    let warnings = conversion
+        .warnings()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     Ok((files, warnings, conversion.compile_report().cloned()))
 }
 

@@ -63,7 +63,8 @@ impl Problem {
             self.severity,
             self.path,
             self.message,
-            self.offset.map_or_else(|| "None".to_string(), |o| o.to_string())
+            self.offset
+                .map_or_else(|| "None".to_string(), |o| o.to_string())
         )
     }
 }
@@ -216,7 +217,11 @@ impl Model {
     /// `retromodel info --json`. `clips` are named ranges of an MS3D's
     /// timeline, `"name:first-last"` in frames, measured and checked.
     #[pyo3(signature = (clips = None))]
-    fn info<'py>(&self, py: Python<'py>, clips: Option<Vec<String>>) -> PyResult<Bound<'py, PyAny>> {
+    fn info<'py>(
+        &self,
+        py: Python<'py>,
+        clips: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let clips = parse_clips(clips.unwrap_or_default())?;
         let info = self.model.info(&self.source.bytes, &clips);
         to_python(py, &info)
@@ -274,7 +279,11 @@ impl Model {
     /// float32 array, decoded as `byte * scale + translate` in Quake's
     /// axes (X forward, Y left, Z up; glTF and OBJ exports use
     /// `(y, z, x)`).
-    fn frame_positions<'py>(&self, py: Python<'py>, frame: usize) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+    fn frame_positions<'py>(
+        &self,
+        py: Python<'py>,
+        frame: usize,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         let f = self.frame(frame)?;
         new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_positions(out))
     }
@@ -285,7 +294,11 @@ impl Model {
     /// MD2: the vertex normals of frame `frame` (from the 162-entry normal
     /// table; an index outside it gives zeros) as a `(vertices, 3)`
     /// float32 array, in Quake's axes.
-    fn frame_normals<'py>(&self, py: Python<'py>, frame: usize) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+    fn frame_normals<'py>(
+        &self,
+        py: Python<'py>,
+        frame: usize,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         let f = self.frame(frame)?;
         new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_normals(out))
     }
@@ -347,9 +360,15 @@ impl Model {
     /// weighted joints per vertex), as a `(vertices, 3)` float32 array in
     /// MilkShape's axes (the same as glTF's). A negative time gives the
     /// bind pose; past the last key the last key holds.
-    fn skinned_positions<'py>(&self, py: Python<'py>, time: f32) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+    fn skinned_positions<'py>(
+        &self,
+        py: Python<'py>,
+        time: f32,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         if !time.is_finite() {
-            return Err(Error::new_err(format!("time {time}: must be a finite number of seconds")));
+            return Err(Error::new_err(format!(
+                "time {time}: must be a finite number of seconds"
+            )));
         }
         let (model, _) = self.ms3d()?;
         let rig = self.rig()?;
@@ -370,13 +389,24 @@ impl Model {
     /// animations, textures found beside the file embedded. `quantize`:
     /// `KHR_mesh_quantization`; `compress`: `EXT_meshopt_compression`.
     #[pyo3(signature = (quantize = false, compress = false))]
-    fn to_glb<'py>(&self, py: Python<'py>, quantize: bool, compress: bool) -> PyResult<Bound<'py, PyBytes>> {
+    fn to_glb<'py>(
+        &self,
+        py: Python<'py>,
+        quantize: bool,
+        compress: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let options = retromodel::convert::ConvertOptions {
             quantize,
             compress,
             ..Default::default()
         };
-        let files = crate::convert::run(py, &self.source, &options, retromodel::convert::OutputFormat::Glb, "model.glb")?;
+        let files = crate::convert::run(
+            py,
+            &self.source,
+            &options,
+            retromodel::convert::OutputFormat::Glb,
+            "model.glb",
+        )?;
         let main = files.into_iter().last().map(|(_, b)| b).unwrap_or_default();
         Ok(PyBytes::new(py, &main))
     }
@@ -404,7 +434,13 @@ impl Model {
             time,
             ..Default::default()
         };
-        let files = crate::convert::run(py, &self.source, &options, retromodel::convert::OutputFormat::Obj, name)?;
+        let files = crate::convert::run(
+            py,
+            &self.source,
+            &options,
+            retromodel::convert::OutputFormat::Obj,
+            name,
+        )?;
         crate::convert::files_dict(py, &files)
     }
 
@@ -522,9 +558,6 @@ pub fn parse_clips(clips: Vec<String>) -> PyResult<Vec<Clip>> {
 pub fn engine_named(name: &str) -> PyResult<Engine> {
     Engine::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
-        Error::new_err(format!(
-            "engine {name:?}: not one of {}",
-            names.join(", ")
-        ))
+        Error::new_err(format!("engine {name:?}: not one of {}", names.join(", ")))
     })
 }
