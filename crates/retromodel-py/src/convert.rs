@@ -123,9 +123,6 @@ impl Md2Output {
     }
 }
 
-/// compile_md2(source, fps=10.0, engine="quake2", grid="animation", player=False, anims=None, scale=None, fit_height=None, skin_format=None, skin_name=None, palette=None, name="model.md2")
-/// --
-///
 /// Compiles any model retromodel reads (a `.glb` from Blender, an MS3D,
 /// an OBJ, an MD2) into a Quake II MD2, as `retromodel convert x.md2`
 /// does. `source` is a path, bytes or a `Model`.

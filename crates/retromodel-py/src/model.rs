@@ -99,9 +99,6 @@ impl From<retromodel::Problem> for Problem {
     }
 }
 
-/// load(source, name=None)
-/// --
-///
 /// Reads a model: `source` is a path (`str` or `os.PathLike`) or the
 /// file's bytes. The format is told by the content (MD2, MS3D, MilkShape
 /// 3D ASCII, glTF 2.0, OBJ); a glTF's buffers and an OBJ's materials and
@@ -196,9 +193,6 @@ impl Model {
         Ok(self.md2()?.frames.iter().map(|f| f.name()).collect())
     }
 
-    /// animations()
-    /// --
-    ///
     /// The MD2's animations as its frame names group them (`run01`..
     /// `run06` is `run`): a list of `(name, first_frame, frame_count)`.
     fn animations(&self) -> PyResult<Vec<(String, usize, usize)>> {
@@ -210,9 +204,6 @@ impl Model {
             .collect())
     }
 
-    /// info(clips=None)
-    /// --
-    ///
     /// A summary of the model as a dict: the same fields as
     /// `retromodel info --json`. `clips` are named ranges of an MS3D's
     /// timeline, `"name:first-last"` in frames, measured and checked.
@@ -227,9 +218,6 @@ impl Model {
         to_python(py, &info)
     }
 
-    /// validate(engine=None)
-    /// --
-    ///
     /// Every problem in the model, as a list of `Problem` (empty when the
     /// model is as its format asks). With `engine` (`"quake2"`,
     /// `"yquake2"`, `"q2pro"`, `"kmquake2"`, `"ufoai"`): whether the MD2
@@ -243,9 +231,6 @@ impl Model {
         Ok(problems.into_iter().map(Problem::from).collect())
     }
 
-    /// to_bytes(layout="original")
-    /// --
-    ///
     /// The model written in its own format. An MD2's sections go where the
     /// file had them (`layout="original"`: the same bytes as the file) or
     /// in the standard order (`"standard"`: header, skins, texture
@@ -272,9 +257,6 @@ impl Model {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// frame_positions(frame)
-    /// --
-    ///
     /// MD2: the vertex positions of frame `frame` as a `(vertices, 3)`
     /// float32 array, decoded as `byte * scale + translate` in Quake's
     /// axes (X forward, Y left, Z up; glTF and OBJ exports use
@@ -288,9 +270,6 @@ impl Model {
         new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_positions(out))
     }
 
-    /// frame_normals(frame)
-    /// --
-    ///
     /// MD2: the vertex normals of frame `frame` (from the 162-entry normal
     /// table; an index outside it gives zeros) as a `(vertices, 3)`
     /// float32 array, in Quake's axes.
@@ -303,9 +282,6 @@ impl Model {
         new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_normals(out))
     }
 
-    /// all_positions()
-    /// --
-    ///
     /// MD2: every frame's vertex positions as one `(frames, vertices, 3)`
     /// float32 array (decoded straight into the array's memory).
     fn all_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
@@ -320,9 +296,6 @@ impl Model {
         })
     }
 
-    /// all_normals()
-    /// --
-    ///
     /// MD2: every frame's vertex normals as one `(frames, vertices, 3)`
     /// float32 array.
     fn all_normals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
@@ -352,9 +325,6 @@ impl Model {
         Ok(self.rig()?.skeleton.fps())
     }
 
-    /// skinned_positions(time)
-    /// --
-    ///
     /// MS3D (binary or ASCII): the vertex positions at `time` seconds into
     /// the timeline, skinned as MilkShape's viewer does (up to four
     /// weighted joints per vertex), as a `(vertices, 3)` float32 array in
@@ -381,9 +351,6 @@ impl Model {
         })
     }
 
-    /// to_glb(quantize=False, compress=False)
-    /// --
-    ///
     /// The model as binary glTF 2.0 (`retromodel convert x.glb`): MD2
     /// frames as morph targets with their animations, MS3D skeletons and
     /// animations, textures found beside the file embedded. `quantize`:
@@ -411,9 +378,6 @@ impl Model {
         Ok(PyBytes::new(py, &main))
     }
 
-    /// to_obj(frame=None, anim=None, time=None, name="model.obj")
-    /// --
-    ///
     /// The model as Wavefront OBJ, posed as `retromodel convert x.obj`
     /// poses it: an MD2 at `frame` (within animation `anim` when given;
     /// default frame 0), an MS3D or glTF at `time` seconds (default the
