@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use retromodel::convert::{CompileOptions, ConvertOptions, Converter, OutputFormat};
+use retromodel::convert::{CompileOptions, Conversion, ConvertOptions, Converter, OutputFormat};
 use retromodel::md2::compile::{Grid, SkinFormat};
 use retromodel::texture::{Palette, TextureResolver, TextureSource};
 
@@ -52,12 +52,7 @@ fn convert(
     format: OutputFormat,
     output_name: &str,
 ) -> retromodel::Result<Converted> {
-    let resolver = loaded.path.as_deref().map(TextureResolver::for_model_file);
-    let mut converter = Converter::new(options);
-    if let Some(r) = &resolver {
-        converter = converter.with_textures(r as &dyn TextureSource);
-    }
-    let conversion = converter.convert(&loaded.bytes, &loaded.file_name, format, output_name)?;
+    let conversion = conversion(loaded, options, format, output_name)?;
     let files = conversion
         .files()?
         .iter()
@@ -69,6 +64,46 @@ fn convert(
         .map(ToString::to_string)
         .collect();
     Ok((files, warnings, conversion.compile_report().cloned()))
+}
+
+/// The conversion of `loaded`, its files not made yet.
+fn conversion(
+    loaded: &Loaded,
+    options: &ConvertOptions,
+    format: OutputFormat,
+    output_name: &str,
+) -> retromodel::Result<Conversion> {
+    let resolver = loaded.path.as_deref().map(TextureResolver::for_model_file);
+    let mut converter = Converter::new(options);
+    if let Some(r) = &resolver {
+        converter = converter.with_textures(r as &dyn TextureSource);
+    }
+    converter.convert(&loaded.bytes, &loaded.file_name, format, output_name)
+}
+
+/// `loaded` as one GLB, streamed from the scene straight into the Python
+/// `bytes` object (no copy in between).
+pub fn glb<'py>(
+    py: Python<'py>,
+    loaded: &Loaded,
+    options: &ConvertOptions,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let conversion = py
+        .detach(|| conversion(loaded, options, OutputFormat::Glb, "model.glb"))
+        .map_err(to_py)?;
+    let files = conversion.files().map_err(to_py)?;
+    let main = files
+        .last()
+        .ok_or_else(|| Error::new_err("the conversion made no GLB"))?;
+    PyBytes::new_with(py, main.byte_len(), |mut buffer: &mut [u8]| {
+        main.write_to(&mut buffer)
+            .map_err(|e| Error::new_err(format!("GLB: {e}")))?;
+        if buffer.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::new_err("GLB shorter than its announced length"))
+        }
+    })
 }
 
 /// What `compile_md2` made: the MD2, its skin files, the compile report

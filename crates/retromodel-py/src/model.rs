@@ -367,15 +367,7 @@ impl Model {
             compress,
             ..Default::default()
         };
-        let files = crate::convert::run(
-            py,
-            &self.source,
-            &options,
-            retromodel::convert::OutputFormat::Glb,
-            "model.glb",
-        )?;
-        let main = files.into_iter().last().map(|(_, b)| b).unwrap_or_default();
-        Ok(PyBytes::new(py, &main))
+        crate::convert::glb(py, &self.source, &options)
     }
 
     /// The model as Wavefront OBJ, posed as `retromodel convert x.obj`
