@@ -30,6 +30,8 @@
 
 pub mod ascii;
 mod clip;
+#[cfg(feature = "scene")]
+pub mod compile;
 mod extras;
 mod hierarchy;
 mod info;
@@ -241,7 +243,7 @@ pub struct Comments {
 }
 
 /// Per-vertex skinning data (second 1.8 extra).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct VertexExtra {
     /// Three more joint indices, −1 for none.
     pub bone_ids: [i8; 3],
