@@ -13,7 +13,8 @@ use crate::ms3d::Clip;
 pub enum OutputFormat {
     /// Quake II MD2 (from MD2: laid out, and repaired, as asked).
     Md2,
-    /// MilkShape 3D MS3D (from MS3D: as read).
+    /// MilkShape 3D MS3D (from MS3D or MilkShape ASCII: as read; from
+    /// anything else: compiled by [`ms3d::compile`](crate::ms3d::compile)).
     Ms3d,
     /// Binary glTF 2.0, one file.
     Glb,

@@ -268,8 +268,8 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
             for (k, &node) in skin.joints.iter().enumerate() {
                 if slots[s][k] == Some(Slot::Still) {
                     slots[s][k] = None;
-                    if !ibm_of.contains_key(&node) {
-                        ibm_of.insert(node, DMat4::IDENTITY);
+                    if let std::collections::hash_map::Entry::Vacant(e) = ibm_of.entry(node) {
+                        e.insert(DMat4::IDENTITY);
                         joint_nodes.push(node);
                     }
                 }
@@ -292,8 +292,8 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
                 ))
             }
             Some(node) if moves[node] => {
-                if !ibm_of.contains_key(&node) {
-                    ibm_of.insert(node, rest_global[node].inverse());
+                if let std::collections::hash_map::Entry::Vacant(e) = ibm_of.entry(node) {
+                    e.insert(rest_global[node].inverse());
                     joint_nodes.push(node);
                 }
                 rigid_meshes.push((m, node));
@@ -336,8 +336,8 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
             at = joint_parent(p);
         }
         for &c in chain.iter().rev() {
-            if !index_of.contains_key(&c) {
-                index_of.insert(c, ordered.len());
+            if let std::collections::hash_map::Entry::Vacant(e) = index_of.entry(c) {
+                e.insert(ordered.len());
                 ordered.push(c);
             }
         }

@@ -33,6 +33,10 @@ fn find(parent: &mut [usize], mut i: usize) -> usize {
     i
 }
 
+/// One triangle on an edge: its index and its corner normals at the
+/// edge's two ends.
+type EdgeSide = (usize, [f32; 3], [f32; 3]);
+
 /// The smoothing group of each triangle of one group (`corners`: the
 /// vertex of each corner, `normals`: each corner's normal, `faces`: each
 /// triangle's unit face normal), and how many regions could not get a
@@ -46,7 +50,7 @@ pub(crate) fn smoothing_groups(
     let mut parent: Vec<usize> = (0..n).collect();
     // Edge (a, b), a < b → the first triangle seen on it, with its corner
     // normals at a and b.
-    let mut edges: HashMap<(u32, u32), Vec<(usize, [f32; 3], [f32; 3])>> = HashMap::new();
+    let mut edges: HashMap<(u32, u32), Vec<EdgeSide>> = HashMap::new();
     for (t, c) in corners.iter().enumerate() {
         for k in 0..3 {
             let (i, j) = (k, (k + 1) % 3);

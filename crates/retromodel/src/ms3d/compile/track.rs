@@ -67,7 +67,7 @@ pub(crate) fn position_in(keys: &[(f64, DVec3)], i: usize, time: f64) -> DVec3 {
 /// The interval `[i, i + 1)` holding `time` among `n` increasing key
 /// times (`None` before the first and from the last on).
 pub(crate) fn interval(n: usize, time_of: impl Fn(usize) -> f64, time: f64) -> Option<usize> {
-    if n < 2 || !(time >= time_of(0)) || time >= time_of(n - 1) {
+    if n < 2 || time.is_nan() || time < time_of(0) || time >= time_of(n - 1) {
         return None;
     }
     // The last key with time ≤ `time`.
