@@ -264,6 +264,21 @@ fn radii(
     radius
 }
 
+/// The scene's last material when it is the one `gltf::import` adds for
+/// primitives without a material (glTF's default: white, metallic and
+/// roughness 1, named `default`): MilkShape's "no material" (−1), which
+/// is what an MS3D group without a material becomes in glTF.
+fn gltf_default_material(scene: &Scene) -> Option<usize> {
+    let last = scene.materials.len().checked_sub(1)?;
+    let default = crate::scene::Material {
+        name: "default".to_string(),
+        metallic: 1.0,
+        roughness: 1.0,
+        ..crate::scene::Material::default()
+    };
+    (scene.materials[last] == default).then_some(last)
+}
+
 /// Compiles `scene` into an MS3D (see the [module documentation](self)).
 ///
 /// Fails on a scene whose parts do not fit together (a node hierarchy
@@ -405,7 +420,11 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
     } else {
         model_name
     };
-    let mats = materials::build(scene, &material_names, &model_name, &mut warnings);
+    let mut mats = materials::build(scene, &material_names, &model_name, &mut warnings);
+    let no_material = gltf_default_material(scene);
+    if no_material.is_some() {
+        mats.materials.pop();
+    }
     // Extent and tolerances.
     let (lo, hi) = geometry.vertices.iter().fold(
         (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
@@ -463,7 +482,7 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
             triangles: geometry.group_triangles[m].clone(),
             material: mesh
                 .material
-                .filter(|&i| i < scene.materials.len())
+                .filter(|&i| i < scene.materials.len() && Some(i) != no_material)
                 .map_or(-1, |i| i as i8),
         })
         .collect();
