@@ -72,11 +72,19 @@ fn check(path: &Path) -> String {
     // One group per mesh, its triangles in the source's order.
     assert_eq!(back.groups.len(), scene.meshes.len(), "{what}: groups");
     for (g, mesh) in back.groups.iter().zip(&scene.meshes) {
-        assert_eq!(g.triangles.len() * 3, mesh.indices.len(), "{what}: triangles");
+        assert_eq!(
+            g.triangles.len() * 3,
+            mesh.indices.len(),
+            "{what}: triangles"
+        );
     }
     // The clips: one per animation, in order, as long as it.
     let clips = back.clips();
-    assert_eq!(clips.len(), scene.animations.len(), "{what}: clips {clips:?}");
+    assert_eq!(
+        clips.len(),
+        scene.animations.len(),
+        "{what}: clips {clips:?}"
+    );
     let extent = extent(&scene);
     let skeleton = Skeleton::new(&back).unwrap();
     let influences = Influences::new(&back);
