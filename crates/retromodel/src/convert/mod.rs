@@ -368,8 +368,14 @@ fn compile_ms3d(
     output_name: &str,
     mut warnings: Vec<Warning>,
 ) -> Result<Conversion> {
-    let compiled =
-        crate::ms3d::compile::compile(scene, &crate::ms3d::compile::Ms3dCompileOptions::default())?;
+    // Textures are named after the model written (`hero.ms3d`, `hero.png`),
+    // as MD2 skins are, so that models converted into one folder keep
+    // their own.
+    let options = crate::ms3d::compile::Ms3dCompileOptions {
+        texture_stem: Some(stem(output_name)),
+        ..crate::ms3d::compile::Ms3dCompileOptions::default()
+    };
+    let compiled = crate::ms3d::compile::compile(scene, &options)?;
     warnings.extend(compiled.warnings.into_iter().map(Warning::Ms3dCompile));
     let mut files: Vec<(String, Vec<u8>)> = compiled
         .textures

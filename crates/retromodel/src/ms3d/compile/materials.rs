@@ -18,8 +18,9 @@
 //!   cutoff as reference when any material masks; else 2, "depth sorted
 //!   triangles", when any blends; else 0, "simple".
 //! - **Textures.** A base colour texture (or alpha map) with image bytes
-//!   is written beside the model as `STEM.png` (the stem of the path the
-//!   scene names it by, else `MODEL_textureK`; made unique) and named
+//!   is written beside the model as `STEM.png` (`STEM` the option
+//!   `texture_stem`, else the stem of the path the scene names it by, else
+//!   `MODEL_textureK`; made unique with `_2`, `_3`, ...) and named
 //!   `.\STEM.png`: relative to the model's folder with the `.\` prefix, as
 //!   MilkShape 1.8 writes the textures it finds beside a model (the
 //!   corpus's `assimpdeb_jeep1.ms3d`: `.\jeep1.jpg`; Maverick Model 3D
@@ -103,6 +104,8 @@ fn stem(path: &str) -> String {
 struct TextureNames<'a> {
     scene: &'a Scene,
     model: String,
+    /// The stem every texture file is named by, when given.
+    file_stem: Option<String>,
     /// Per scene texture: the name the model stores (once decided).
     names: Vec<Option<String>>,
     files: Vec<TextureFile>,
@@ -118,7 +121,10 @@ impl TextureNames<'_> {
         let name = if texture.png.is_empty() {
             texture.path.clone()
         } else {
-            let mut base = stem(&texture.path);
+            let mut base = match &self.file_stem {
+                Some(s) => s.clone(),
+                None => stem(&texture.path),
+            };
             if base.is_empty() {
                 base = format!("{}_texture{t}", self.model);
             }
@@ -257,16 +263,20 @@ fn material(
 
 /// The materials of `scene` (named `names`), their texture files, and
 /// the model's transparency mode; `model` names texture files that have
-/// no name of their own.
+/// no name of their own, `file_stem` (when given) every texture file.
 pub(crate) fn build(
     scene: &Scene,
     names: &[String],
     model: &str,
+    file_stem: Option<&str>,
     warnings: &mut Vec<Ms3dCompileWarning>,
 ) -> Materials {
     let mut textures = TextureNames {
         scene,
         model: model.to_string(),
+        file_stem: file_stem
+            .map(|s| stem(&format!("{s}.png")))
+            .filter(|s| !s.is_empty()),
         names: vec![None; scene.textures.len()],
         files: Vec::new(),
     };

@@ -117,6 +117,11 @@ pub struct Ms3dCompileOptions {
     /// are (they are MilkShape's already), and their places on the
     /// timeline. Default true.
     pub reuse_ms3d_keys: bool,
+    /// The stem texture files are named by (`STEM.png`, then `STEM_2.png`,
+    /// ...; characters other than `[A-Za-z0-9_.-]` become `_`), e.g. the
+    /// model file's, so that models written side by side keep their own
+    /// textures; `None` (the default): each texture's own name's stem.
+    pub texture_stem: Option<String>,
 }
 
 impl Default for Ms3dCompileOptions {
@@ -126,6 +131,7 @@ impl Default for Ms3dCompileOptions {
             animations: Vec::new(),
             tolerance: 1e-3,
             reuse_ms3d_keys: true,
+            texture_stem: None,
         }
     }
 }
@@ -420,7 +426,13 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
     } else {
         model_name
     };
-    let mut mats = materials::build(scene, &material_names, &model_name, &mut warnings);
+    let mut mats = materials::build(
+        scene,
+        &material_names,
+        &model_name,
+        options.texture_stem.as_deref(),
+        &mut warnings,
+    );
     let no_material = gltf_default_material(scene);
     if no_material.is_some() {
         mats.materials.pop();
