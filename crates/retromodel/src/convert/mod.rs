@@ -181,8 +181,10 @@ impl<'a> Converter<'a> {
         let stem = stem(input_name);
         let recompile = format == OutputFormat::Md2
             && (options.compile.is_some() || !matches!(model, Model::Md2(_)));
-        let ms3d_compile =
-            format == OutputFormat::Ms3d && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_));
+        // MD2 animation is vertex animation, which an MS3D cannot hold: MD2
+        // to MS3D stays refused.
+        let ms3d_compile = format == OutputFormat::Ms3d
+            && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
         if !format.is_scene_export() && !recompile && !ms3d_compile {
             return self.rewrite(model, format, output_name);
         }
