@@ -107,6 +107,13 @@ fn blenders_walker_becomes_an_ms3d_with_its_clips_texture_and_report() {
             .collect()
     };
     assert_eq!(names(&back), names(&source));
+    // Our reader finds the texture by its relative name (`.\\walker.png`).
+    assert_eq!(
+        back["textures"][0][1],
+        Value::Bool(true),
+        "{}",
+        back["textures"]
+    );
     // --json puts the report on stdout.
     let again = tmp.path().join("again.ms3d");
     let o = run(&[

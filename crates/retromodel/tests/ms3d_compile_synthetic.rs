@@ -233,7 +233,7 @@ fn more_than_four_influences_keep_the_four_largest_in_whole_percents() {
                 )
             })
             .collect();
-        got.sort_by(|a, b| b.1.cmp(&a.1));
+        got.sort_by_key(|g| std::cmp::Reverse(g.1));
         let want: Vec<(String, u32)> = expected.iter().map(|(n, w)| (n.to_string(), *w)).collect();
         assert_eq!(got, want);
     }

@@ -122,8 +122,10 @@ pub(crate) fn same_hemisphere(q: DQuat, reference: DQuat) -> DQuat {
 
 /// The angle between two rotations, in radians (0..π).
 pub(crate) fn angle_between(a: DQuat, b: DQuat) -> f64 {
-    let d = a.dot(b).abs().min(1.0);
-    2.0 * d.acos()
+    // 4·atan2(|a − b|, |a + b|) (b on a's side): exact near 0, where
+    // 2·acos(a·b) loses half the digits.
+    let b = if a.dot(b) < 0.0 { -b } else { b };
+    4.0 * (a - b).length().atan2((a + b).length())
 }
 
 /// Slerp along the shorter arc, as MilkShape's viewer interpolates
