@@ -24,9 +24,13 @@
 //!   `.\STEM.png`: relative to the model's folder with the `.\` prefix, as
 //!   MilkShape 1.8 writes the textures it finds beside a model (the
 //!   corpus's `assimpdeb_jeep1.ms3d`: `.\jeep1.jpg`; Maverick Model 3D
-//!   writes that form too). Our resolver, like assimp's MS3D loader,
-//!   reads `.\` names as the file beside the model. A texture without
-//!   image bytes keeps the path the scene names it by.
+//!   writes that form, `.\Woman4-Remap-texture.tga`, in the corpus's
+//!   `mm3d_from_*` files). A plain name (`STEM.png`, as GLScene's files
+//!   have) would do for loaders that resolve against the model's folder,
+//!   but `.\` is the form MilkShape itself writes and reads back; our
+//!   resolver reads both as the file beside the model (the CLI tests
+//!   convert a compiled MS3D back to glTF with its texture found). A
+//!   texture without image bytes keeps the path the scene names it by.
 //! - **From an MS3D** (`Scene::from_ms3d`'s material extras): ambient,
 //!   specular, shininess, mode, the texture path and the stored diffuse and
 //!   emissive colours are written back as they were, where they still
