@@ -131,8 +131,18 @@ echo "--- MD2 compiler: three.js poses each source glTF where the MD2 frames are
 (cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin md2_accept)
 md2_files=("$corpus/gltf/blender_walker.glb" "$corpus/gltf/blender_shapekeys.glb" "$corpus/gltf/blender_objects.gltf")
 if [ -d "$assimp_gltf" ]; then
+  # Every sample with geometry that fits Quake II's limits (2CylinderEngine
+  # and ClearCoat have 121,496 and 37,116 triangles: refused, the limit
+  # named), among them a skin (simple_skin,
+  # unnamed animation), texture transforms and every primitive mode.
   md2_files+=("$assimp_gltf/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf"
-              "$assimp_gltf/BoxTextured-glTF-Binary/BoxTextured.glb")
+              "$assimp_gltf/BoxTextured-glTF-Binary/BoxTextured.glb"
+              "$assimp_gltf/BoxTexcoords-glTF/boxTexcoords.gltf"
+              "$assimp_gltf/textureTransform/TextureTransformTest.gltf"
+              "$assimp_gltf/simple_skin/simple_skin.gltf")
+  for m in 04 05 06 11 12 13 14 15; do
+    md2_files+=("$assimp_gltf/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_$m.gltf")
+  done
 fi
 mkdir -p "$out/md2"
 if "${CARGO_TARGET_DIR:-$root/target}/release/md2_accept" "$out/md2" "${md2_files[@]}" &&

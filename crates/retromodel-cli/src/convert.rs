@@ -28,11 +28,13 @@ enum LayoutArg {
 /// Arguments of `convert`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The model to read, or a folder to convert every `*.md2` and `*.ms3d`
-    /// below it (with `--out-dir` and `--to`).
+    /// The model to read, or a folder to convert every model below it
+    /// (`*.md2`, `*.ms3d`, `*.glb`, `*.gltf`, `*.obj`, MilkShape ASCII
+    /// `*.txt`; with `--out-dir` and `--to`).
     input: PathBuf,
     /// The file to write; its extension chooses the format (`.md2`, `.ms3d`,
-    /// `.glb`, `.gltf` (+ `.bin`), `.obj` (+ `.mtl` and PNG textures)).
+    /// `.glb`, `.gltf` (+ `.bin`), `.obj` (+ `.mtl` and PNG textures),
+    /// `.txt` (MilkShape 3D ASCII)).
     #[arg(required_unless_present = "out_dir")]
     output: Option<PathBuf>,
     /// Batch mode: the folder to write into, keeping the input folder's
@@ -306,7 +308,7 @@ pub enum ToArg {
     Gltf,
     /// Wavefront OBJ of one pose, its `.mtl` and PNG textures beside it.
     Obj,
-    /// Quake II MD2 (from MD2).
+    /// Quake II MD2 (an MD2 is rewritten; any other model is compiled).
     Md2,
     /// MilkShape 3D MS3D (from MS3D).
     Ms3d,

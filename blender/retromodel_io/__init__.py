@@ -1,0 +1,168 @@
+"""Blender add-on: Quake II MD2 and MilkShape 3D models through retromodel.
+
+Import (File > Import > Quake II MD2 / MilkShape 3D): the model is
+converted by retromodel to binary glTF in memory and handed to Blender's
+own glTF importer (MD2 frames become shape keys with their animations,
+MS3D skeletons an armature with its actions).
+
+Export (File > Export > Quake II MD2): the scene goes out through
+Blender's glTF exporter and retromodel compiles it into an MD2 and its
+skin, as ``retromodel convert x.glb x.md2`` does.
+
+The ``retromodel`` Python package (the wheel from crates/retromodel-py)
+must be importable from Blender's Python: install it there, or put the
+folder holding it in the RETROMODEL_PYTHONPATH environment variable.
+"""
+
+import os
+import sys
+import tempfile
+
+import bpy
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, StringProperty
+from bpy_extras.io_utils import ExportHelper, ImportHelper
+
+bl_info = {
+    "name": "retromodel: Quake II MD2 and MilkShape 3D",
+    "author": "retromodel",
+    "version": (0, 1, 0),
+    "blender": (3, 4, 0),
+    "location": "File > Import / Export",
+    "description": "Import MD2, MS3D and MilkShape ASCII; export MD2 (via glTF and retromodel)",
+    "category": "Import-Export",
+}
+
+
+def _retromodel():
+    """The retromodel package, found on sys.path or in RETROMODEL_PYTHONPATH."""
+    extra = os.environ.get("RETROMODEL_PYTHONPATH")
+    if extra:
+        for folder in extra.split(os.pathsep):
+            if folder and folder not in sys.path:
+                sys.path.append(folder)
+    import retromodel  # noqa: PLC0415 (imported on use, so the add-on registers without it)
+
+    return retromodel
+
+
+class ImportRetromodel(bpy.types.Operator, ImportHelper):
+    """Import a Quake II MD2, MilkShape 3D MS3D or MilkShape 3D ASCII model"""
+
+    bl_idname = "import_scene.retromodel"
+    bl_label = "Import MD2 / MS3D"
+    bl_options = {"REGISTER", "UNDO"}
+
+    filter_glob: StringProperty(default="*.md2;*.ms3d;*.txt", options={"HIDDEN"})
+
+    def execute(self, context):
+        try:
+            rm = _retromodel()
+            glb = rm.load(self.filepath).to_glb()
+        except ImportError as e:
+            self.report({"ERROR"}, f"the retromodel package is not importable: {e}")
+            return {"CANCELLED"}
+        except (ValueError, OSError) as e:
+            self.report({"ERROR"}, str(e))
+            return {"CANCELLED"}
+        return import_glb(glb, os.path.splitext(os.path.basename(self.filepath))[0])
+
+
+def import_glb(glb: bytes, name: str):
+    """Hands retromodel's GLB to Blender's glTF importer (a temporary file:
+    the importer reads paths only)."""
+    _numpy_bool_alias()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, name + ".glb")
+        with open(path, "wb") as f:
+            f.write(glb)
+        return bpy.ops.import_scene.gltf(filepath=path)
+
+
+def _numpy_bool_alias():
+    """Debian's Blender 3.4 glTF add-on uses `np.bool`, an alias NumPy 1.24
+    (Debian's) removed: restore it as the builtin it stood for, when gone."""
+    import numpy as np  # noqa: PLC0415
+
+    if "bool" not in np.__dict__:
+        np.bool = bool
+
+
+class ExportMd2(bpy.types.Operator, ExportHelper):
+    """Export the scene as a Quake II MD2 (and its skin)"""
+
+    bl_idname = "export_scene.retromodel_md2"
+    bl_label = "Export MD2"
+
+    filename_ext = ".md2"
+    filter_glob: StringProperty(default="*.md2", options={"HIDDEN"})
+    fps: FloatProperty(name="Frames per second", default=10.0, min=0.1, max=1000.0)
+    engine: EnumProperty(
+        name="Engine",
+        items=[(e, e, f"meet {e}'s limits") for e in ("quake2", "yquake2", "q2pro", "kmquake2", "ufoai")],
+        default="quake2",
+    )
+    grid: EnumProperty(
+        name="Grid",
+        items=[
+            ("frame", "Per frame", "each frame its own 8-bit grid (smallest error)"),
+            ("animation", "Per animation", "still vertices do not wobble within an animation"),
+            ("model", "Whole model", "one grid for every frame"),
+        ],
+        default="animation",
+    )
+    player: BoolProperty(name="Player table", description="lay out the 198-frame Quake II player table")
+    use_selection: BoolProperty(name="Selected only", default=False)
+
+    def execute(self, context):
+        try:
+            rm = _retromodel()
+        except ImportError as e:
+            self.report({"ERROR"}, f"the retromodel package is not importable: {e}")
+            return {"CANCELLED"}
+        _numpy_bool_alias()
+        with tempfile.TemporaryDirectory() as tmp:
+            glb = os.path.join(tmp, "scene.glb")
+            bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=self.use_selection)
+            try:
+                out = rm.compile_md2(
+                    glb,
+                    fps=self.fps,
+                    engine=self.engine,
+                    grid=self.grid,
+                    player=self.player,
+                    name=os.path.basename(self.filepath),
+                )
+            except ValueError as e:
+                self.report({"ERROR"}, str(e))
+                return {"CANCELLED"}
+        folder = os.path.dirname(self.filepath)
+        for name, data in out.skins.items():
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(data)
+        with open(self.filepath, "wb") as f:
+            f.write(out.md2)
+        for w in out.warnings:
+            self.report({"WARNING"}, w)
+        return {"FINISHED"}
+
+
+def _menu_import(self, context):
+    self.layout.operator(ImportRetromodel.bl_idname, text="Quake II MD2 / MilkShape 3D (.md2, .ms3d, .txt)")
+
+
+def _menu_export(self, context):
+    self.layout.operator(ExportMd2.bl_idname, text="Quake II MD2 (.md2)")
+
+
+def register():
+    bpy.utils.register_class(ImportRetromodel)
+    bpy.utils.register_class(ExportMd2)
+    bpy.types.TOPBAR_MT_file_import.append(_menu_import)
+    bpy.types.TOPBAR_MT_file_export.append(_menu_export)
+
+
+def unregister():
+    bpy.types.TOPBAR_MT_file_export.remove(_menu_export)
+    bpy.types.TOPBAR_MT_file_import.remove(_menu_import)
+    bpy.utils.unregister_class(ExportMd2)
+    bpy.utils.unregister_class(ImportRetromodel)

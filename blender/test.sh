@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Headless test of the Blender add-on with Debian's blender (3.4): installs
+# it when missing, installs the wheel crates/retromodel-py/test.sh built
+# (building it when missing) into a folder Blender's Python is pointed at,
+# and runs test_blender.py.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+export RETROMODEL_CORPUS="${RETROMODEL_CORPUS:-$repo/../shared/corpus}"
+if ! command -v blender >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends blender >/dev/null
+fi
+wheel=$(ls "$repo"/target/retromodel-py/wheels/retromodel-*-abi3-*.whl 2>/dev/null | head -n 1 || true)
+if [ -z "$wheel" ]; then
+  bash "$repo/crates/retromodel-py/test.sh"
+  wheel=$(ls "$repo"/target/retromodel-py/wheels/retromodel-*-abi3-*.whl | head -n 1)
+fi
+work="$repo/target/retromodel-blender"
+rm -rf "$work"
+mkdir -p "$work/out"
+python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps --target "$work/site" "$wheel"
+status=0
+RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-code 1 \
+  --python "$here/test_blender.py" -- "$RETROMODEL_CORPUS" "$work/out" >"$work/blender.log" 2>&1 || status=$?
+grep -vE "^(Blender quit|Read prefs|Warning: Unable to find|Color management)" "$work/blender.log" || true
+exit "$status"

@@ -1,0 +1,124 @@
+"""Quake II MD2 and MilkShape 3D MS3D models: read, validate, rewrite, convert.
+
+``load(path_or_bytes)`` reads any supported file (MD2, MS3D, MilkShape 3D
+ASCII, glTF 2.0, OBJ) into a :class:`Model`. Bad input raises
+:class:`Error` (a ``ValueError``) with the library's message, which names
+the section, the field path and the byte offset.
+"""
+
+import os
+import pathlib
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+Source = Union[str, "os.PathLike[str]", bytes, bytearray]
+
+class Error(ValueError):
+    """A model that cannot be read, checked or converted, or options that do not apply."""
+
+class Problem:
+    """One problem ``Model.validate()`` found."""
+
+    severity: str
+    """``"warning"`` (the model is usable as read) or ``"error"``."""
+    path: str
+    """Where in the model, e.g. ``frames[12].vertices[301].normal_index``."""
+    message: str
+    """What is wrong."""
+    offset: Optional[int]
+    """The byte offset of the value in the file, when known."""
+
+class Model:
+    """A model of any format retromodel reads, as read from one file (immutable)."""
+
+    @property
+    def format(self) -> str:
+        """``"md2"``, ``"ms3d"``, ``"ms3d_ascii"``, ``"gltf"`` or ``"obj"``."""
+    @property
+    def name(self) -> str:
+        """The file name the model was read from (or the ``name`` given to ``load``)."""
+    @property
+    def path(self) -> Optional[pathlib.Path]:
+        """The path the model was read from, or ``None`` for bytes."""
+    @property
+    def vertex_count(self) -> int:
+        """Vertices: an MD2's per frame, an MS3D's."""
+    @property
+    def frame_count(self) -> int:
+        """MD2 frames (0 for other formats)."""
+    @property
+    def frame_names(self) -> List[str]:
+        """MD2 frame names, in order."""
+    @property
+    def joint_count(self) -> int:
+        """MS3D joints (0 for other formats)."""
+    @property
+    def fps(self) -> float:
+        """The MS3D timeline's frames per second (at least 1)."""
+    def animations(self) -> List[Tuple[str, int, int]]:
+        """MD2 animations by frame names: ``(name, first_frame, frame_count)``."""
+    def info(self, clips: Optional[List[str]] = None) -> Dict[str, Any]:
+        """The summary ``retromodel info --json`` prints; ``clips``: ``"name:first-last"``."""
+    def validate(self, engine: Optional[str] = None) -> List[Problem]:
+        """Every problem in the model; with ``engine``, whether the MD2 loads in it."""
+    def to_bytes(self, layout: str = "original") -> bytes:
+        """The model in its own format: the file's bytes (``"original"``), or MD2 sections in the ``"standard"`` order."""
+    def frame_positions(self, frame: int) -> npt.NDArray[np.float32]:
+        """MD2 frame ``frame``'s positions, ``(vertices, 3)``, Quake axes (X forward, Y left, Z up)."""
+    def frame_normals(self, frame: int) -> npt.NDArray[np.float32]:
+        """MD2 frame ``frame``'s normals, ``(vertices, 3)``, Quake axes."""
+    def all_positions(self) -> npt.NDArray[np.float32]:
+        """Every MD2 frame's positions, ``(frames, vertices, 3)``."""
+    def all_normals(self) -> npt.NDArray[np.float32]:
+        """Every MD2 frame's normals, ``(frames, vertices, 3)``."""
+    def skinned_positions(self, time: float) -> npt.NDArray[np.float32]:
+        """MS3D positions at ``time`` seconds, skinned as MilkShape does, ``(vertices, 3)``."""
+    def to_glb(self, quantize: bool = False, compress: bool = False) -> bytes:
+        """Binary glTF 2.0 (``KHR_mesh_quantization`` / ``EXT_meshopt_compression`` optional)."""
+    def to_obj(
+        self,
+        frame: Optional[int] = None,
+        anim: Optional[str] = None,
+        time: Optional[float] = None,
+        name: str = "model.obj",
+    ) -> Dict[str, bytes]:
+        """OBJ of one pose: ``{file name: bytes}``, the ``.obj`` last, glTF axes."""
+
+class Md2Output:
+    """What ``compile_md2`` made."""
+
+    @property
+    def md2(self) -> bytes:
+        """The MD2 file's bytes."""
+    @property
+    def skins(self) -> Dict[str, bytes]:
+        """Skin files to write beside it: ``{file name: bytes}``."""
+    @property
+    def report(self) -> Optional[Dict[str, Any]]:
+        """The compile report (frames and quantisation error per animation)."""
+    @property
+    def warnings(self) -> List[str]:
+        """What the compiler had to change."""
+
+def load(source: Source, name: Optional[str] = None) -> Model:
+    """Reads a model from a path or bytes; the format is told by the content."""
+
+def compile_md2(
+    source: Union[Source, Model],
+    fps: float = 10.0,
+    engine: str = "quake2",
+    grid: str = "animation",
+    player: bool = False,
+    anims: Optional[List[str]] = None,
+    scale: Optional[float] = None,
+    fit_height: Optional[float] = None,
+    skin_format: Optional[str] = None,
+    skin_name: Optional[str] = None,
+    palette: Optional[bytes] = None,
+    name: str = "model.md2",
+) -> Md2Output:
+    """Compiles any model (a ``.glb`` from Blender, an MS3D, an OBJ) into a Quake II MD2."""

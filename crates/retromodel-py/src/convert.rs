@@ -1,0 +1,269 @@
+//! Conversions through the library's `Converter`, as the command line
+//! makes them: every output file as bytes.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use retromodel::convert::{CompileOptions, Conversion, ConvertOptions, Converter, OutputFormat};
+use retromodel::md2::compile::{Grid, SkinFormat};
+use retromodel::texture::{Palette, TextureResolver, TextureSource};
+
+use crate::arrays::to_python;
+use crate::errors::{to_py, Error};
+use crate::model::engine_named;
+use crate::source::{Loaded, Source};
+
+/// Converts `loaded` to `format` with `options`, the main output named
+/// `output_name`; textures are found beside the file it was read from.
+/// Returns `(file name, bytes)` for every output file, the main one last.
+pub fn run(
+    py: Python<'_>,
+    loaded: &Loaded,
+    options: &ConvertOptions,
+    format: OutputFormat,
+    output_name: &str,
+) -> PyResult<Vec<(String, Vec<u8>)>> {
+    py.detach(|| convert(loaded, options, format, output_name))
+        .map(|(files, _, _)| files)
+        .map_err(to_py)
+}
+
+/// Output files as `{name: bytes}`, in order.
+pub fn files_dict<'py>(
+    py: Python<'py>,
+    files: &[(String, Vec<u8>)],
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (name, bytes) in files {
+        dict.set_item(name, PyBytes::new(py, bytes))?;
+    }
+    Ok(dict)
+}
+
+/// The files, the warnings and the MD2 compile report of one conversion.
+type Converted = (
+    Vec<(String, Vec<u8>)>,
+    Vec<String>,
+    Option<retromodel::md2::compile::CompileReport>,
+);
+
+fn convert(
+    loaded: &Loaded,
+    options: &ConvertOptions,
+    format: OutputFormat,
+    output_name: &str,
+) -> retromodel::Result<Converted> {
+    let conversion = conversion(loaded, options, format, output_name)?;
+    let files = conversion
+        .files()?
+        .iter()
+        .map(|f| (f.name.clone(), f.to_vec()))
+        .collect();
+    let warnings = conversion
+        .warnings()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    Ok((files, warnings, conversion.compile_report().cloned()))
+}
+
+/// The conversion of `loaded`, its files not made yet.
+fn conversion(
+    loaded: &Loaded,
+    options: &ConvertOptions,
+    format: OutputFormat,
+    output_name: &str,
+) -> retromodel::Result<Conversion> {
+    let resolver = loaded.path.as_deref().map(TextureResolver::for_model_file);
+    let mut converter = Converter::new(options);
+    if let Some(r) = &resolver {
+        converter = converter.with_textures(r as &dyn TextureSource);
+    }
+    converter.convert(&loaded.bytes, &loaded.file_name, format, output_name)
+}
+
+/// `loaded` as one GLB, streamed from the scene straight into the Python
+/// `bytes` object (no copy in between).
+pub fn glb<'py>(
+    py: Python<'py>,
+    loaded: &Loaded,
+    options: &ConvertOptions,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let conversion = py
+        .detach(|| conversion(loaded, options, OutputFormat::Glb, "model.glb"))
+        .map_err(to_py)?;
+    let files = conversion.files().map_err(to_py)?;
+    let main = files
+        .last()
+        .ok_or_else(|| Error::new_err("the conversion made no GLB"))?;
+    PyBytes::new_with(py, main.byte_len(), |mut buffer: &mut [u8]| {
+        main.write_to(&mut buffer)
+            .map_err(|e| Error::new_err(format!("GLB: {e}")))?;
+        if buffer.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::new_err("GLB shorter than its announced length"))
+        }
+    })
+}
+
+/// What `compile_md2` made: the MD2, its skin files, the compile report
+/// and the warnings.
+#[pyclass(module = "retromodel", frozen)]
+pub struct Md2Output {
+    md2: Vec<u8>,
+    skins: Vec<(String, Vec<u8>)>,
+    report: Option<retromodel::md2::compile::CompileReport>,
+    warnings: Vec<String>,
+}
+
+#[pymethods]
+impl Md2Output {
+    /// The MD2 file's bytes.
+    #[getter]
+    fn md2<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.md2)
+    }
+
+    /// The skin files to write beside it: `{file name: bytes}` (empty when
+    /// the source has no texture).
+    #[getter]
+    fn skins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        files_dict(py, &self.skins)
+    }
+
+    /// The compile report (frames and quantisation error per animation,
+    /// vertex and triangle counts), as `retromodel convert --json` prints
+    /// it; `None` for an MD2 rewritten as it is.
+    #[getter]
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.report {
+            Some(r) => to_python(py, r),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// What the compiler had to change, one line each.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<retromodel.Md2Output: {} bytes, {} skin file(s), {} warning(s)>",
+            self.md2.len(),
+            self.skins.len(),
+            self.warnings.len()
+        )
+    }
+}
+
+/// Compiles any model retromodel reads (a `.glb` from Blender, an MS3D,
+/// an OBJ, an MD2) into a Quake II MD2, as `retromodel convert x.md2`
+/// does. `source` is a path, bytes or a `Model`.
+///
+/// - `fps`: frames per second the animations are baked at.
+/// - `engine`: whose limits the model must meet (`quake2`, `yquake2`,
+///   `q2pro`, `kmquake2`, `ufoai`).
+/// - `grid`: which frames share an 8-bit grid: `"frame"`, `"animation"`
+///   (vertices that do not move do not wobble) or `"model"`.
+/// - `player`: lay the animations out as the 198-frame player table.
+/// - `anims`: the animations to bake, in order (default all).
+/// - `scale` or `fit_height`: multiply units, or fit to this height.
+/// - `skin_format`: `"pcx"` (needs `palette`), `"png"` or `"tga"`
+///   (default pcx with a palette, else png); `skin_name`: the skin path
+///   written in the model; `palette`: a PCX or 768 bytes of RGB.
+/// - `name`: the MD2's file name (the skin is named after it).
+///
+/// Returns an `Md2Output`. Raises `retromodel.Error` when the model
+/// cannot be compiled (an engine limit exceeded, an unknown animation).
+#[pyfunction]
+#[pyo3(signature = (source, fps = 10.0, engine = "quake2", grid = "animation", player = false, anims = None, scale = None, fit_height = None, skin_format = None, skin_name = None, palette = None, name = "model.md2"))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments
+pub fn compile_md2(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    fps: f32,
+    engine: &str,
+    grid: &str,
+    player: bool,
+    anims: Option<Vec<String>>,
+    scale: Option<f32>,
+    fit_height: Option<f32>,
+    skin_format: Option<&str>,
+    skin_name: Option<String>,
+    palette: Option<Vec<u8>>,
+    name: &str,
+) -> PyResult<Md2Output> {
+    if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+        return Err(Error::new_err(format!(
+            "fps {fps}: must be a number of frames per second above 0 (at most 1000)"
+        )));
+    }
+    if scale.is_some() && fit_height.is_some() {
+        return Err(Error::new_err("scale and fit_height: give one"));
+    }
+    let mut o = CompileOptions {
+        fps,
+        player,
+        scale,
+        fit_height,
+        animations: anims.clone().unwrap_or_default(),
+        engine: engine_named(engine)?,
+        grid: match grid {
+            "frame" => Grid::Frame,
+            "animation" => Grid::Animation,
+            "model" => Grid::Model,
+            other => {
+                return Err(Error::new_err(format!(
+                    "grid {other:?}: not one of frame, animation, model"
+                )))
+            }
+        },
+        ..CompileOptions::default()
+    };
+    if let Some(bytes) = &palette {
+        let p = if bytes.len() == 768 {
+            Palette::from_raw_768(bytes)
+        } else {
+            Palette::from_pcx(bytes)
+        };
+        o.skin.palette = Some(p.map_err(|e| Error::new_err(format!("palette: {e}")))?);
+    }
+    o.skin.format = match skin_format {
+        Some("pcx") => SkinFormat::Pcx,
+        Some("png") => SkinFormat::Png,
+        Some("tga") => SkinFormat::Tga,
+        Some(other) => {
+            return Err(Error::new_err(format!(
+                "skin_format {other:?}: not one of pcx, png, tga"
+            )))
+        }
+        None if palette.is_some() => SkinFormat::Pcx,
+        None => SkinFormat::Png,
+    };
+    o.skin.name = skin_name;
+    let options = ConvertOptions {
+        anim: anims.unwrap_or_default(),
+        compile: Some(o),
+        ..ConvertOptions::default()
+    };
+    let owned;
+    let loaded: &Loaded = match source.cast::<crate::model::Model>() {
+        Ok(model) => &model.get().source,
+        Err(_) => {
+            owned = source.extract::<Source>()?.load(py, None)?;
+            &owned
+        }
+    };
+    let (mut files, warnings, report) = py
+        .detach(|| convert(loaded, &options, OutputFormat::Md2, name))
+        .map_err(to_py)?;
+    let md2 = files.pop().map(|(_, b)| b).unwrap_or_default();
+    Ok(Md2Output {
+        md2,
+        skins: files,
+        report,
+        warnings,
+    })
+}

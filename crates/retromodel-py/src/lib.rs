@@ -1,0 +1,42 @@
+//! `retromodel` for Python: read, validate, rewrite and convert Quake II
+//! MD2 and MilkShape 3D MS3D models, with frames and poses as NumPy
+//! arrays.
+//!
+//! The module is a thin layer over the Rust library: [`retromodel::Model`]
+//! reads any supported file, [`retromodel::convert::Converter`] makes every
+//! output the command line makes (as bytes), and the errors are the
+//! library's, raised as `retromodel.Error` (a `ValueError`).
+
+mod arrays;
+mod convert;
+mod errors;
+mod model;
+mod source;
+
+use pyo3::prelude::*;
+
+/// The Python module `retromodel`.
+#[pymodule]
+#[pyo3(name = "retromodel")]
+fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add(
+        "__doc__",
+        "Quake II MD2 and MilkShape 3D MS3D models: read, validate, rewrite, convert.\n\n\
+         load(path_or_bytes) reads any supported file (MD2, MS3D, MilkShape 3D ASCII,\n\
+         glTF 2.0, OBJ) into a Model: info() and validate() summarise and check it,\n\
+         to_bytes() writes it back (byte-identical for files read as they are), MD2\n\
+         frames and MS3D skinned poses come as float32 NumPy arrays, to_glb() and\n\
+         to_obj() export it, and compile_md2() turns any model (a .glb from\n\
+         Blender, say) into a Quake II MD2 and its skin.\n\n\
+         Bad input raises retromodel.Error (a ValueError) with the library's message,\n\
+         which names the section, the field path and the byte offset.",
+    )?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("Error", m.py().get_type::<errors::Error>())?;
+    m.add_class::<model::Model>()?;
+    m.add_class::<model::Problem>()?;
+    m.add_class::<convert::Md2Output>()?;
+    m.add_function(wrap_pyfunction!(model::load, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::compile_md2, m)?)?;
+    Ok(())
+}

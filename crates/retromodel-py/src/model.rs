@@ -1,0 +1,519 @@
+//! `retromodel.Model`, `retromodel.Problem` and `retromodel.load`.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use numpy::PyArrayDyn;
+use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use retromodel::md2::{Engine, Layout, Md2};
+use retromodel::ms3d::{Clip, Influences, Ms3d, Skeleton};
+use retromodel::{Format, ReadContext};
+
+use crate::arrays::{new_vec3_array, to_python};
+use crate::errors::{to_py, Error};
+use crate::source::{Loaded, Source};
+
+/// A model of any format retromodel reads, as read from one file.
+///
+/// Made by `retromodel.load`. Immutable: every method reads it; the
+/// conversions return new bytes.
+#[pyclass(module = "retromodel", frozen)]
+pub struct Model {
+    pub(crate) model: retromodel::Model,
+    pub(crate) source: Loaded,
+    /// An MS3D's skeleton and skin weights, prepared on first use.
+    rig: OnceLock<Result<Rig, String>>,
+}
+
+/// What skinning an MS3D needs.
+struct Rig {
+    /// The binary model a MilkShape ASCII model converts to (`None` for a
+    /// binary MS3D, which the model holds).
+    converted: Option<Ms3d>,
+    skeleton: Skeleton,
+    influences: Influences,
+}
+
+/// One problem `Model.validate()` found.
+#[pyclass(module = "retromodel", frozen, get_all)]
+#[derive(Clone)]
+pub struct Problem {
+    /// `"warning"` (the model is usable as read) or `"error"`.
+    pub severity: String,
+    /// Where in the model, as a path of fields and indices, e.g.
+    /// `frames[12].vertices[301].normal_index`.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+    /// The byte offset of the value in the file, when known.
+    pub offset: Option<u64>,
+}
+
+#[pymethods]
+impl Problem {
+    fn __str__(&self) -> String {
+        self.problem().to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Problem(severity={:?}, path={:?}, message={:?}, offset={})",
+            self.severity,
+            self.path,
+            self.message,
+            self.offset
+                .map_or_else(|| "None".to_string(), |o| o.to_string())
+        )
+    }
+}
+
+impl Problem {
+    fn problem(&self) -> retromodel::Problem {
+        retromodel::Problem {
+            severity: if self.severity == "error" {
+                retromodel::Severity::Error
+            } else {
+                retromodel::Severity::Warning
+            },
+            path: self.path.clone(),
+            message: self.message.clone(),
+            offset: self.offset,
+        }
+    }
+}
+
+impl From<retromodel::Problem> for Problem {
+    fn from(p: retromodel::Problem) -> Self {
+        Problem {
+            severity: match p.severity {
+                retromodel::Severity::Warning => "warning",
+                retromodel::Severity::Error => "error",
+            }
+            .to_string(),
+            path: p.path,
+            message: p.message,
+            offset: p.offset,
+        }
+    }
+}
+
+/// Reads a model: `source` is a path (`str` or `os.PathLike`) or the
+/// file's bytes. The format is told by the content (MD2, MS3D, MilkShape
+/// 3D ASCII, glTF 2.0, OBJ); a glTF's buffers and an OBJ's materials and
+/// textures are read from the file's folder only. `name` names bytes (the
+/// default is `model`) or overrides the file's name.
+///
+/// Raises `retromodel.Error` when the bytes are no model retromodel
+/// reads, or `OSError` when the file cannot be read.
+#[pyfunction]
+#[pyo3(signature = (source, name = None))]
+pub fn load(py: Python<'_>, source: Source, name: Option<String>) -> PyResult<Model> {
+    let loaded = source.load(py, name)?;
+    let model = py.detach(|| read(&loaded)).map_err(to_py)?;
+    Ok(Model {
+        model,
+        source: loaded,
+        rig: OnceLock::new(),
+    })
+}
+
+/// Reads `loaded`, finding the files it names beside it.
+fn read(loaded: &Loaded) -> retromodel::Result<retromodel::Model> {
+    let resolver = loaded
+        .path
+        .as_deref()
+        .map(retromodel::texture::TextureResolver::for_model_file);
+    let context = ReadContext {
+        file_name: &loaded.file_name,
+        resources: resolver
+            .as_ref()
+            .map(|r| r as &dyn retromodel::texture::TextureSource),
+    };
+    retromodel::Model::read_with(&loaded.bytes, &context)
+}
+
+/// The format's name, as `info()["format"]` spells the model formats.
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Md2 => "md2",
+        Format::Ms3d => "ms3d",
+        Format::Ms3dAscii => "ms3d_ascii",
+        Format::Gltf => "gltf",
+        Format::Obj => "obj",
+        _ => "unknown",
+    }
+}
+
+#[pymethods]
+impl Model {
+    /// The format: `"md2"`, `"ms3d"`, `"ms3d_ascii"`, `"gltf"` or `"obj"`.
+    #[getter]
+    fn format(&self) -> &'static str {
+        format_name(self.model.format())
+    }
+
+    /// The file name the model was read from (or the `name` given to
+    /// `load` with bytes).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.source.file_name
+    }
+
+    /// The path the model was read from, or `None` for bytes.
+    #[getter]
+    fn path(&self) -> Option<PathBuf> {
+        self.source.path.clone()
+    }
+
+    /// The number of vertices: an MD2's per frame, an MS3D's.
+    #[getter]
+    fn vertex_count(&self) -> usize {
+        match &self.model {
+            retromodel::Model::Md2(m) => m.vertex_count(),
+            retromodel::Model::Ms3d(m) => m.vertices.len(),
+            retromodel::Model::Ms3dAscii(m) => m.to_ms3d().map_or(0, |b| b.vertices.len()),
+            _ => 0,
+        }
+    }
+
+    /// The number of MD2 frames (0 for other formats).
+    #[getter]
+    fn frame_count(&self) -> usize {
+        match &self.model {
+            retromodel::Model::Md2(m) => m.frames.len(),
+            _ => 0,
+        }
+    }
+
+    /// The MD2 frames' names, in order.
+    #[getter]
+    fn frame_names(&self) -> PyResult<Vec<String>> {
+        Ok(self.md2()?.frames.iter().map(|f| f.name()).collect())
+    }
+
+    /// The MD2's animations as its frame names group them (`run01`..
+    /// `run06` is `run`): a list of `(name, first_frame, frame_count)`.
+    fn animations(&self) -> PyResult<Vec<(String, usize, usize)>> {
+        Ok(self
+            .md2()?
+            .animations()
+            .into_iter()
+            .map(|a| (a.name, a.first_frame, a.frame_count))
+            .collect())
+    }
+
+    /// A summary of the model as a dict: the same fields as
+    /// `retromodel info --json`. `clips` are named ranges of an MS3D's
+    /// timeline, `"name:first-last"` in frames, measured and checked.
+    #[pyo3(signature = (clips = None))]
+    fn info<'py>(
+        &self,
+        py: Python<'py>,
+        clips: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let clips = parse_clips(clips.unwrap_or_default())?;
+        let info = self.model.info(&self.source.bytes, &clips);
+        to_python(py, &info)
+    }
+
+    /// Every problem in the model, as a list of `Problem` (empty when the
+    /// model is as its format asks). With `engine` (`"quake2"`,
+    /// `"yquake2"`, `"q2pro"`, `"kmquake2"`, `"ufoai"`): whether the MD2
+    /// loads in that engine.
+    #[pyo3(signature = (engine = None))]
+    fn validate(&self, engine: Option<&str>) -> PyResult<Vec<Problem>> {
+        let problems = match engine {
+            None => self.model.validate(),
+            Some(name) => self.model.validate_for(engine_named(name)?),
+        };
+        Ok(problems.into_iter().map(Problem::from).collect())
+    }
+
+    /// The model written in its own format. An MD2's sections go where the
+    /// file had them (`layout="original"`: the same bytes as the file) or
+    /// in the standard order (`"standard"`: header, skins, texture
+    /// coordinates, triangles, frames, GL commands). Raises
+    /// `retromodel.Error` for glTF and OBJ, which are read into a scene
+    /// (convert them instead).
+    #[pyo3(signature = (layout = "original"))]
+    fn to_bytes<'py>(&self, py: Python<'py>, layout: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let layout = match layout {
+            "original" => Layout::Original,
+            "standard" => Layout::Standard,
+            other => {
+                return Err(Error::new_err(format!(
+                    "layout {other:?}: not one of original, standard"
+                )))
+            }
+        };
+        let bytes = py
+            .detach(|| match &self.model {
+                retromodel::Model::Md2(m) => m.to_bytes_with(layout),
+                other => other.to_bytes(),
+            })
+            .map_err(to_py)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// MD2: the vertex positions of frame `frame` as a `(vertices, 3)`
+    /// float32 array, decoded as `byte * scale + translate` in Quake's
+    /// axes (X forward, Y left, Z up; glTF and OBJ exports use
+    /// `(y, z, x)`).
+    fn frame_positions<'py>(
+        &self,
+        py: Python<'py>,
+        frame: usize,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let f = self.frame(frame)?;
+        new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_positions(out))
+    }
+
+    /// MD2: the vertex normals of frame `frame` (from the 162-entry normal
+    /// table; an index outside it gives zeros) as a `(vertices, 3)`
+    /// float32 array, in Quake's axes.
+    fn frame_normals<'py>(
+        &self,
+        py: Python<'py>,
+        frame: usize,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let f = self.frame(frame)?;
+        new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_normals(out))
+    }
+
+    /// MD2: every frame's vertex positions as one `(frames, vertices, 3)`
+    /// float32 array (decoded straight into the array's memory).
+    fn all_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let m = self.md2()?;
+        let n = m.vertex_count();
+        new_vec3_array(py, &[m.frames.len(), n, 3], |out| {
+            if n > 0 {
+                for (f, o) in m.frames.iter().zip(out.chunks_exact_mut(n)) {
+                    f.decode_positions(o);
+                }
+            }
+        })
+    }
+
+    /// MD2: every frame's vertex normals as one `(frames, vertices, 3)`
+    /// float32 array.
+    fn all_normals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let m = self.md2()?;
+        let n = m.vertex_count();
+        new_vec3_array(py, &[m.frames.len(), n, 3], |out| {
+            if n > 0 {
+                for (f, o) in m.frames.iter().zip(out.chunks_exact_mut(n)) {
+                    f.decode_normals(o);
+                }
+            }
+        })
+    }
+
+    /// The number of MS3D joints (0 for other formats).
+    #[getter]
+    fn joint_count(&self) -> usize {
+        match self.ms3d() {
+            Ok((m, _)) => m.joints.len(),
+            Err(_) => 0,
+        }
+    }
+
+    /// The MS3D timeline's frame rate (frames per second, at least 1).
+    #[getter]
+    fn fps(&self) -> PyResult<f32> {
+        Ok(self.rig()?.skeleton.fps())
+    }
+
+    /// MS3D (binary or ASCII): the vertex positions at `time` seconds into
+    /// the timeline, skinned as MilkShape's viewer does (up to four
+    /// weighted joints per vertex), as a `(vertices, 3)` float32 array in
+    /// MilkShape's axes (the same as glTF's). A negative time gives the
+    /// bind pose; past the last key the last key holds.
+    fn skinned_positions<'py>(
+        &self,
+        py: Python<'py>,
+        time: f32,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        if !time.is_finite() {
+            return Err(Error::new_err(format!(
+                "time {time}: must be a finite number of seconds"
+            )));
+        }
+        let (model, _) = self.ms3d()?;
+        let rig = self.rig()?;
+        let model = rig.converted.as_ref().unwrap_or(model);
+        let mut joints = vec![glam::Mat4::IDENTITY; rig.skeleton.joint_count()];
+        rig.skeleton.pose_at_time(time, &mut joints);
+        rig.skeleton.skinning_matrices(&mut joints);
+        new_vec3_array(py, &[model.vertices.len(), 3], |out| {
+            rig.influences.skin_positions(model, &joints, out)
+        })
+    }
+
+    /// The model as binary glTF 2.0 (`retromodel convert x.glb`): MD2
+    /// frames as morph targets with their animations, MS3D skeletons and
+    /// animations, textures found beside the file embedded. `quantize`:
+    /// `KHR_mesh_quantization`; `compress`: `EXT_meshopt_compression`.
+    #[pyo3(signature = (quantize = false, compress = false))]
+    fn to_glb<'py>(
+        &self,
+        py: Python<'py>,
+        quantize: bool,
+        compress: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let options = retromodel::convert::ConvertOptions {
+            quantize,
+            compress,
+            ..Default::default()
+        };
+        crate::convert::glb(py, &self.source, &options)
+    }
+
+    /// The model as Wavefront OBJ, posed as `retromodel convert x.obj`
+    /// poses it: an MD2 at `frame` (within animation `anim` when given;
+    /// default frame 0), an MS3D or glTF at `time` seconds (default the
+    /// rest pose). Returns `{file name: bytes}`: the `.mtl`, PNG textures
+    /// and the `.obj` (named `name`, last), in glTF's axes.
+    #[pyo3(signature = (frame = None, anim = None, time = None, name = "model.obj"))]
+    fn to_obj<'py>(
+        &self,
+        py: Python<'py>,
+        frame: Option<usize>,
+        anim: Option<String>,
+        time: Option<f32>,
+        name: &str,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let options = retromodel::convert::ConvertOptions {
+            frame,
+            anim: anim.into_iter().collect(),
+            time,
+            ..Default::default()
+        };
+        let files = crate::convert::run(
+            py,
+            &self.source,
+            &options,
+            retromodel::convert::OutputFormat::Obj,
+            name,
+        )?;
+        crate::convert::files_dict(py, &files)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<retromodel.Model {} {:?}: {} vertices, {} frames>",
+            self.format(),
+            self.source.file_name,
+            self.vertex_count(),
+            self.frame_count()
+        )
+    }
+}
+
+impl Model {
+    /// The MD2, or an error saying the model is another format.
+    fn md2(&self) -> PyResult<&Md2> {
+        match &self.model {
+            retromodel::Model::Md2(m) => Ok(m),
+            other => Err(Error::new_err(format!(
+                "{} is {}, not MD2: frames are MD2's (use skinned_positions for MS3D)",
+                self.source.file_name,
+                other.format()
+            ))),
+        }
+    }
+
+    /// MD2 frame `index`, or `IndexError`.
+    fn frame(&self, index: usize) -> PyResult<&retromodel::md2::Frame> {
+        let m = self.md2()?;
+        m.frames.get(index).ok_or_else(|| {
+            PyIndexError::new_err(format!(
+                "frame {index}: the model has {} frames",
+                m.frames.len()
+            ))
+        })
+    }
+
+    /// The binary MS3D, when the model is one (the flag says it is).
+    fn ms3d(&self) -> PyResult<(&Ms3d, bool)> {
+        match &self.model {
+            retromodel::Model::Ms3d(m) => Ok((m, true)),
+            retromodel::Model::Ms3dAscii(_) => {
+                let rig = self.rig()?;
+                rig.converted
+                    .as_ref()
+                    .map(|m| (m, false))
+                    .ok_or_else(|| Error::new_err("MilkShape ASCII model without its binary form"))
+            }
+            other => Err(Error::new_err(format!(
+                "{} is {}, not MS3D: skinning is MS3D's (use frame_positions for MD2)",
+                self.source.file_name,
+                other.format()
+            ))),
+        }
+    }
+
+    /// The skeleton and weights, prepared once.
+    fn rig(&self) -> PyResult<&Rig> {
+        self.rig
+            .get_or_init(|| make_rig(&self.model))
+            .as_ref()
+            .map_err(|m| Error::new_err(m.clone()))
+    }
+}
+
+/// Prepares an MS3D's (or MilkShape ASCII model's) skeleton and weights.
+fn make_rig(model: &retromodel::Model) -> Result<Rig, String> {
+    match model {
+        retromodel::Model::Ms3d(m) => rig_of(m, None),
+        retromodel::Model::Ms3dAscii(a) => {
+            let m = a.to_ms3d().map_err(|e| e.to_string())?;
+            let (skeleton, influences) = skin_of(&m)?;
+            Ok(Rig {
+                converted: Some(m),
+                skeleton,
+                influences,
+            })
+        }
+        other => Err(format!(
+            "the model is {}, not MS3D: skinning is MS3D's",
+            other.format()
+        )),
+    }
+}
+
+fn rig_of(m: &Ms3d, converted: Option<Ms3d>) -> Result<Rig, String> {
+    let (skeleton, influences) = skin_of(m)?;
+    Ok(Rig {
+        converted,
+        skeleton,
+        influences,
+    })
+}
+
+fn skin_of(m: &Ms3d) -> Result<(Skeleton, Influences), String> {
+    Ok((
+        Skeleton::new(m).map_err(|e| e.to_string())?,
+        Influences::new(m),
+    ))
+}
+
+/// Clips given as `name:first-last`.
+pub fn parse_clips(clips: Vec<String>) -> PyResult<Vec<Clip>> {
+    clips
+        .iter()
+        .map(|c| {
+            c.parse::<Clip>()
+                .map_err(|e| Error::new_err(format!("clip {c:?}: {e}")))
+        })
+        .collect()
+}
+
+/// The engine called `name`, or an error listing them.
+pub fn engine_named(name: &str) -> PyResult<Engine> {
+    Engine::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
+        Error::new_err(format!("engine {name:?}: not one of {}", names.join(", ")))
+    })
+}
