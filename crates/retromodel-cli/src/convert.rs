@@ -84,8 +84,9 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     frame: Option<usize>,
     /// OBJ of an MD2: the animation `--frame` counts within (of a glTF:
-    /// the animation `--time` is in). .md2 output: an animation to bake
-    /// (repeatable: chooses them and their order; default all).
+    /// the animation `--time` is in). .md2 and compiled .ms3d output: an
+    /// animation to bake (repeatable: chooses them and their order;
+    /// default all).
     #[arg(long, value_name = "NAME")]
     anim: Vec<String>,
     /// OBJ of an MS3D or glTF: the time in seconds to pose the model at

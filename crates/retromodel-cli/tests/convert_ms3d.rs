@@ -227,3 +227,52 @@ fn a_cut_glb_is_an_error_that_writes_nothing() {
     assert!(stderr(&o).contains("cut.glb"), "{}", stderr(&o));
     assert!(!out.exists());
 }
+
+/// `--anim` chooses and orders the animations an MS3D's timeline holds
+/// (as for .md2 output); a name the source lacks is an error naming it;
+/// an MS3D rewritten as read takes no `--anim`.
+#[test]
+fn anim_chooses_the_clips_of_a_compiled_ms3d() {
+    let Some(corpus) = corpus_dir() else { return };
+    let src = corpus.join("gltf/blender_walker.glb");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("walk.ms3d");
+    let o = run(&[
+        "convert",
+        "--anim",
+        "walk",
+        src.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let info = json(&run(&["info", "--json", out.to_str().unwrap()]));
+    let clips = info["clips"].as_array().unwrap();
+    let names: Vec<&str> = clips[1..]
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["walk"], "{clips:?}");
+
+    let missing = tmp.path().join("missing.ms3d");
+    let o = run(&[
+        "convert",
+        "--anim",
+        "no-such-animation",
+        src.to_str().unwrap(),
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no-such-animation"), "{}", stderr(&o));
+    assert!(!missing.exists());
+
+    let copy = tmp.path().join("copy.ms3d");
+    let o = run(&[
+        "convert",
+        "--anim",
+        "walk",
+        out.to_str().unwrap(),
+        copy.to_str().unwrap(),
+    ]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(!copy.exists());
+}

@@ -214,7 +214,7 @@ impl<'a> Converter<'a> {
             return self.compile(&scene, output_name, warnings);
         }
         if ms3d_compile {
-            return compile_ms3d(&scene, output_name, warnings);
+            return compile_ms3d(&scene, output_name, &options.anim, warnings);
         }
         if format == OutputFormat::Obj {
             pose(&mut scene, options)?;
@@ -368,6 +368,7 @@ impl<'a> Converter<'a> {
 fn compile_ms3d(
     scene: &Scene,
     output_name: &str,
+    animations: &[String],
     mut warnings: Vec<Warning>,
 ) -> Result<Conversion> {
     // Textures are named after the model written (`hero.ms3d`, `hero.png`),
@@ -375,6 +376,7 @@ fn compile_ms3d(
     // their own.
     let options = crate::ms3d::compile::Ms3dCompileOptions {
         texture_stem: Some(stem(output_name)),
+        animations: animations.to_vec(),
         ..crate::ms3d::compile::Ms3dCompileOptions::default()
     };
     let compiled = crate::ms3d::compile::compile(scene, &options)?;
