@@ -174,6 +174,37 @@ for f in "$out"/md2/*.md2; do
 done
 record md2-peers "$peers"
 
+echo "--- MS3D compiler: Blender's exports converted to .ms3d by the CLI load in assimp and Maverick Model 3D"
+# convert X.glb X.ms3d (ms3d::compile: the skinned walker, the node-animated
+# objects, the shape-keyed mesh written at its default weights); each MS3D
+# passes validate --strict --engine milkshape (MilkShape 1.8's limits) and
+# loads in assimp with the same triangle count (assimp splits vertices by
+# normal and texture coordinate) and in Maverick Model 3D with the same
+# vertex and triangle counts, read from the MS3D's own header.
+peers=ok
+mkdir -p "$out/ms3d"
+for f in "$corpus/gltf/blender_walker.glb" "$corpus/gltf/blender_objects.gltf" "$corpus/gltf/blender_shapekeys.glb"; do
+  name=$(basename "${f%.*}").ms3d
+  ms3d="$out/ms3d/$name"
+  "$cli" convert --force "$f" "$ms3d" 2>"$out/ms3d/$name.log" || { cat "$out/ms3d/$name.log"; echo "FAILED convert $name"; peers=FAILED; continue; }
+  "$cli" validate --strict --engine milkshape "$ms3d" >/dev/null || { echo "FAILED validate --strict --engine milkshape $name"; peers=FAILED; }
+  read -r verts tris < <(python3 -c 'import struct,sys; b=open(sys.argv[1],"rb").read(); v=struct.unpack_from("<H",b,14)[0]; print(v, struct.unpack_from("<H",b,16+15*v)[0])' "$ms3d")
+  if command -v assimp >/dev/null 2>&1; then
+    faces=$(assimp info "$ms3d" 2>/dev/null | awk '/^Faces:/ {print $2; exit}')
+    [ "$faces" = "$tris" ] || { echo "FAILED assimp $name: $faces faces, the MS3D has $tris triangles"; peers=FAILED; }
+  fi
+  if command -v mm3d >/dev/null 2>&1; then
+    rm -rf "$out/ms3d/mm3d" && mkdir -p "$out/ms3d/mm3d" && cp "$ms3d" "$out/ms3d/mm3d/"
+    (cd "$out/ms3d/mm3d" && QT_QPA_PLATFORM=offscreen timeout 120 mm3d --batch --convert obj "$name" >/dev/null 2>&1)
+    obj="$out/ms3d/mm3d/${name%.ms3d}.obj"
+    mv=$(grep -c '^v ' "$obj" 2>/dev/null || echo 0); mf=$(grep -c '^f ' "$obj" 2>/dev/null || echo 0)
+    [ "$mv" = "$verts" ] && [ "$mf" = "$tris" ] ||
+      { echo "FAILED mm3d $name: $mv vertices, $mf faces; the MS3D has $verts and $tris"; peers=FAILED; }
+  fi
+  echo "checked  $name: $verts vertices, $tris triangles (validator, assimp, Maverick Model 3D)"
+done
+record ms3d-peers "$peers"
+
 echo "--- retromodel render against three.js in Chromium (render_accept.sh: alpha-mask IoU, colours, a mirrored-skin control)"
 (cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin render_compare)
 if command -v "${CHROMIUM:-/usr/bin/chromium}" >/dev/null 2>&1; then

@@ -41,6 +41,12 @@ if [ -d "$corpus" ]; then
       -exec sh -c 'cp -n "$1" "$2/assimp_$(basename "$(dirname "$1")")_$(basename "$1")"' _ {} "$here/corpus/gltf_import" \;
   fi
   echo "$here/corpus/gltf_import: $(ls "$here/corpus/gltf_import" | wc -l) seeds"
+  # The MS3D compiler takes the glTF seeds and the small MS3D files.
+  d="$here/corpus/gltf_to_ms3d"
+  mkdir -p "$d"
+  cp -n "$here/corpus/gltf_import/"* "$d/" 2>/dev/null || true
+  find "$corpus" -name '*.ms3d' -type f -size -64k -exec cp -n {} "$d/" \;
+  echo "$d: $(ls "$d" | wc -l) seeds"
 else
   echo "note: no corpus at $corpus; seeded with the sample models only" >&2
 fi

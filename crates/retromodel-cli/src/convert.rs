@@ -84,8 +84,9 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     frame: Option<usize>,
     /// OBJ of an MD2: the animation `--frame` counts within (of a glTF:
-    /// the animation `--time` is in). .md2 output: an animation to bake
-    /// (repeatable: chooses them and their order; default all).
+    /// the animation `--time` is in). .md2 and compiled .ms3d output: an
+    /// animation to bake (repeatable: chooses them and their order;
+    /// default all).
     #[arg(long, value_name = "NAME")]
     anim: Vec<String>,
     /// OBJ of an MS3D or glTF: the time in seconds to pose the model at
@@ -389,6 +390,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 /// The engine `--engine` names, or an error listing them.
 pub fn engine(name: &str) -> Result<Engine> {
     Engine::from_name(name).with_context(|| {
-        format!("--engine {name}: unknown (known: quake2, yquake2, q2pro, kmquake2, ufoai)")
+        format!("--engine {name}: unknown (known: quake2, yquake2, q2pro, kmquake2, ufoai; for validate also milkshape)")
     })
 }

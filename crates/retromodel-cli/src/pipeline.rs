@@ -7,6 +7,7 @@ use crate::output::{check_free, write_files};
 use anyhow::{Context, Result};
 use retromodel::convert::{ConvertOptions, Converter, OutputFormat, Warning};
 use retromodel::md2::compile::CompileReport;
+use retromodel::ms3d::compile::Ms3dCompileReport;
 use retromodel::scene::TextureWarning;
 use retromodel::texture::TextureResolver;
 use retromodel::Error;
@@ -64,6 +65,37 @@ fn report_lines(out: &Path, r: &CompileReport) -> Vec<String> {
     lines
 }
 
+/// The MS3D compile report, one line per animation.
+fn ms3d_report_lines(out: &Path, r: &Ms3dCompileReport) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{}: {} vertices (from {}), {} triangles, {} groups, {} materials, {} joints, {} keys (source {}); largest error {:.2e} of the extent; weights rounded by up to {:.2} points",
+        out.display(),
+        r.vertices,
+        r.source_vertices,
+        r.triangles,
+        r.groups,
+        r.materials,
+        r.joints,
+        r.keys(),
+        r.source_keys(),
+        r.max_error(),
+        r.weight_error,
+    )];
+    for a in &r.animations {
+        lines.push(format!(
+            "  {:<16} frames {}-{}: {} keys (source {}), largest error {:.2e} at {} times",
+            a.name,
+            a.first_frame,
+            a.last_frame,
+            a.keys,
+            a.source_keys,
+            a.max_error,
+            a.checked_times
+        ));
+    }
+    lines
+}
+
 /// Converts `input` to `out` as `format`; returns the lines to print
 /// (warnings and notes), in order.
 pub fn convert_file(
@@ -116,6 +148,15 @@ pub fn convert_file(
             writeln!(stdout, "{json}")?;
         } else {
             lines.extend(report_lines(out, report));
+        }
+    }
+    if let Some(report) = conversion.ms3d_compile_report() {
+        if job.json {
+            let json = serde_json::to_string_pretty(report)?;
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{json}")?;
+        } else {
+            lines.extend(ms3d_report_lines(out, report));
         }
     }
     Ok(lines)

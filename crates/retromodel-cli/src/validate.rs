@@ -19,7 +19,8 @@ pub struct Args {
     #[arg(long, short)]
     quiet: bool,
     /// Check an MD2 against this engine's loader instead of id's limits:
-    /// "will it load in NAME?" (quake2, yquake2, q2pro, kmquake2, ufoai).
+    /// "will it load in NAME?" (quake2, yquake2, q2pro, kmquake2, ufoai);
+    /// `milkshape`: check an MS3D against MilkShape 3D 1.8's limits too.
     #[arg(long, value_name = "NAME")]
     engine: Option<String>,
 }
@@ -27,15 +28,21 @@ pub struct Args {
 /// Runs `validate`: one line per problem on stdout, `FILE: ok` for a file
 /// without problems; exit 1 when any file fails.
 pub fn run(args: &Args) -> Result<ExitCode> {
+    let milkshape = args
+        .engine
+        .as_deref()
+        .is_some_and(|e| e.eq_ignore_ascii_case("milkshape"));
     let engine = args
         .engine
         .as_deref()
+        .filter(|_| !milkshape)
         .map(crate::convert::engine)
         .transpose()?;
     let mut failed = 0usize;
     for path in &args.files {
         let model = read_file(path).and_then(|b| parse(path, &b).context("cannot read the model"));
         let problems = match model {
+            Ok(model) if milkshape => model.validate_for_milkshape(),
             Ok(model) => match engine {
                 Some(engine) => model.validate_for(engine),
                 None => model.validate(),

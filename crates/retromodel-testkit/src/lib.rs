@@ -42,3 +42,5 @@ pub mod md2_checks;
 pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;
 pub mod ms3d_checks;
+#[cfg(feature = "export")]
+pub mod ms3d_compile_checks;

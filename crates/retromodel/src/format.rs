@@ -186,7 +186,16 @@ fn text_model(bytes: &[u8]) -> Option<Text> {
         .or_else(|e| std::str::from_utf8(&head[..e.valid_up_to()]))
         .ok()?;
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    if trimmed.starts_with('{') && text.contains("\"asset\"") {
+    // `asset` may come after 4 KiB of other members (assimp's test model
+    // simple_skin.gltf puts it last): glTF's top-level arrays say it too.
+    let gltf_keys = [
+        "\"asset\"",
+        "\"accessors\"",
+        "\"bufferViews\"",
+        "\"meshes\"",
+        "\"nodes\"",
+    ];
+    if trimmed.starts_with('{') && gltf_keys.iter().any(|k| text.contains(k)) {
         return Some(Text::Gltf);
     }
     if trimmed.starts_with("<?xml") && text.contains("COLLADA") {

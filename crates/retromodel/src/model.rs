@@ -173,6 +173,36 @@ impl Model {
         }
     }
 
+    /// Every problem in the model, and whether MilkShape 3D 1.8 loads it:
+    /// for an MS3D (or a MilkShape ASCII model, as the MS3D it makes), its
+    /// own problems and [`Ms3d::validate_for_milkshape`]'s; any other
+    /// format is one error saying MilkShape loads MS3D files.
+    ///
+    /// [`Ms3d::validate_for_milkshape`]: crate::ms3d::Ms3d::validate_for_milkshape
+    pub fn validate_for_milkshape(&self) -> Vec<Problem> {
+        let mut problems = self.validate();
+        match self {
+            Model::Ms3d(m) => problems.extend(m.validate_for_milkshape()),
+            Model::Ms3dAscii(a) => {
+                if let Ok(m) = a.to_ms3d() {
+                    problems.extend(m.validate_for_milkshape());
+                }
+            }
+            other => {
+                problems = vec![Problem {
+                    severity: crate::problem::Severity::Error,
+                    path: "format".to_string(),
+                    message: format!(
+                    "{} is not MS3D: MilkShape 3D loads MS3D models (convert it to .ms3d first)",
+                    other.format()
+                ),
+                    offset: None,
+                }]
+            }
+        }
+        problems
+    }
+
     /// The model in its own format: the bytes it was read from, for a
     /// model read from a file. Fails for formats read into a scene (glTF,
     /// OBJ), which are exported instead.

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use md2_checks::{check_roundtrip, exercise_parse};
 use retromodel::md2::{Frame, FrameName, Md2};
 use retromodel_testkit::{
-    export_checks, import_checks, md2_checks, ms3d_ascii_checks, ms3d_checks,
+    export_checks, import_checks, md2_checks, ms3d_ascii_checks, ms3d_checks, ms3d_compile_checks,
 };
 
 /// What replaying one file found.
@@ -53,6 +53,7 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
             let parsed_ms3d = ms3d_checks::exercise_parse(&data).is_some();
             let exported = export_checks::exercise_export(&data);
             let _ = import_checks::exercise_import(&data);
+            let _ = ms3d_compile_checks::exercise_gltf_to_ms3d(&data);
             assert!(
                 exported >= usize::from(parsed) && exported <= 2,
                 "{}: parsed but not exported",

@@ -41,6 +41,7 @@ use crate::error::{Error, Result};
 use crate::md2::compile::{CompileReport, CompileWarning};
 use crate::md2::RepairReport;
 use crate::model::{Model, ReadContext};
+use crate::ms3d::compile::{Ms3dCompileReport, Ms3dCompileWarning};
 use crate::obj::{apply_morph_target, apply_pose};
 use crate::problem::Problem;
 use crate::scene::{Pose, Scene, SceneOptions};
@@ -73,6 +74,7 @@ pub struct Conversion {
     warnings: Vec<Warning>,
     repair: Option<RepairReport>,
     report: Option<CompileReport>,
+    ms3d_report: Option<Ms3dCompileReport>,
 }
 
 /// Something a conversion passed over or had to change; it went on.
@@ -87,6 +89,11 @@ pub enum Warning {
     Read(Problem),
     /// What the MD2 compiler had to change.
     Compile(CompileWarning),
+    /// What the MS3D compiler had to change.
+    Ms3dCompile(Ms3dCompileWarning),
+    /// A limit of MilkShape 3D 1.8 that an MS3D written as read exceeds
+    /// ([`Ms3d::validate_for_milkshape`](crate::ms3d::Ms3d::validate_for_milkshape)).
+    Milkshape(Problem),
 }
 
 impl std::fmt::Display for Warning {
@@ -96,6 +103,8 @@ impl std::fmt::Display for Warning {
             Warning::Texture(w) => w.fmt(f),
             Warning::Read(p) => write!(f, "{}: {}", p.path, p.message),
             Warning::Compile(w) => w.fmt(f),
+            Warning::Ms3dCompile(w) => w.fmt(f),
+            Warning::Milkshape(p) => write!(f, "MilkShape 3D 1.8: {}: {}", p.path, p.message),
         }
     }
 }
@@ -142,7 +151,15 @@ impl<'a> Converter<'a> {
     /// Fails when the input is no model this crate reads, when an option
     /// does not apply and [`ConvertOptions::strict`] is set (see
     /// [`ConvertOptions::check`]), when the conversion is not possible
-    /// (MD2 to MS3D) or when the output cannot be made.
+    /// or when the output cannot be made (a scene over one of MilkShape's
+    /// limits, for `.ms3d`).
+    ///
+    /// `.ms3d` output of an MS3D or MilkShape ASCII model is that model
+    /// written as read; of an MD2 it is refused (MD2 animation is vertex
+    /// animation, which an MS3D cannot hold); of anything else (glTF, OBJ),
+    /// the scene compiled by
+    /// [`ms3d::compile`](crate::ms3d::compile), its textures written
+    /// beside it.
     pub fn convert(
         &self,
         input: &[u8],
@@ -164,7 +181,11 @@ impl<'a> Converter<'a> {
         let stem = stem(input_name);
         let recompile = format == OutputFormat::Md2
             && (options.compile.is_some() || !matches!(model, Model::Md2(_)));
-        if !format.is_scene_export() && !recompile {
+        // MD2 animation is vertex animation, which an MS3D cannot hold: MD2
+        // to MS3D stays refused.
+        let ms3d_compile = format == OutputFormat::Ms3d
+            && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
+        if !format.is_scene_export() && !recompile && !ms3d_compile {
             return self.rewrite(model, format, output_name);
         }
         #[cfg_attr(not(feature = "textures"), allow(unused_mut))]
@@ -192,6 +213,9 @@ impl<'a> Converter<'a> {
         if recompile {
             return self.compile(&scene, output_name, warnings);
         }
+        if ms3d_compile {
+            return compile_ms3d(&scene, output_name, &options.anim, warnings);
+        }
         if format == OutputFormat::Obj {
             pose(&mut scene, options)?;
         }
@@ -200,6 +224,7 @@ impl<'a> Converter<'a> {
             warnings,
             repair: None,
             report: None,
+            ms3d_report: None,
         })
     }
 
@@ -258,6 +283,7 @@ impl<'a> Converter<'a> {
             warnings,
             repair: None,
             report: Some(compiled.report),
+            ms3d_report: None,
         })
     }
 
@@ -267,16 +293,31 @@ impl<'a> Converter<'a> {
         use crate::ms3d::ascii::AsciiModel;
         let options = self.options;
         let text = |a: &AsciiModel| a.to_text().into_bytes();
+        let mut warnings = Vec::new();
+        let mut milkshape = |m: &crate::ms3d::Ms3d| {
+            warnings.extend(
+                m.validate_for_milkshape()
+                    .into_iter()
+                    .map(Warning::Milkshape),
+            );
+        };
         let (bytes, repair) = match model {
             Model::Md2(mut m) if format == OutputFormat::Md2 => {
                 let repair = options.repair.then(|| m.repair());
                 (m.to_bytes_with(options.layout)?, repair)
             }
-            Model::Ms3d(m) if format == OutputFormat::Ms3d => (m.to_bytes()?, None),
+            Model::Ms3d(m) if format == OutputFormat::Ms3d => {
+                milkshape(&m);
+                (m.to_bytes()?, None)
+            }
             Model::Ms3d(m) if format == OutputFormat::Ms3dAscii => {
                 (text(&AsciiModel::from_ms3d(&m)), None)
             }
-            Model::Ms3dAscii(a) if format == OutputFormat::Ms3d => (a.to_ms3d()?.to_bytes()?, None),
+            Model::Ms3dAscii(a) if format == OutputFormat::Ms3d => {
+                let m = a.to_ms3d()?;
+                milkshape(&m);
+                (m.to_bytes()?, None)
+            }
             Model::Ms3dAscii(a) if format == OutputFormat::Ms3dAscii => (text(&a), None),
             other => {
                 return Err(Error::Unconvertible {
@@ -287,9 +328,10 @@ impl<'a> Converter<'a> {
         };
         Ok(Conversion {
             plan: Plan::whole(vec![(output_name.to_string(), bytes)]),
-            warnings: Vec::new(),
+            warnings,
             repair,
             report: None,
+            ms3d_report: None,
         })
     }
 
@@ -319,6 +361,39 @@ impl<'a> Converter<'a> {
             user_skin: self.options.skin.as_ref(),
         })
     }
+}
+
+/// Any scene (but an MS3D's own) to MS3D: the model and its texture
+/// files beside it.
+fn compile_ms3d(
+    scene: &Scene,
+    output_name: &str,
+    animations: &[String],
+    mut warnings: Vec<Warning>,
+) -> Result<Conversion> {
+    // Textures are named after the model written (`hero.ms3d`, `hero.png`),
+    // as MD2 skins are, so that models converted into one folder keep
+    // their own.
+    let options = crate::ms3d::compile::Ms3dCompileOptions {
+        texture_stem: Some(stem(output_name)),
+        animations: animations.to_vec(),
+        ..crate::ms3d::compile::Ms3dCompileOptions::default()
+    };
+    let compiled = crate::ms3d::compile::compile(scene, &options)?;
+    warnings.extend(compiled.warnings.into_iter().map(Warning::Ms3dCompile));
+    let mut files: Vec<(String, Vec<u8>)> = compiled
+        .textures
+        .into_iter()
+        .map(|t| (t.name, t.bytes))
+        .collect();
+    files.push((output_name.to_string(), compiled.model.to_bytes()?));
+    Ok(Conversion {
+        plan: Plan::whole(files),
+        warnings,
+        repair: None,
+        report: None,
+        ms3d_report: Some(compiled.report),
+    })
 }
 
 /// Poses `scene` as the OBJ options ask and bakes the pose in: a frame
@@ -407,6 +482,12 @@ impl Conversion {
     /// quantisation errors per animation.
     pub fn compile_report(&self) -> Option<&CompileReport> {
         self.report.as_ref()
+    }
+
+    /// For MS3D output compiled from a scene: counts, keys and errors per
+    /// animation.
+    pub fn ms3d_compile_report(&self) -> Option<&Ms3dCompileReport> {
+        self.ms3d_report.as_ref()
     }
 
     /// What `ConvertOptions::repair` repaired (MD2 to MD2), if asked.

@@ -13,7 +13,8 @@ use crate::ms3d::Clip;
 pub enum OutputFormat {
     /// Quake II MD2 (from MD2: laid out, and repaired, as asked).
     Md2,
-    /// MilkShape 3D MS3D (from MS3D: as read).
+    /// MilkShape 3D MS3D (from MS3D or MilkShape ASCII: as read; from
+    /// anything else: compiled by [`ms3d::compile`](crate::ms3d::compile)).
     Ms3d,
     /// Binary glTF 2.0, one file.
     Glb,
@@ -217,19 +218,24 @@ impl ConvertOptions {
             return invalid("--clip applies to MS3D models; MD2 animations come from frame names");
         }
         let md2_out = format == OutputFormat::Md2;
-        if md2_out && !self.anim.is_empty() && (self.frame.is_some() || self.time.is_some()) {
-            return invalid("--frame and --time apply to OBJ output; .md2 output bakes whole animations (--anim chooses them)");
+        // Outputs that bake whole animations, which --anim chooses: .md2,
+        // and .ms3d compiled from a model that is not an MS3D.
+        let ms3d_compiled = format == OutputFormat::Ms3d
+            && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
+        let bakes = md2_out || ms3d_compiled;
+        if bakes && !self.anim.is_empty() && (self.frame.is_some() || self.time.is_some()) {
+            return invalid("--frame and --time apply to OBJ output; .md2 and .ms3d output bake whole animations (--anim chooses them)");
         }
         if self.compile.is_some() && !md2_out {
             return invalid("--fps, --player, --scale, --fit-height, --grid, --grid-from, --engine, --palette, --skin-format and --skin-name apply to .md2 output");
         }
-        if self.anim.len() > 1 && !md2_out {
+        if self.anim.len() > 1 && !bakes {
             return invalid(
-                "--anim takes one animation for OBJ output (several only for .md2 output)",
+                "--anim takes one animation for OBJ output (several only for .md2 and compiled .ms3d output)",
             );
         }
         let posed =
-            self.frame.is_some() || (!self.anim.is_empty() && !md2_out) || self.time.is_some();
+            self.frame.is_some() || (!self.anim.is_empty() && !bakes) || self.time.is_some();
         if posed {
             if format_in == Format::Md2 && self.time.is_some() {
                 return invalid("--time applies to MS3D models; use --frame (and --anim) for MD2");

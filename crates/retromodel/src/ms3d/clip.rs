@@ -1,4 +1,5 @@
-//! Clips: named ranges of the one MS3D timeline.
+//! Clips: named ranges of the one MS3D timeline, and the model-comment
+//! line that stores them in a file ([`Ms3d::clips`]).
 
 use super::Ms3d;
 use crate::error::{Error, Result};
@@ -142,5 +143,126 @@ impl Ms3d {
             }),
             None => Ok(()),
         }
+    }
+}
+
+/// The prefix of the model-comment line that lists a file's clips.
+///
+/// The line is `retromodel clips: NAME FIRST-LAST; NAME FIRST-LAST; ...`
+/// on a line of its own in the model comment (the 1.8 comments extra), for
+/// example `retromodel clips: walk 1-31; run 32-57`. Frames are MilkShape's
+/// frame numbers as [`Clip`] counts them (fractional frames are written
+/// as decimals); a name is everything before the range's last space, with
+/// `;`, line breaks and other control characters replaced by `_` when the
+/// line is written. MilkShape shows the comment as it is, so a person
+/// reading it in the editor sees the clips too.
+pub const CLIP_LINE_PREFIX: &str = "retromodel clips:";
+
+impl Clip {
+    /// `NAME FIRST-LAST` as the clip line stores it.
+    fn to_line_item(&self) -> String {
+        let name: String = self
+            .name
+            .chars()
+            .map(|c| if c == ';' || c.is_control() { '_' } else { c })
+            .collect();
+        let name = name.trim();
+        let name = if name.is_empty() { "clip" } else { name };
+        format!("{name} {}-{}", self.first_frame, self.last_frame)
+    }
+
+    /// One `NAME FIRST-LAST` item of a clip line.
+    fn from_line_item(item: &str) -> Option<Clip> {
+        let item = item.trim();
+        let (name, range) = item.rsplit_once(' ')?;
+        let (a, b) = range.split_once('-')?;
+        let frame = |v: &str| v.parse::<f32>().ok().filter(|f| f.is_finite() && *f >= 0.0);
+        let (first_frame, last_frame) = (frame(a)?, frame(b)?);
+        let name = name.trim();
+        (!name.is_empty() && first_frame <= last_frame).then(|| Clip {
+            name: name.to_string(),
+            first_frame,
+            last_frame,
+        })
+    }
+}
+
+/// The clip line for `clips` (see [`CLIP_LINE_PREFIX`]).
+///
+/// ```
+/// use retromodel::ms3d::{clip_line, Clip};
+/// let clips: Vec<Clip> = vec!["walk:1-31".parse().unwrap(), "run:32-57.5".parse().unwrap()];
+/// assert_eq!(clip_line(&clips), "retromodel clips: walk 1-31; run 32-57.5");
+/// ```
+pub fn clip_line(clips: &[Clip]) -> String {
+    let items: Vec<String> = clips.iter().map(Clip::to_line_item).collect();
+    format!("{CLIP_LINE_PREFIX} {}", items.join("; "))
+}
+
+/// The clips a model comment's clip line lists, in order; none when the
+/// comment has no such line. Items that do not parse are left out.
+///
+/// ```
+/// use retromodel::ms3d::parse_clip_line;
+/// let clips = parse_clip_line("made by hand\r\nretromodel clips: walk 1-31; big run 32-57\r\n");
+/// assert_eq!(clips.len(), 2);
+/// assert_eq!((clips[1].name.as_str(), clips[1].first_frame), ("big run", 32.0));
+/// ```
+pub fn parse_clip_line(comment: &str) -> Vec<Clip> {
+    comment
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(CLIP_LINE_PREFIX))
+        .map(|rest| rest.split(';').filter_map(Clip::from_line_item).collect())
+        .unwrap_or_default()
+}
+
+/// `comment` with its clip line replaced by the one for `clips` (added
+/// as the last line when it has none; removed when `clips` is empty).
+/// Every other line is kept as it is, with the comment's own line breaks
+/// (`\r\n` when it uses them).
+///
+/// ```
+/// use retromodel::ms3d::{with_clip_line, Clip};
+/// let walk: Clip = "walk:1-31".parse().unwrap();
+/// assert_eq!(with_clip_line("scale=0.5\r\n", &[walk.clone()]), "scale=0.5\r\nretromodel clips: walk 1-31\r\n");
+/// assert_eq!(with_clip_line("", &[walk]), "retromodel clips: walk 1-31");
+/// assert_eq!(with_clip_line("a\nretromodel clips: x 1-2\nb", &[]), "a\nb");
+/// ```
+pub fn with_clip_line(comment: &str, clips: &[Clip]) -> String {
+    let newline = if comment.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let ends_with_newline = comment.ends_with('\n');
+    let mut lines: Vec<String> = comment
+        .lines()
+        .filter(|l| !l.trim().starts_with(CLIP_LINE_PREFIX))
+        .map(str::to_string)
+        .collect();
+    if !clips.is_empty() {
+        lines.push(clip_line(clips));
+    }
+    let mut out = lines.join(newline);
+    if ends_with_newline && !out.is_empty() {
+        out.push_str(newline);
+    }
+    out
+}
+
+impl Ms3d {
+    /// The clips stored in the model comment's clip line (see
+    /// [`CLIP_LINE_PREFIX`]) that fit the timeline ([`Ms3d::check_clip`]),
+    /// in order; none when the comment has no clip line.
+    /// `Scene::from_ms3d` (feature `scene`) makes one animation per
+    /// stored clip when it is given no clips of its own.
+    pub fn clips(&self) -> Vec<Clip> {
+        let Some(comment) = self.model_comment() else {
+            return Vec::new();
+        };
+        parse_clip_line(&comment)
+            .into_iter()
+            .filter(|c| self.check_clip(c).is_ok())
+            .collect()
     }
 }

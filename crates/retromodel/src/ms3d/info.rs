@@ -108,7 +108,8 @@ pub struct Info {
     pub extras: ExtrasInfo,
     /// Bytes after the known data.
     pub trailing_bytes: usize,
-    /// The whole timeline, then each clip asked for.
+    /// The whole timeline, then each clip asked for (none asked: the
+    /// clips stored in the model comment's clip line, [`Ms3d::clips`]).
     pub clips: Vec<ClipInfo>,
     /// Every problem `validate` finds, as text.
     pub warnings: Vec<String>,
@@ -116,9 +117,16 @@ pub struct Info {
 
 impl Ms3d {
     /// The summary of this model, with `clips` (named ranges of its
-    /// timeline) measured and checked against the timeline.
+    /// timeline; none: the ones its comment stores) measured and checked
+    /// against the timeline.
     pub fn info(&self, clips: &[Clip]) -> Info {
         let m = self;
+        let stored = if clips.is_empty() {
+            m.clips()
+        } else {
+            Vec::new()
+        };
+        let clips = if clips.is_empty() { &stored[..] } else { clips };
         let c = m.extras.comments.as_ref();
         let timeline = m.timeline();
         let fps = m.effective_fps();

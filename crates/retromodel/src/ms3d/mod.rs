@@ -30,11 +30,14 @@
 
 pub mod ascii;
 mod clip;
+#[cfg(feature = "scene")]
+pub mod compile;
 mod extras;
 mod hierarchy;
 mod info;
 mod layout;
 mod mesh;
+mod milkshape;
 mod read;
 pub mod sample;
 mod skeleton;
@@ -42,7 +45,7 @@ mod skin;
 mod validate;
 mod write;
 
-pub use clip::Clip;
+pub use clip::{clip_line, parse_clip_line, with_clip_line, Clip, CLIP_LINE_PREFIX};
 pub use info::{ClipInfo, ExtrasInfo, GroupInfo, Info, MaterialInfo};
 pub use mesh::{GroupMesh, SkinnedVertex};
 #[cfg(feature = "scene")]
@@ -53,8 +56,16 @@ pub use skin::{Influence, Influences};
 /// The ten bytes every MS3D file starts with.
 pub const MAGIC: [u8; 10] = *b"MS3D000000";
 
-/// MilkShape 1.8's limits; `validate` warns beyond them.
+/// MilkShape 1.8's limits (its SDK's `MS3DFile.h`, see
+/// [`Ms3d::validate_for_milkshape`]); `validate` warns beyond them,
+/// `validate_for_milkshape` refuses.
 pub mod limits {
+    /// Most bytes of a group, material or joint name (32 with the NUL).
+    pub const NAME: usize = 31;
+    /// Most bytes of a texture or alpha map path (128 with the NUL).
+    pub const PATH: usize = 127;
+    /// Most keys in one key list (the file's 16-bit count).
+    pub const KEYS: usize = 65535;
     /// Most vertices.
     pub const VERTICES: usize = 65534;
     /// Most triangles.
@@ -232,7 +243,7 @@ pub struct Comments {
 }
 
 /// Per-vertex skinning data (second 1.8 extra).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct VertexExtra {
     /// Three more joint indices, −1 for none.
     pub bone_ids: [i8; 3],

@@ -82,6 +82,10 @@ fn texture_index(textures: &mut Vec<Texture>, path: String) -> Option<usize> {
 /// `√(2 / (shininess + 2))` (the usual Blinn-Phong to GGX match), not
 /// metallic. Texture and alpha map paths become texture references (the
 /// alpha map as [`Material::alpha_texture`], also noted in the extras). The
+/// extras keep what the scene's material has no place for, so that
+/// `ms3d::compile` can write the material back as it was: ambient,
+/// specular, shininess, mode, the texture path, and the diffuse and
+/// emissive colours as stored (unclamped, diffuse with its alpha). The
 /// alpha mode follows the transparency alone: an alpha map counts once its
 /// image is baked in (`Scene::embed_images`, which makes it blend).
 fn material(m: &ms3d::Material, comment: String, textures: &mut Vec<Texture>) -> Material {
@@ -94,6 +98,11 @@ fn material(m: &ms3d::Material, comment: String, textures: &mut Vec<Texture>) ->
         "shininess": m.shininess,
         "mode": m.mode,
     });
+    if texture.is_some() {
+        extras["texture"] = json!(m.texture.to_string_lossy());
+    }
+    extras["diffuse"] = json!(m.diffuse);
+    extras["emissive"] = json!(m.emissive);
     if let Some(a) = alphamap {
         extras["alphamap"] = json!({ "texture": a, "path": m.alphamap.to_string_lossy() });
     }
@@ -379,12 +388,19 @@ fn clip_animation(model: &Ms3d, timeline: &Animation, clip: &Clip) -> Result<Ani
     })
 }
 
+/// The note (`extras.note`) of the extra joint `static`, by which
+/// `ms3d::compile` recognises it.
+pub(crate) const STATIC_NOTE: &str = "holds vertices that no MilkShape joint moves";
+
+/// The note of the extra joint `weight_remainder`.
+pub(crate) const REMAINDER_NOTE: &str = "scaled to nothing: takes the share of vertices whose MilkShape weights sum to less than 100 %, which MilkShape leaves out";
+
 /// A joint that never moves (identity rest pose and inverse bind), for the
 /// vertices of skinned meshes that no joint moves.
 fn static_joint() -> Node {
     Node {
         name: "static".to_string(),
-        extras: json!({ "note": "holds vertices that no MilkShape joint moves" }),
+        extras: json!({ "note": STATIC_NOTE }),
         ..Node::default()
     }
 }
@@ -395,9 +411,7 @@ fn zero_joint() -> Node {
     Node {
         name: "weight_remainder".to_string(),
         scale: [0.0; 3],
-        extras: json!({
-            "note": "scaled to nothing: takes the share of vertices whose MilkShape weights sum to less than 100 %, which MilkShape leaves out"
-        }),
+        extras: json!({ "note": REMAINDER_NOTE }),
         ..static_joint()
     }
 }
@@ -423,7 +437,8 @@ impl Scene {
     ///   the viewer: rotations linear (slerp) of `q(rotation) ⊗ q(key)`,
     ///   translations CUBICSPLINE carrying the viewer's Hermite curve; key
     ///   times are the stored seconds.
-    /// - Or, with `options.clips`, one animation per clip instead, named
+    /// - Or, with `options.clips` (when empty, the clips the file stores in
+    ///   its model comment: [`Ms3d::clips`]), one animation per clip instead, named
     ///   after it: the timeline's curves cut exactly to the clip's seconds
     ///   `first_frame / fps ..= last_frame / fps` (see [`Clip`] for the
     ///   frame numbering) and shifted to start at 0, so that playing the
@@ -432,7 +447,9 @@ impl Scene {
     ///   key interval the cut adds a key with the curve's value there (and,
     ///   for CUBICSPLINE, its derivative as tangents), before the first key
     ///   and after the last the curve holds, as in the viewer.
-    /// - Comments (model, group, material, joint) go into the extras.
+    /// - Comments (model, group, material, joint) go into the extras; so do
+    ///   the joint colours (`joint_colors`) and the model extras
+    ///   (`model_extras`: joint size, transparency mode, alpha reference).
     ///
     /// Fails when the joints' parents form a cycle, and with
     /// [`Error::InvalidClip`] when a clip is not within the timeline
@@ -443,6 +460,15 @@ impl Scene {
         for clip in &options.clips {
             model.check_clip(clip)?;
         }
+        // No clips given: those the file stores (its model comment's clip
+        // line), if any.
+        let stored;
+        let clips = if options.clips.is_empty() {
+            stored = model.clips();
+            &stored
+        } else {
+            &options.clips
+        };
         let comments = model.extras.comments.as_ref();
         let mut textures = Vec::new();
         let materials = model
@@ -493,11 +519,10 @@ impl Scene {
                 inverse_bind_matrices.push(identity);
             }
             let anim = timeline(model, &skeleton, &options.animation_name);
-            let animations = if options.clips.is_empty() {
+            let animations = if clips.is_empty() {
                 vec![anim]
             } else {
-                options
-                    .clips
+                clips
                     .iter()
                     .map(|clip| clip_animation(model, &anim, clip))
                     .collect::<Result<_>>()?
@@ -514,6 +539,17 @@ impl Scene {
             json!({ "source": "MS3D", "fps": model.fps, "total_frames": model.total_frames });
         if let Some(c) = model.model_comment() {
             extras["comment"] = Value::String(c);
+        }
+        // What the scene has no place for, for `ms3d::compile`.
+        if let Some(j) = &model.extras.joints {
+            extras["joint_colors"] = json!(j.colors);
+        }
+        if let Some(m) = &model.extras.model {
+            extras["model_extras"] = json!({
+                "joint_size": m.joint_size,
+                "transparency_mode": m.transparency_mode,
+                "alpha_ref": m.alpha_ref,
+            });
         }
         Ok(Scene {
             name: options.name.clone(),

@@ -38,6 +38,7 @@ mod pose;
 pub use attach::{Consequence, TextureLookup, TextureWarning, UserSkin};
 pub use from_md2::{md2_axes, Md2SceneOptions};
 pub use from_ms3d::{ms3d_axes, Ms3dSceneOptions};
+pub(crate) use from_ms3d::{REMAINDER_NOTE, STATIC_NOTE};
 pub use info::{AnimationSummary, MeshInfo, SceneInfo};
 pub use pose::Pose;
 

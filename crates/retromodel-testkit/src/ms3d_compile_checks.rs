@@ -1,0 +1,71 @@
+//! The MS3D compiler's fuzz checks (`fuzz/fuzz_targets/gltf_to_ms3d.rs`),
+//! shared with `crates/retromodel/tests/regression.rs`: any bytes that
+//! import as glTF (with the fuzz limits) or read as MS3D make a scene;
+//! compiling it is an error or a model that meets MilkShape's limits,
+//! validates without errors and reads back as written.
+
+use retromodel::ms3d::compile::{compile, Ms3dCompileOptions};
+use retromodel::ms3d::Ms3d;
+use retromodel::scene::{Ms3dSceneOptions, Scene};
+use retromodel::Severity;
+
+use crate::import_checks::fuzz_options;
+
+/// Scenes made of more vertices or keys than this are not compiled (the
+/// compiler's refinement is linear in both; the fuzzer wants speed).
+const MAX_WORK: usize = 200_000;
+
+fn work(scene: &Scene) -> usize {
+    let vertices: usize = scene.meshes.iter().map(|m| m.positions.len()).sum();
+    let keys: usize = scene
+        .animations
+        .iter()
+        .flat_map(|a| &a.channels)
+        .map(|c| c.times.len())
+        .sum();
+    vertices.saturating_add(keys.saturating_mul(16))
+}
+
+/// Compiles `scene`; when that succeeds the model is one MilkShape takes
+/// and our reader reads back as written.
+fn check(scene: &Scene) -> bool {
+    if work(scene) > MAX_WORK {
+        return false;
+    }
+    let Ok(compiled) = compile(scene, &Ms3dCompileOptions::default()) else {
+        return false;
+    };
+    let model = &compiled.model;
+    assert!(
+        model.validate_for_milkshape().is_empty(),
+        "{:?}",
+        model.validate_for_milkshape()
+    );
+    let bytes = model.to_bytes().expect("a compiled model writes");
+    let back = Ms3d::from_bytes(&bytes).expect("a compiled model reads back");
+    assert!(&back == model, "read back differs");
+    assert!(
+        back.validate()
+            .iter()
+            .all(|p| p.severity != Severity::Error),
+        "{:?}",
+        back.validate()
+    );
+    assert!(compiled.report.max_error().is_finite() || model.joints.is_empty());
+    true
+}
+
+/// Imports `data` as glTF and compiles it, and reads it as MS3D and
+/// compiles that; returns how many compiled.
+pub fn exercise_gltf_to_ms3d(data: &[u8]) -> usize {
+    let mut n = 0;
+    if let Ok(imported) = retromodel::gltf::import(data, None, &fuzz_options()) {
+        n += usize::from(check(&imported.scene));
+    }
+    if let Ok(model) = Ms3d::from_bytes(data) {
+        if let Ok(scene) = Scene::from_ms3d(&model, &Ms3dSceneOptions::default()) {
+            n += usize::from(check(&scene));
+        }
+    }
+    n
+}

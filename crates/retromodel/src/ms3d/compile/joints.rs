@@ -1,0 +1,456 @@
+//! Which scene nodes become MilkShape joints, in what order, with what
+//! bind pose; and how each mesh's vertices are bound.
+//!
+//! - **Skins.** Every joint of every skin is one MS3D joint (skins that
+//!   share a node must bind it alike: MilkShape has one bind pose per
+//!   joint). The helper joints `Scene::from_ms3d` adds are recognised by
+//!   their notes: `static` (vertices no joint moves) becomes "no bone"
+//!   when it holds whole vertices only, `weight_remainder` (the share of
+//!   weights MilkShape leaves out) becomes weights short of 100 %.
+//! - **Rigid parts.** A mesh without a skin placed by a node that is
+//!   animated (itself or an ancestor, by any chosen animation) is bound
+//!   wholly to a joint for that node: a rigid prop, an object hierarchy.
+//!   A mesh placed by a node nothing animates is baked where it rests,
+//!   its vertices on no bone.
+//! - **Hierarchy.** A joint's parent is its nearest ancestor node that is
+//!   a joint; nodes between them, and the ancestors of root joints (an
+//!   armature node, the exporter's `skeleton_root`), are folded into the
+//!   joint's motion. Joints are ordered parents first (MilkShape's
+//!   viewer evaluates in file order), keeping the source's order where it
+//!   already is so.
+//! - **Bind pose.** When the scene's rest pose is its bind pose (every
+//!   joint's rest global transform times its inverse bind matrix is the
+//!   identity, to 1e-5), a joint's bind local is its rest transform
+//!   relative to its parent joint (for a one-node path, the node's own
+//!   translation and rotation, exactly); otherwise it is derived from the
+//!   inverse bind matrices, `B = rigid(IBM⁻¹)`, `L = B(parent)⁻¹ · B`.
+//!   The vertices are the source's bind-pose vertices, so MilkShape's
+//!   bind pose shows them exactly; scale or shear in the bind matrices
+//!   stays in a per-joint correction `C = IBM · B` that the animation
+//!   keys absorb (exactly while the motion stays rigid).
+
+use std::collections::HashMap;
+
+use glam::{DMat4, DQuat, DVec3};
+
+use super::rigid::{euler_to_quat, quat_to_euler, Rigid};
+use crate::error::{Error, Result};
+use crate::scene::{Scene, Target};
+
+/// What a skin joint becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// MS3D joint `i`.
+    Joint(usize),
+    /// `static`: no bone.
+    Still,
+    /// `weight_remainder`: a share MilkShape leaves out.
+    Remainder,
+}
+
+/// How a mesh's vertices are bound.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Binding {
+    /// By its skin's weights.
+    Skinned,
+    /// Wholly to one joint; vertices baked by `bake` (into the joint's
+    /// bind space).
+    Rigid {
+        /// The MS3D joint.
+        joint: usize,
+        /// Mesh space to model space at bind time.
+        bake: DMat4,
+    },
+    /// To no joint; vertices baked by `bake` (where the mesh rests).
+    Static {
+        /// Mesh space to model space.
+        bake: DMat4,
+    },
+}
+
+/// One MS3D joint.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PlannedJoint {
+    /// The scene node.
+    pub node: usize,
+    /// The MS3D parent.
+    pub parent: Option<usize>,
+    /// The nodes whose local transforms make this joint's local motion,
+    /// top-down: below the parent joint's node down to this node (for a
+    /// root joint, from the scene's root).
+    pub path: Vec<usize>,
+    /// The stored bind rotation (Euler angles) and position.
+    pub euler: [f32; 3],
+    /// See `euler`.
+    pub position: [f32; 3],
+    /// The stored bind local, read back in `f64`.
+    pub bind_local: Rigid,
+    /// The stored bind global (chain of stored locals).
+    pub bind_global: Rigid,
+    /// `C = IBM · B`; `None` when it is the identity (to 1e-5).
+    pub correction: Option<DMat4>,
+}
+
+/// The skeleton plan.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct JointPlan {
+    /// The joints, parents first.
+    pub joints: Vec<PlannedJoint>,
+    /// Per scene skin, per skin joint: what it became.
+    pub slots: Vec<Vec<Slot>>,
+    /// Per scene mesh.
+    pub bindings: Vec<Binding>,
+    /// Whether the bind pose is the scene's rest pose.
+    pub rest_is_bind: bool,
+}
+
+/// A node's rest local transform `T · R · S`.
+pub(crate) fn trs(t: [f32; 3], r: [f32; 4], s: [f32; 3]) -> DMat4 {
+    let q = DQuat::from_xyzw(r[0].into(), r[1].into(), r[2].into(), r[3].into());
+    let q = if q.length() > 0.0 {
+        q.normalize()
+    } else {
+        DQuat::IDENTITY
+    };
+    DMat4::from_scale_rotation_translation(
+        DVec3::from(s.map(f64::from)),
+        q,
+        DVec3::from(t.map(f64::from)),
+    )
+}
+
+/// Which helper joint of `Scene::from_ms3d` a node is, if any.
+fn helper(scene: &Scene, node: usize) -> Option<Slot> {
+    let n = scene.nodes.get(node)?;
+    let note = n.extras.get("note").and_then(|v| v.as_str());
+    match (n.name.as_str(), note) {
+        ("static", Some(crate::scene::STATIC_NOTE)) => Some(Slot::Still),
+        ("weight_remainder", Some(crate::scene::REMAINDER_NOTE)) => Some(Slot::Remainder),
+        _ => None,
+    }
+}
+
+/// Whether `m` is the identity to `eps` (linear part) and `eps · scale`
+/// (translation).
+fn near_identity(m: &DMat4, eps: f64, scale: f64) -> bool {
+    let d = *m - DMat4::IDENTITY;
+    let cols = d.to_cols_array();
+    cols[..12].iter().all(|x| x.abs() <= eps) && cols[12..15].iter().all(|x| x.abs() <= eps * scale)
+}
+
+/// The nodes in an order with parents first (the caller has checked that
+/// the hierarchy is valid with `Pose::new`).
+fn parents_first(scene: &Scene) -> Vec<usize> {
+    let n = scene.nodes.len();
+    let mut placed = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for start in 0..n {
+        let mut chain = Vec::new();
+        let mut at = Some(start);
+        while let Some(i) = at.filter(|&i| i < n && !placed[i]) {
+            if chain.len() > n {
+                break;
+            }
+            chain.push(i);
+            at = scene.nodes[i].parent;
+        }
+        for &i in chain.iter().rev() {
+            if !placed[i] {
+                placed[i] = true;
+                order.push(i);
+            }
+        }
+    }
+    order
+}
+
+/// The plan for `scene`, with `animated` the nodes that the chosen
+/// animations move (their channels' targets).
+pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
+    let n = scene.nodes.len();
+    let order = parents_first(scene);
+    let mut rest_global = vec![DMat4::IDENTITY; n];
+    let mut moves = vec![false; n];
+    for &i in &order {
+        let node = &scene.nodes[i];
+        let local = trs(node.translation, node.rotation, node.scale);
+        let parent = node.parent.filter(|&p| p < n);
+        rest_global[i] = match parent {
+            Some(p) => rest_global[p] * local,
+            None => local,
+        };
+        moves[i] = animated.get(i).copied().unwrap_or(false) || parent.is_some_and(|p| moves[p]);
+    }
+    let bad = |path: String, message: String| Error::InvalidScene { path, message };
+    // Skin joints, with their inverse bind matrices.
+    let mut joint_nodes: Vec<usize> = Vec::new();
+    let mut ibm_of: HashMap<usize, DMat4> = HashMap::new();
+    let mut slots: Vec<Vec<Option<Slot>>> = Vec::new();
+    for (s, skin) in scene.skins.iter().enumerate() {
+        let mut skin_slots = Vec::with_capacity(skin.joints.len());
+        for (k, &node) in skin.joints.iter().enumerate() {
+            if node >= n {
+                return Err(bad(
+                    format!("skins[{s}].joints[{k}]"),
+                    format!("node {node} out of range 0..{n}"),
+                ));
+            }
+            if let Some(h) = helper(scene, node) {
+                skin_slots.push(Some(h));
+                continue;
+            }
+            let ibm = match skin.inverse_bind_matrices.get(k) {
+                Some(m) if m.iter().all(|x| x.is_finite()) => {
+                    DMat4::from_cols_array(&m.map(f64::from))
+                }
+                Some(_) => {
+                    return Err(bad(
+                        format!("skins[{s}].inverse_bind_matrices[{k}]"),
+                        "not finite".to_string(),
+                    ))
+                }
+                None => DMat4::IDENTITY,
+            };
+            if ibm.determinant().abs() < 1e-30 {
+                return Err(bad(
+                    format!("skins[{s}].inverse_bind_matrices[{k}]"),
+                    "the inverse bind matrix is singular".to_string(),
+                ));
+            }
+            match ibm_of.get(&node) {
+                Some(other) => {
+                    if !near_identity(&(ibm * other.inverse()), 1e-5, 1.0) {
+                        return Err(bad(
+                            format!("skins[{s}].inverse_bind_matrices[{k}]"),
+                            format!(
+                                "node {node} ({:?}) is bound differently by another skin; an MS3D joint has one bind pose",
+                                scene.nodes[node].name
+                            ),
+                        ));
+                    }
+                }
+                None => {
+                    ibm_of.insert(node, ibm);
+                    joint_nodes.push(node);
+                }
+            }
+            skin_slots.push(None);
+        }
+        slots.push(skin_slots);
+    }
+    // `static` used for part of a vertex is a real joint after all.
+    let mut still_is_joint = false;
+    for (m, mesh) in scene.meshes.iter().enumerate() {
+        let Some(sw) = &mesh.skin else { continue };
+        let Some(skin_slots) = slots.get(sw.skin) else {
+            return Err(bad(
+                format!("meshes[{m}].skin.skin"),
+                format!("skin {} out of range 0..{}", sw.skin, scene.skins.len()),
+            ));
+        };
+        for (joints, weights) in sw.joints.iter().zip(&sw.weights) {
+            let on = |slot: Slot| {
+                (0..4)
+                    .filter(|&k| weights[k] > 0.0)
+                    .filter(|&k| {
+                        skin_slots.get(usize::from(joints[k])).copied().flatten() == Some(slot)
+                    })
+                    .count()
+            };
+            let used = (0..4).filter(|&k| weights[k] > 0.0).count();
+            if on(Slot::Still) > 0 && on(Slot::Still) < used {
+                still_is_joint = true;
+            }
+        }
+    }
+    if still_is_joint {
+        for (s, skin) in scene.skins.iter().enumerate() {
+            for (k, &node) in skin.joints.iter().enumerate() {
+                if slots[s][k] == Some(Slot::Still) {
+                    slots[s][k] = None;
+                    if let std::collections::hash_map::Entry::Vacant(e) = ibm_of.entry(node) {
+                        e.insert(DMat4::IDENTITY);
+                        joint_nodes.push(node);
+                    }
+                }
+            }
+        }
+    }
+    // Meshes without skins.
+    let mut rigid_meshes: Vec<(usize, usize)> = Vec::new();
+    let mut bindings = Vec::with_capacity(scene.meshes.len());
+    for (m, mesh) in scene.meshes.iter().enumerate() {
+        if mesh.skin.is_some() {
+            bindings.push(Binding::Skinned);
+            continue;
+        }
+        match mesh.node {
+            Some(node) if node >= n => {
+                return Err(bad(
+                    format!("meshes[{m}].node"),
+                    format!("node {node} out of range 0..{n}"),
+                ))
+            }
+            Some(node) if moves[node] => {
+                if let std::collections::hash_map::Entry::Vacant(e) = ibm_of.entry(node) {
+                    e.insert(rest_global[node].inverse());
+                    joint_nodes.push(node);
+                }
+                rigid_meshes.push((m, node));
+                bindings.push(Binding::Static {
+                    bake: DMat4::IDENTITY,
+                });
+            }
+            Some(node) => bindings.push(Binding::Static {
+                bake: rest_global[node],
+            }),
+            None => bindings.push(Binding::Static {
+                bake: DMat4::IDENTITY,
+            }),
+        }
+    }
+    // Parents first, keeping the listed order where it already is so.
+    let is_joint: HashMap<usize, ()> = joint_nodes.iter().map(|&j| (j, ())).collect();
+    let joint_parent = |node: usize| -> Option<usize> {
+        let mut at = scene.nodes[node].parent;
+        let mut steps = 0;
+        while let Some(p) = at.filter(|&p| p < n) {
+            if is_joint.contains_key(&p) {
+                return Some(p);
+            }
+            at = scene.nodes[p].parent;
+            steps += 1;
+            if steps > n {
+                break;
+            }
+        }
+        None
+    };
+    let mut ordered: Vec<usize> = Vec::with_capacity(joint_nodes.len());
+    let mut index_of: HashMap<usize, usize> = HashMap::new();
+    for &j in &joint_nodes {
+        let mut chain = vec![j];
+        let mut at = joint_parent(j);
+        while let Some(p) = at.filter(|p| !index_of.contains_key(p) && !chain.contains(p)) {
+            chain.push(p);
+            at = joint_parent(p);
+        }
+        for &c in chain.iter().rev() {
+            if let std::collections::hash_map::Entry::Vacant(e) = index_of.entry(c) {
+                e.insert(ordered.len());
+                ordered.push(c);
+            }
+        }
+    }
+    let rest_is_bind = ordered.iter().all(|&j| {
+        let scale = 1.0 + rest_global[j].w_axis.truncate().length();
+        near_identity(&(rest_global[j] * ibm_of[&j]), 1e-5, scale)
+    });
+    let mut joints: Vec<PlannedJoint> = Vec::with_capacity(ordered.len());
+    for &node in &ordered {
+        let parent_node = joint_parent(node);
+        let parent = parent_node.and_then(|p| index_of.get(&p).copied());
+        let mut path = vec![node];
+        let mut at = scene.nodes[node].parent;
+        while let Some(p) = at.filter(|&p| p < n && Some(p) != parent_node) {
+            path.push(p);
+            at = scene.nodes[p].parent;
+            if path.len() > n {
+                break;
+            }
+        }
+        path.reverse();
+        let wanted_local = if rest_is_bind {
+            let relative = match parent_node {
+                Some(p) => rest_global[p].inverse() * rest_global[node],
+                None => rest_global[node],
+            };
+            Rigid::of_matrix(&relative).map(|r| r.0)
+        } else {
+            let global = Rigid::of_matrix(&ibm_of[&node].inverse()).map(|r| r.0);
+            let parent_global = match parent_node {
+                Some(p) => Rigid::of_matrix(&ibm_of[&p].inverse()).map(|r| r.0),
+                None => Some(Rigid::IDENTITY),
+            };
+            global.zip(parent_global).map(|(g, p)| p.inverse().mul(&g))
+        };
+        let local = wanted_local.ok_or_else(|| {
+            bad(
+                format!("nodes[{node}]"),
+                "the joint's bind transform is singular or not finite".to_string(),
+            )
+        })?;
+        let euler = quat_to_euler(local.r).map(|x| x as f32);
+        let position = local.t.to_array().map(|x| x as f32);
+        if euler.iter().chain(&position).any(|x| !x.is_finite()) {
+            return Err(bad(
+                format!("nodes[{node}]"),
+                "the joint's bind transform does not fit 32-bit floats".to_string(),
+            ));
+        }
+        let bind_local = Rigid {
+            r: euler_to_quat(euler.map(f64::from)),
+            t: DVec3::from(position.map(f64::from)),
+        };
+        let bind_global = match parent {
+            Some(p) => joints[p].bind_global.mul(&bind_local),
+            None => bind_local,
+        };
+        let c = ibm_of[&node] * bind_global.matrix();
+        let correction = (!near_identity(&c, 1e-5, 1.0 + bind_global.t.length())).then_some(c);
+        joints.push(PlannedJoint {
+            node,
+            parent,
+            path,
+            euler,
+            position,
+            bind_local,
+            bind_global,
+            correction,
+        });
+    }
+    for (m, node) in rigid_meshes {
+        let joint = index_of[&node];
+        bindings[m] = Binding::Rigid {
+            joint,
+            bake: ibm_of[&node].inverse(),
+        };
+    }
+    let slots = slots
+        .into_iter()
+        .enumerate()
+        .map(|(s, list)| {
+            list.into_iter()
+                .enumerate()
+                .map(|(k, slot)| {
+                    slot.unwrap_or_else(|| Slot::Joint(index_of[&scene.skins[s].joints[k]]))
+                })
+                .collect()
+        })
+        .collect();
+    Ok(JointPlan {
+        joints,
+        slots,
+        bindings,
+        rest_is_bind,
+    })
+}
+
+/// The nodes targeted by translation, rotation or scale channels of the
+/// animations `chosen`.
+pub(crate) fn animated_nodes(scene: &Scene, chosen: &[usize]) -> Vec<bool> {
+    let mut out = vec![false; scene.nodes.len()];
+    for &a in chosen {
+        for c in scene.animations.get(a).map_or(&[][..], |a| &a.channels) {
+            if let Target::Translation { node }
+            | Target::Rotation { node }
+            | Target::Scale { node } = c.target
+            {
+                if let Some(slot) = out.get_mut(node) {
+                    *slot = true;
+                }
+            }
+        }
+    }
+    out
+}

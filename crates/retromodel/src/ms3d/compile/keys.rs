@@ -1,0 +1,490 @@
+//! Choosing each joint's keys so that MilkShape's own evaluation
+//! reproduces the source.
+//!
+//! For every animation on the timeline the scene is posed (`Pose`, as
+//! glTF plays it) at its sample times: every key time of its channels,
+//! the midpoint between each two, 20 evenly spread times, and its ends.
+//! At each, every joint's target local transform is the source's,
+//! relative to its parent joint, in its bind frame:
+//! `K(t) = L⁻¹ · C(parent)⁻¹ · P(t) · C` (`P` the product of the local
+//! transforms of the nodes from below the parent joint down to the
+//! joint, `C` the joint's bind correction, `L` its stored bind local),
+//! split into a rotation key and a position key.
+//!
+//! Per joint and track (rotations, positions), keys start at the
+//! source's key times of the channels that move it (for a joint that is
+//! one node with no correction, rotations from its rotation channel and
+//! positions from its translation channel; otherwise from all its path's
+//! channels), plus each animation's first and last instant, then:
+//!
+//! 1. **Refine**: where MilkShape's curve (slerp between rotation keys;
+//!    Hermite positions with the viewer's looped tangents, which differ
+//!    from glTF's) strays from the target at any sample by more than the
+//!    joint's tolerance, the sample where it strays most becomes a key;
+//!    repeated until none does.
+//! 2. **Reduce**: each key (but an animation's ends) that can go without
+//!    any sample straying goes.
+//!
+//! A track that never leaves the bind pose gets no keys. Animations that
+//! came from an MS3D (`Scene::from_ms3d`) keep their keys exactly: no key
+//! is added at their ends nor removed (their keys reproduce MilkShape's
+//! curve already; the refinement would add keys only where they do not).
+//!
+//! Tolerances: the whole model's error budget is `tolerance · extent`;
+//! a joint gets it divided by twice the longest chain of joints, half for
+//! its rotation (as an angle times the distance from the joint of the
+//! farthest vertex it or its descendants move) and half for its
+//! position, so that errors added down any chain stay within the budget.
+
+use glam::{DMat4, DQuat, DVec3};
+
+use super::joints::{trs, JointPlan};
+use super::layout::Layout;
+use super::rigid::{angle_between, quat_to_euler, same_hemisphere, Rigid};
+use super::track::{position_at, rotation_at};
+use crate::error::{Error, Result};
+use crate::ms3d::Key;
+use crate::scene::{Animation, Pose, Scene, Target};
+
+/// Most samples (joints × times) a compile evaluates: 56 bytes each.
+const MAX_SAMPLES: usize = 4_000_000;
+/// Most key times one animation may have.
+const MAX_KEY_TIMES: usize = 65_535;
+/// Evenly spread check times per animation (besides its key times).
+pub(crate) const CHECK_TIMES: usize = 20;
+
+/// One sample of a joint's target.
+#[derive(Debug, Clone, Copy)]
+struct Sample {
+    time: f64,
+    rotation: DQuat,
+    position: DVec3,
+}
+
+/// The keys of every joint, and what they cost.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Fitted {
+    /// Per joint.
+    pub rotation_keys: Vec<Vec<Key>>,
+    /// Per joint.
+    pub position_keys: Vec<Vec<Key>>,
+    /// Per placed animation: keys its channels have in the source.
+    pub source_keys: Vec<usize>,
+    /// Per placed animation: keys written within its frames.
+    pub written_keys: Vec<usize>,
+    /// The largest distance the non-rigid part of the source's motion
+    /// (scale, shear) moves a vertex, which MilkShape cannot store.
+    pub nonrigid: f64,
+}
+
+/// Each animation's sample times (seconds into it), sorted.
+fn sample_times(anim: &Animation, duration: f64) -> Result<Vec<f64>> {
+    let mut keys: Vec<f64> = anim
+        .channels
+        .iter()
+        .flat_map(|c| c.times.iter())
+        .map(|&t| f64::from(t))
+        .filter(|t| t.is_finite() && *t >= 0.0 && *t <= duration)
+        .collect();
+    keys.push(0.0);
+    keys.push(duration);
+    keys.sort_by(f64::total_cmp);
+    keys.dedup();
+    if keys.len() > MAX_KEY_TIMES {
+        return Err(Error::unwritable(
+            format!("animation {:?}", anim.name),
+            format!(
+                "{} key times; an MS3D key list holds at most {MAX_KEY_TIMES}",
+                keys.len()
+            ),
+        ));
+    }
+    let mut times = keys.clone();
+    for w in keys.windows(2) {
+        times.push(0.5 * (w[0] + w[1]));
+    }
+    for i in 0..=CHECK_TIMES {
+        times.push(duration * i as f64 / CHECK_TIMES as f64);
+    }
+    // Times as the scene is posed at them (`f32`), so that the targets
+    // and the keys made of them agree to the last bit.
+    for t in times.iter_mut() {
+        *t = f64::from(*t as f32);
+    }
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    Ok(times)
+}
+
+/// The key times of the channels of `anim` that move joint `j`, for its
+/// rotation and its position track.
+fn candidate_times(
+    anim: &Animation,
+    plan: &JointPlan,
+    j: usize,
+    duration: f64,
+) -> (Vec<f64>, Vec<f64>) {
+    let joint = &plan.joints[j];
+    let parent_exact = joint
+        .parent
+        .is_none_or(|p| plan.joints[p].correction.is_none());
+    let split = joint.path.len() == 1 && joint.correction.is_none() && parent_exact;
+    let (mut rot, mut pos) = (Vec::new(), Vec::new());
+    for c in &anim.channels {
+        let (node, kind) = match c.target {
+            Target::Translation { node } => (node, 0),
+            Target::Rotation { node } => (node, 1),
+            Target::Scale { node } => (node, 2),
+            Target::MorphWeights { .. } => continue,
+        };
+        if !joint.path.contains(&node) {
+            continue;
+        }
+        let times = c
+            .times
+            .iter()
+            .map(|&t| f64::from(t))
+            .filter(|t| t.is_finite() && *t >= 0.0 && *t <= duration);
+        match (split, kind) {
+            (true, 0) => pos.extend(times),
+            (true, 1) => rot.extend(times),
+            // Scale does not move a rigid part.
+            (true, _) => {}
+            (false, _) => {
+                let t: Vec<f64> = times.collect();
+                rot.extend(&t);
+                pos.extend(t);
+            }
+        }
+    }
+    for v in [&mut rot, &mut pos] {
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+    }
+    (rot, pos)
+}
+
+/// The index of `t` in sorted `times` (which hold it).
+fn index_of(times: &[f64], t: f64) -> usize {
+    times
+        .partition_point(|&x| x < t)
+        .min(times.len().saturating_sub(1))
+}
+
+/// A track being fitted: its samples and tolerance, and which samples
+/// are keys.
+struct Fit<'a> {
+    samples: &'a [Sample],
+    rotation: bool,
+    /// Distance per radian (rotations) or 1 (positions).
+    lever: f64,
+    tolerance: f64,
+}
+
+impl Fit<'_> {
+    fn rotation_keys(&self, keys: &[usize]) -> Vec<(f64, DQuat)> {
+        keys.iter()
+            .map(|&k| (self.samples[k].time, self.samples[k].rotation))
+            .collect()
+    }
+
+    fn position_keys(&self, keys: &[usize]) -> Vec<(f64, DVec3)> {
+        keys.iter()
+            .map(|&k| (self.samples[k].time, self.samples[k].position))
+            .collect()
+    }
+
+    /// Error at each sample of `range` with `keys`.
+    fn errors(&self, keys: &[usize], range: std::ops::Range<usize>) -> Vec<(usize, f64)> {
+        let mut out = Vec::with_capacity(range.len());
+        if self.rotation {
+            let k = self.rotation_keys(keys);
+            for s in range {
+                let q = rotation_at(&k, self.samples[s].time);
+                out.push((s, angle_between(q, self.samples[s].rotation) * self.lever));
+            }
+        } else {
+            let k = self.position_keys(keys);
+            for s in range {
+                let p = position_at(&k, self.samples[s].time);
+                out.push((s, (p - self.samples[s].position).length()));
+            }
+        }
+        out
+    }
+
+    /// Adds keys where the error is too large (the worst sample of each
+    /// interval that has one), until none is.
+    fn refine(&self, keys: &mut Vec<usize>) {
+        for _ in 0..64 {
+            let errors = self.errors(keys, 0..self.samples.len());
+            let mut add: Vec<usize> = Vec::new();
+            let mut worst: Option<(usize, f64)> = None;
+            let mut segment = 0usize;
+            for (s, e) in errors {
+                // The interval of keys holding s.
+                let seg = keys.partition_point(|&k| k <= s);
+                if seg != segment {
+                    if let Some((w, _)) = worst.take() {
+                        add.push(w);
+                    }
+                    segment = seg;
+                }
+                if e > self.tolerance
+                    && keys.binary_search(&s).is_err()
+                    && worst.is_none_or(|(_, b)| e > b)
+                {
+                    worst = Some((s, e));
+                }
+            }
+            if let Some((w, _)) = worst {
+                add.push(w);
+            }
+            if add.is_empty() {
+                return;
+            }
+            keys.extend(add);
+            keys.sort_unstable();
+            keys.dedup();
+        }
+    }
+
+    /// Removes keys (but `pinned` ones) that can go without any sample
+    /// straying too far.
+    fn reduce(&self, keys: &mut Vec<usize>, pinned: &[usize]) {
+        let mut i = 1;
+        while i + 1 < keys.len() {
+            if pinned.binary_search(&keys[i]).is_ok() {
+                i += 1;
+                continue;
+            }
+            let mut trial = keys.clone();
+            trial.remove(i);
+            // Positions: the tangents of the neighbours change, and they
+            // shape the intervals next to them.
+            let (lo, hi) = if self.rotation || trial.len() <= 3 {
+                if trial.len() <= 3 {
+                    (0, self.samples.len())
+                } else {
+                    (trial[i - 1], trial[i] + 1)
+                }
+            } else {
+                let a = trial[i.saturating_sub(2)];
+                let b = trial[(i + 1).min(trial.len() - 1)];
+                (a, b + 1)
+            };
+            let ok = self
+                .errors(&trial, lo..hi.min(self.samples.len()))
+                .iter()
+                .all(|&(_, e)| e <= self.tolerance);
+            if ok {
+                *keys = trial;
+            } else {
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Fits the keys of every joint of `plan` to the animations of `layout`
+/// (see the module documentation); `radius[j]` is the distance from joint
+/// `j` of the farthest vertex it or its descendants move, `tolerance` the
+/// model's error budget in scene units.
+pub(crate) fn fit(
+    scene: &Scene,
+    plan: &JointPlan,
+    layout: &Layout,
+    radius: &[f64],
+    tolerance: f64,
+) -> Result<Fitted> {
+    let joints = plan.joints.len();
+    let mut fitted = Fitted {
+        rotation_keys: vec![Vec::new(); joints],
+        position_keys: vec![Vec::new(); joints],
+        ..Fitted::default()
+    };
+    if joints == 0 || layout.placed.is_empty() {
+        fitted.source_keys = vec![0; layout.placed.len()];
+        fitted.written_keys = vec![0; layout.placed.len()];
+        return Ok(fitted);
+    }
+    // Sample times, per animation.
+    let mut times: Vec<Vec<f64>> = Vec::with_capacity(layout.placed.len());
+    let mut total = 0usize;
+    for p in &layout.placed {
+        let t = sample_times(&scene.animations[p.animation], p.duration)?;
+        total += t.len();
+        times.push(t);
+    }
+    if total.saturating_mul(joints) > MAX_SAMPLES {
+        return Err(Error::unwritable(
+            "animations",
+            format!(
+                "{total} sample times × {joints} joints are more than the {MAX_SAMPLES} samples a compile evaluates; \
+                 choose fewer animations (Ms3dCompileOptions::animations)"
+            ),
+        ));
+    }
+    // The targets.
+    let mut pose = Pose::new(scene)?;
+    let n = scene.nodes.len();
+    let mut locals = vec![DMat4::IDENTITY; n];
+    let mut samples: Vec<Vec<Sample>> = vec![Vec::with_capacity(total); joints];
+    let inverse_corrections: Vec<Option<DMat4>> = plan
+        .joints
+        .iter()
+        .map(|j| j.correction.map(|c| c.inverse()))
+        .collect();
+    for (p, placed) in layout.placed.iter().enumerate() {
+        for &t in &times[p] {
+            pose.sample(scene, placed.animation, t as f32);
+            for (i, local) in locals.iter_mut().enumerate() {
+                if let Some((tr, r, s)) = pose.local(i) {
+                    *local = trs(tr, r, s);
+                }
+            }
+            for (j, joint) in plan.joints.iter().enumerate() {
+                let mut m = DMat4::IDENTITY;
+                for &node in &joint.path {
+                    m *= locals[node];
+                }
+                if let Some(c) = joint.parent.and_then(|p| inverse_corrections[p]) {
+                    m = c * m;
+                }
+                if let Some(c) = joint.correction {
+                    m *= c;
+                }
+                let Some((rigid, residual)) = Rigid::of_matrix(&m) else {
+                    return Err(Error::InvalidScene {
+                        path: format!("animations[{}]", placed.animation),
+                        message: format!(
+                            "the pose of node {} at {t} s is not finite or is singular",
+                            joint.node
+                        ),
+                    });
+                };
+                fitted.nonrigid = fitted.nonrigid.max(residual * radius[j]);
+                let key = joint.bind_local.inverse().mul(&rigid);
+                let previous = samples[j].last().map_or(DQuat::IDENTITY, |s| s.rotation);
+                samples[j].push(Sample {
+                    // The time the key gets in the file.
+                    time: f64::from((placed.offset + t) as f32),
+                    rotation: same_hemisphere(key.r, previous),
+                    position: key.t,
+                });
+            }
+        }
+    }
+    // Where each animation's samples start.
+    let mut starts = Vec::with_capacity(times.len());
+    let mut at = 0;
+    for t in &times {
+        starts.push(at);
+        at += t.len();
+    }
+    let depth = (0..joints)
+        .map(|mut j| {
+            let mut d = 1;
+            while let Some(p) = plan.joints[j].parent {
+                j = p;
+                d += 1;
+                if d > joints {
+                    break;
+                }
+            }
+            d
+        })
+        .max()
+        .unwrap_or(1);
+    let budget = tolerance / (2.0 * depth as f64);
+    for j in 0..joints {
+        let lever = radius[j].max(1e-12);
+        for rotation in [true, false] {
+            let fit = Fit {
+                samples: &samples[j],
+                rotation,
+                lever: if rotation { lever } else { 1.0 },
+                tolerance: budget / 2.0,
+            };
+            let moves = samples[j].iter().any(|s| {
+                if rotation {
+                    angle_between(s.rotation, DQuat::IDENTITY) * lever > fit.tolerance * 1e-3
+                } else {
+                    s.position.length() > fit.tolerance * 1e-3
+                }
+            });
+            let mut keys: Vec<usize> = Vec::new();
+            let mut pinned: Vec<usize> = Vec::new();
+            for (p, placed) in layout.placed.iter().enumerate() {
+                let anim = &scene.animations[placed.animation];
+                let (rot, pos) = candidate_times(anim, plan, j, placed.duration);
+                let candidates = if rotation { rot } else { pos };
+                let local = &times[p];
+                keys.extend(candidates.iter().map(|&t| starts[p] + index_of(local, t)));
+                if placed.from_ms3d {
+                    pinned.extend(candidates.iter().map(|&t| starts[p] + index_of(local, t)));
+                } else if moves {
+                    let ends = [starts[p], starts[p] + local.len() - 1];
+                    keys.extend(ends);
+                    pinned.extend(ends);
+                }
+            }
+            keys.sort_unstable();
+            keys.dedup();
+            pinned.sort_unstable();
+            pinned.dedup();
+            if !moves && !layout.placed.iter().any(|p| p.from_ms3d) {
+                keys.clear();
+            }
+            if keys.is_empty() && !moves {
+                continue;
+            }
+            if keys.is_empty() {
+                keys = vec![0, samples[j].len() - 1];
+            }
+            fit.refine(&mut keys);
+            fit.reduce(&mut keys, &pinned);
+            let out: Vec<Key> = keys
+                .iter()
+                .map(|&k| {
+                    let s = &samples[j][k];
+                    let value = if rotation {
+                        quat_to_euler(s.rotation).map(|x| x as f32)
+                    } else {
+                        s.position.to_array().map(|x| x as f32)
+                    };
+                    Key {
+                        time: s.time as f32,
+                        value,
+                    }
+                })
+                .collect();
+            if rotation {
+                fitted.rotation_keys[j] = out;
+            } else {
+                fitted.position_keys[j] = out;
+            }
+        }
+    }
+    for placed in &layout.placed {
+        let anim = &scene.animations[placed.animation];
+        fitted.source_keys.push(
+            anim.channels
+                .iter()
+                .filter(|c| !matches!(c.target, Target::MorphWeights { .. }))
+                .map(|c| c.times.len())
+                .sum(),
+        );
+        let (lo, hi) = (placed.offset - 1e-6, placed.offset + placed.duration + 1e-6);
+        let within = |keys: &Vec<Key>| {
+            keys.iter()
+                .filter(|k| (lo..=hi).contains(&f64::from(k.time)))
+                .count()
+        };
+        fitted.written_keys.push(
+            fitted.rotation_keys.iter().map(within).sum::<usize>()
+                + fitted.position_keys.iter().map(within).sum::<usize>(),
+        );
+    }
+    Ok(fitted)
+}

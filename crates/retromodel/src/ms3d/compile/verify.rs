@@ -1,0 +1,86 @@
+//! The compiled model checked against its source: MilkShape's own
+//! evaluation (`ms3d::Skeleton` and `Influences`, as its viewer poses and
+//! skins) against the scene's (`scene::Pose`, as glTF plays it).
+
+use glam::{Mat4, Vec3};
+
+use super::keys::CHECK_TIMES;
+use super::layout::Layout;
+use crate::error::Result;
+use crate::ms3d::{Influences, Ms3d, Skeleton};
+use crate::scene::{Pose, Scene};
+
+/// The errors of a compiled model, relative to `extent`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Checked {
+    /// Per placed animation: the largest vertex error.
+    pub animations: Vec<f32>,
+    /// Times each animation was checked at.
+    pub times: usize,
+    /// The bind pose against the source's rest pose.
+    pub rest: f32,
+}
+
+/// Compares `model` with `scene` at `CHECK_TIMES + 1` evenly spread times
+/// of every animation of `layout` (ends included), and its bind pose with
+/// the scene's rest pose; `vertex_map` gives each scene vertex's MS3D
+/// vertex.
+pub(crate) fn check(
+    scene: &Scene,
+    model: &Ms3d,
+    layout: &Layout,
+    vertex_map: &[Vec<Option<u32>>],
+    extent: f32,
+) -> Result<Checked> {
+    let skeleton = Skeleton::new(model)?;
+    let influences = Influences::new(model);
+    let mut pose = Pose::new(scene)?;
+    let longest = scene
+        .meshes
+        .iter()
+        .map(|m| m.positions.len())
+        .max()
+        .unwrap_or(0);
+    let mut positions = vec![[0.0f32; 3]; longest];
+    let mut normals = vec![[0.0f32; 3]; longest];
+    let mut matrices = vec![Mat4::IDENTITY; skeleton.joint_count()];
+    let mut skinned = vec![[0.0f32; 3]; model.vertices.len()];
+    let mut compare = |pose: &Pose, skinned: &[[f32; 3]]| -> f32 {
+        let mut worst = 0.0f32;
+        for (m, map) in vertex_map.iter().enumerate() {
+            let n = scene.meshes[m].positions.len();
+            pose.mesh_vertices(scene, m, &mut positions[..n], &mut normals[..n]);
+            for (i, v) in map.iter().enumerate() {
+                if let Some(v) = v {
+                    let d = Vec3::from(positions[i]) - Vec3::from(skinned[*v as usize]);
+                    worst = worst.max(d.length());
+                }
+            }
+        }
+        worst / extent
+    };
+    // MilkShape's bind pose: every skinning matrix the identity (weights
+    // short of 100 % still pull their vertices towards the origin).
+    matrices.fill(Mat4::IDENTITY);
+    influences.skin_positions(model, &matrices, &mut skinned);
+    pose.reset(scene);
+    let rest = compare(&pose, &skinned);
+    let mut out = Checked {
+        animations: Vec::with_capacity(layout.placed.len()),
+        times: CHECK_TIMES + 1,
+        rest,
+    };
+    for placed in &layout.placed {
+        let mut worst = 0.0f32;
+        for i in 0..=CHECK_TIMES {
+            let t = placed.duration * i as f64 / CHECK_TIMES as f64;
+            pose.sample(scene, placed.animation, t as f32);
+            skeleton.pose_at_time((placed.offset + t) as f32, &mut matrices);
+            skeleton.skinning_matrices(&mut matrices);
+            influences.skin_positions(model, &matrices, &mut skinned);
+            worst = worst.max(compare(&pose, &skinned));
+        }
+        out.animations.push(worst);
+    }
+    Ok(out)
+}
