@@ -13,7 +13,7 @@ dirs=()
 for t in "${targets[@]}"; do dirs+=("$here/corpus/$t"); done
 # The export target takes both formats: the sample models and every corpus
 # model under 64 KiB (bigger ones would only slow it down).
-dirs+=("$here/corpus/export")
+dirs+=("$here/corpus/export" "$here/corpus/ms3d_ascii")
 # The glTF importer: our exports of the sample models (written by
 # write_sample), and the corpus's GLBs and assimp-testmodels' glTF files
 # under 64 KiB (a .gltf with external buffers fails without a resource
@@ -28,6 +28,12 @@ if [ -d "$corpus" ]; then
     echo "$d: $(ls "$d" | wc -l) seeds"
   done
   find "$corpus" \( -name '*.md2' -o -name '*.ms3d' \) -type f -size -64k -exec cp -n {} "$here/corpus/export/" \;
+  # The MilkShape ASCII target takes the corpus's .txt models and, for its
+  # binary half, the .ms3d files.
+  d="$here/corpus/ms3d_ascii"
+  find "$corpus/ms3d_ascii" -name '*.txt' -type f -exec cp -n {} "$d/" \;
+  find "$corpus" -name '*.ms3d' -type f -size -64k -exec cp -n {} "$d/" \;
+  echo "$d: $(ls "$d" | wc -l) seeds"
   echo "$here/corpus/export: $(ls "$here/corpus/export" | wc -l) seeds"
   find "$corpus" -name '*.glb' -type f -size -128k -exec cp -n {} "$here/corpus/gltf_import/" \;
   if [ -d /usr/share/assimp/models/glTF2 ]; then

@@ -5,7 +5,8 @@
 //! the extras in the other shapes real files have into those of `ms3d_*`
 //! targets; our glTF exports of both (GLB plain, quantized and compressed,
 //! and `.gltf` with the buffer as a `data:` URI) into those of `gltf_*`
-//! targets; all the models into any other:
+//! targets (and `sample.txt`, the MS3D sample as MilkShape ASCII, into
+//! `ms3d_ascii`'s); all the models into any other:
 //!
 //! ```text
 //! cargo run --manifest-path fuzz/Cargo.toml --example write_sample -- fuzz/corpus/md2_parse fuzz/corpus/ms3d_parse
@@ -129,6 +130,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )];
     let ms3d = ms3d_samples()?;
     let gltf = gltf_samples()?;
+    let ascii = [(
+        "sample.txt".to_string(),
+        retromodel::ms3d::ascii::AsciiModel::from_ms3d(&retromodel::ms3d::sample::sample_model())
+            .to_text()
+            .into_bytes(),
+    )];
     for dir in std::env::args_os().skip(1).map(PathBuf::from) {
         std::fs::create_dir_all(&dir)?;
         let target = dir
@@ -137,6 +144,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .unwrap_or_default();
         let samples: Vec<&(String, Vec<u8>)> = if target.starts_with("md2_") {
             md2.iter().collect()
+        } else if target == "ms3d_ascii" {
+            ms3d.iter().chain(&ascii).collect()
         } else if target.starts_with("ms3d_") {
             ms3d.iter().collect()
         } else if target.starts_with("gltf_") {

@@ -3,9 +3,10 @@
 //! made from the same file (Maverick Model 3D: `mm3d --batch --convert md2
 //! FILE`), side by side:
 //!
-//!   ms3d_md2_error MODEL.ms3d [OTHER.md2]
+//!   ms3d_md2_error MODEL.ms3d [OTHER.md2] [FPS]
 //!
-//! Ours: compiled at 10 fps; each frame is compared vertex by vertex
+//! Ours: compiled at FPS (default 10; Woman4's 2133 frames need 5 to fit
+//! any engine's frame limit); each frame is compared vertex by vertex
 //! (through `Compiled::vertex_map`) with the skinning at its time, in
 //! Quake units (the scene's axes mapped as the compiler maps them).
 //! Other: each of its frames is compared with the skinning at the time
@@ -46,6 +47,9 @@ fn main() {
     let scene = Scene::from_ms3d(&model, &Ms3dSceneOptions::default()).expect("a scene");
     let groups = GroupMesh::build_all(&model);
     let mut options = CompileOptions::default();
+    if let Some(fps) = args.get(2).and_then(|f| f.parse().ok()) {
+        options.fps = fps;
+    }
     options.skin.format = SkinFormat::Png;
     let compiled = Engine::ALL
         .iter()
@@ -99,7 +103,9 @@ fn main() {
         m.vertex_count(),
         worst / extent
     );
-    let Some(other) = args.get(1) else { return };
+    let Some(other) = args.get(1).filter(|o| o.as_str() != "-") else {
+        return;
+    };
     let o = Md2::from_bytes(&std::fs::read(other).expect("read")).expect("an MD2");
     let fps = model.effective_fps();
     let mut permutations = Vec::new();

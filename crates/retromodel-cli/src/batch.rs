@@ -62,11 +62,22 @@ fn find_models(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
             find_models(&path, out, errors);
         } else {
             let ext = path.extension().map(|e| e.to_string_lossy());
-            if ext.is_some_and(|e| Format::from_extension(&e).is_some()) {
-                out.push(path);
+            match ext.and_then(|e| Format::from_extension(&e)) {
+                // `.txt` files are models only when they say so.
+                Some(f) if f.extension_is_ambiguous() && !looks_like(&path, f) => {}
+                Some(_) => out.push(path),
+                None => {}
             }
         }
     }
+}
+
+/// Whether the file's first bytes are `format`'s.
+fn looks_like(path: &Path, format: Format) -> bool {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(4096);
+    let read = std::fs::File::open(path).and_then(|f| f.take(4096).read_to_end(&mut head));
+    read.is_ok() && Format::detect(&head).is_ok_and(|f| f == format)
 }
 
 /// Runs the batch; exit 1 when any file failed.

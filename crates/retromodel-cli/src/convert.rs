@@ -142,6 +142,13 @@ pub struct Args {
     /// players/NAME/skin.pcx (default: the model's name).
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     skin_name: Option<String>,
+    /// A MilkShape 3D ASCII model split as StepMania keeps them: its
+    /// materials file (the input being the meshes file).
+    #[arg(long, value_name = "FILE")]
+    materials: Option<PathBuf>,
+    /// A split MilkShape 3D ASCII model's bones file.
+    #[arg(long, value_name = "FILE")]
+    bones: Option<PathBuf>,
     /// .md2 output: print the compile report (frames and quantisation
     /// error per animation) as one JSON object on stdout.
     #[arg(long, help_heading = "MD2 output")]
@@ -282,6 +289,10 @@ impl Args {
             force: self.force,
             sync: self.sync,
             json: self.json,
+            ascii_parts: (
+                self.materials.as_deref().map(read_file).transpose()?,
+                self.bones.as_deref().map(read_file).transpose()?,
+            ),
         })
     }
 }
@@ -299,6 +310,8 @@ pub enum ToArg {
     Md2,
     /// MilkShape 3D MS3D (from MS3D).
     Ms3d,
+    /// MilkShape 3D ASCII (from MS3D or ASCII).
+    Txt,
 }
 
 impl ToArg {
@@ -309,6 +322,7 @@ impl ToArg {
             ToArg::Obj => OutputFormat::Obj,
             ToArg::Md2 => OutputFormat::Md2,
             ToArg::Ms3d => OutputFormat::Ms3d,
+            ToArg::Txt => OutputFormat::Ms3dAscii,
         }
     }
 }
@@ -348,7 +362,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             bail!("--clip applies to glTF output (.glb, .gltf) and .md2 output of MS3D models");
         }
         bail!(
-            "{}: cannot write .{ext} files (supported: .glb, .gltf, .obj, .md2, .ms3d)",
+            "{}: cannot write .{ext} files (supported: .glb, .gltf, .obj, .md2, .ms3d, .txt)",
             output.display()
         );
     };

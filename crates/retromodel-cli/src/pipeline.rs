@@ -27,6 +27,8 @@ pub struct Job {
     pub sync: bool,
     /// Print the MD2 compile report as JSON on stdout.
     pub json: bool,
+    /// The materials and bones files of a split MilkShape ASCII model.
+    pub ascii_parts: (Option<Vec<u8>>, Option<Vec<u8>>),
 }
 
 /// One warning line, as the command line prints it.
@@ -85,6 +87,7 @@ pub fn convert_file(
     let resolver = TextureResolver::for_model_file(input).with_roots(job.texture_dirs.clone());
     let conversion = Converter::new(&job.options)
         .with_textures(&resolver)
+        .with_ascii_parts(job.ascii_parts.0.as_deref(), job.ascii_parts.1.as_deref())
         .convert(&bytes, &file_name(input), format, &main)
         .map_err(|e| in_context(e, input, out))?;
     let files = conversion

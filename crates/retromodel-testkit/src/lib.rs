@@ -7,9 +7,9 @@
 //!   from the format notes rather than the library's writers.
 //! - `glb` (feature `glb`): an independent reader of GLB files, to check
 //!   exports without the library's glTF code.
-//! - [`md2_checks`], [`ms3d_checks`] and `export_checks` (feature
-//!   `export`): the property checks the fuzz targets run, replayed by
-//!   `crates/retromodel/tests/regression.rs`.
+//! - [`md2_checks`], [`ms3d_checks`], [`ms3d_ascii_checks`] and
+//!   `export_checks` (feature `export`): the property checks the fuzz
+//!   targets run, replayed by `crates/retromodel/tests/regression.rs`.
 //! - `import_checks` (feature `export`): the glTF importer's round trip of
 //!   our own exports, compared field by field and posed; the checks of the
 //!   `gltf_import` fuzz target.
@@ -39,5 +39,6 @@ pub mod gltf_builder;
 pub mod import_checks;
 pub mod md2_builder;
 pub mod md2_checks;
+pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;
 pub mod ms3d_checks;

@@ -3,7 +3,9 @@
 //! `Wuson` (2117 vertices, 3732 triangles, no joints) and `jeep1` (1190
 //! vertices, 2032 triangles, no joints), and GLScene's `Woman4` (1789
 //! vertices, 31 joints with 69 246 keys over 2133 frames, 664 vertices
-//! weighted to several joints).
+//! weighted to several joints). And the MilkShape ASCII text: parsing,
+//! writing and converting `ms3d_ascii/blender_walker.txt`, the corpus's
+//! largest (110 KB: 798 vertices, 972 triangles, 11 bones with 858 keys).
 //!
 //! Run with `cargo bench -p retromodel --bench ms3d`. The corpus is found
 //! through `RETROMODEL_CORPUS` (default: `../shared/corpus` next to the
@@ -11,6 +13,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::Mat4;
+use retromodel::ms3d::ascii::AsciiModel;
 use retromodel::ms3d::{GroupMesh, Influences, Ms3d, Skeleton};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -21,6 +24,9 @@ const MODELS: [(&str, &str); 3] = [
     ("jeep1", "assimpdeb_jeep1.ms3d"),
     ("woman4", "glscene_Woman4.ms3d"),
 ];
+
+/// The ASCII model, in the corpus's `ms3d_ascii/` folder.
+const ASCII_MODEL: (&str, &str) = ("walker", "blender_walker.txt");
 
 /// The animated model (an index into [`MODELS`]).
 const ANIMATED: usize = 2;
@@ -156,6 +162,53 @@ fn bench_ms3d(c: &mut Criterion) {
     group.finish();
 }
 
+/// MilkShape ASCII: parsing text, writing it, and converting to and from
+/// the binary model.
+fn bench_ms3d_ascii(c: &mut Criterion) {
+    let (name, file) = ASCII_MODEL;
+    let path = corpus_dir().join("ms3d_ascii").join(file);
+    let text = match std::fs::read(&path) {
+        Ok(text) => text,
+        Err(err) => {
+            eprintln!(
+                "note: skipping MS3D ASCII benchmarks, cannot read {} ({err}); set RETROMODEL_CORPUS",
+                path.display()
+            );
+            return;
+        }
+    };
+    let model = AsciiModel::parse(&text).expect("corpus text parses");
+    let binary = model.to_ms3d().expect("converts");
+
+    let mut group = c.benchmark_group("ms3d_ascii_parse");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function(BenchmarkId::from_parameter(name), |b| {
+        b.iter(|| AsciiModel::parse(black_box(&text)))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("ms3d_ascii_write");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function(BenchmarkId::from_parameter(name), |b| {
+        b.iter(|| black_box(&model).to_text())
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("ms3d_ascii_to_ms3d");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function(BenchmarkId::from_parameter(name), |b| {
+        b.iter(|| black_box(&model).to_ms3d())
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("ms3d_ascii_from_ms3d");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function(BenchmarkId::from_parameter(name), |b| {
+        b.iter(|| AsciiModel::from_ms3d(black_box(&binary)))
+    });
+    group.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
@@ -166,6 +219,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_ms3d
+    targets = bench_ms3d, bench_ms3d_ascii
 }
 criterion_main!(benches);

@@ -56,7 +56,7 @@ pub enum Error {
     },
     /// The data is in a format this crate recognises but does not read (a
     /// Quake III MD3, a Kingpin MDX, an image ...).
-    #[error("this is {what} (starts with {magic:?}), which retromodel does not read (it reads MD2, MS3D, glTF and OBJ)")]
+    #[error("this is {what} (starts with {magic:?}), which retromodel does not read (it reads MD2, MS3D, MilkShape 3D ASCII, glTF and OBJ)")]
     UnsupportedFormat {
         /// What the data is, e.g. `a Quake III MD3 model`.
         what: &'static str,
@@ -173,6 +173,18 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A MilkShape 3D ASCII (`.txt`) file that cannot be read, with the
+    /// line (1-based) of the fault, e.g.
+    /// `ms3d ascii line 17: expected 7 fields for a vertex (flags x y z u v bone), found 3`;
+    /// no line when the fault is in how files fit together (a piece given
+    /// to `AsciiModel::combine` that lacks its section).
+    #[error("ms3d ascii{}: {message}", .line.map_or(String::new(), |l| format!(" line {l}")))]
+    Ms3dAscii {
+        /// The line of the fault (1-based; blank and `//` lines count).
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
     /// A conversion this crate cannot make (yet), such as MD2 to MS3D.
     #[error("cannot convert {from} to .{to} yet")]
     Unconvertible {
@@ -217,7 +229,8 @@ impl Error {
             | Error::Gltf { .. }
             | Error::InvalidOptions { .. }
             | Error::Unconvertible { .. }
-            | Error::Obj { .. } => None,
+            | Error::Obj { .. }
+            | Error::Ms3dAscii { .. } => None,
         }
     }
 

@@ -20,6 +20,9 @@ pub enum Format {
     /// Wavefront OBJ with its MTL: read into a scene (features `scene` and
     /// `textures`).
     Obj,
+    /// MilkShape 3D ASCII (`.txt`), the text MilkShape writes; also the
+    /// split meshes, materials and bones files StepMania loads.
+    Ms3dAscii,
 }
 
 impl fmt::Display for Format {
@@ -29,6 +32,7 @@ impl fmt::Display for Format {
             Format::Ms3d => "MS3D",
             Format::Gltf => "glTF",
             Format::Obj => "OBJ",
+            Format::Ms3dAscii => "MilkShape 3D ASCII",
         })
     }
 }
@@ -55,7 +59,6 @@ const NEAR_MISSES: &[(&[u8], &str)] = &[
     (b"ply\n", "a PLY model"),
     (b"PACK", "a Quake pak archive: unpack it first"),
     (b"PK\x03\x04", "a zip archive (.pk3, .zip): unpack it first"),
-    (b"// MilkShape 3D ASCII", "a MilkShape 3D ASCII model"),
     (
         b"\x89PNG",
         "a PNG image, not a model (a skin? give it with the model)",
@@ -66,7 +69,13 @@ const NEAR_MISSES: &[(&[u8], &str)] = &[
 
 impl Format {
     /// Every format this crate reads.
-    pub const ALL: &'static [Format] = &[Format::Md2, Format::Ms3d, Format::Gltf, Format::Obj];
+    pub const ALL: &'static [Format] = &[
+        Format::Md2,
+        Format::Ms3d,
+        Format::Gltf,
+        Format::Obj,
+        Format::Ms3dAscii,
+    ];
 
     /// The usual file extensions, lower case, without the dot.
     pub fn extensions(self) -> &'static [&'static str] {
@@ -75,7 +84,14 @@ impl Format {
             Format::Ms3d => &["ms3d"],
             Format::Gltf => &["glb", "gltf"],
             Format::Obj => &["obj"],
+            Format::Ms3dAscii => &["txt"],
         }
+    }
+
+    /// Whether files with this format's extension hold other things too
+    /// (`.txt`), so that a folder's files need their content checked.
+    pub fn extension_is_ambiguous(self) -> bool {
+        self == Format::Ms3dAscii
     }
 
     /// Whether a model of this format that names no skin usually has one
@@ -112,7 +128,7 @@ impl Format {
     /// use retromodel::{Error, Format};
     /// assert_eq!(Format::detect(b"IDP2\x08\0\0\0....").unwrap(), Format::Md2);
     /// let err = Format::detect(b"IDP3\x0f\0\0\0").unwrap_err();
-    /// assert_eq!(err.to_string(), "this is a Quake III MD3 model (starts with \"IDP3\"), which retromodel does not read (it reads MD2, MS3D, glTF and OBJ)");
+    /// assert_eq!(err.to_string(), "this is a Quake III MD3 model (starts with \"IDP3\"), which retromodel does not read (it reads MD2, MS3D, MilkShape 3D ASCII, glTF and OBJ)");
     /// assert_eq!(Format::detect(b"glTF\x02\0\0\0").unwrap(), Format::Gltf);
     /// assert!(matches!(Format::detect(b"hello"), Err(Error::UnknownFormat { .. })));
     /// ```
@@ -136,6 +152,9 @@ impl Format {
         }
         if bytes.starts_with(b"glTF") {
             return Ok(Format::Gltf);
+        }
+        if crate::ms3d::ascii::looks_like(bytes) {
+            return Ok(Format::Ms3dAscii);
         }
         if let Some((magic, what)) = NEAR_MISSES.iter().find(|(m, _)| bytes.starts_with(m)) {
             return Err(unsupported(bytes, magic.len(), what));
@@ -228,8 +247,12 @@ mod tests {
             "a COLLADA model"
         );
         assert_eq!(
-            what(b"// MilkShape 3D ASCII\n\nFrames: 30\n"),
-            "a MilkShape 3D ASCII model"
+            Format::detect(b"// MilkShape 3D ASCII\n\nFrames: 30\n").unwrap(),
+            Format::Ms3dAscii
+        );
+        assert_eq!(
+            Format::detect(b"Materials: 0\n").unwrap(),
+            Format::Ms3dAscii
         );
         assert_eq!(
             what(b"\x89PNG\r\n\x1a\n"),

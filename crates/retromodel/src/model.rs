@@ -32,6 +32,9 @@ pub enum Model {
     Md2(Md2),
     /// A MilkShape 3D model.
     Ms3d(Ms3d),
+    /// A MilkShape 3D ASCII model (or one part of a split one: meshes,
+    /// materials or bones alone).
+    Ms3dAscii(crate::ms3d::ascii::AsciiModel),
     /// A model of a format read straight into a scene (glTF, OBJ).
     #[cfg(feature = "scene")]
     Imported(Box<Imported>),
@@ -91,6 +94,9 @@ impl Model {
         match format {
             Format::Md2 => Ok(Model::Md2(Md2::from_bytes(bytes)?)),
             Format::Ms3d => Ok(Model::Ms3d(Ms3d::from_bytes(bytes)?)),
+            Format::Ms3dAscii => Ok(Model::Ms3dAscii(crate::ms3d::ascii::AsciiModel::parse(
+                bytes,
+            )?)),
             #[cfg(feature = "gltf")]
             Format::Gltf => {
                 let options = crate::gltf::ImportOptions::default();
@@ -130,6 +136,7 @@ impl Model {
         match self {
             Model::Md2(_) => Format::Md2,
             Model::Ms3d(_) => Format::Ms3d,
+            Model::Ms3dAscii(_) => Format::Ms3dAscii,
             #[cfg(feature = "scene")]
             Model::Imported(i) => i.format,
         }
@@ -141,6 +148,7 @@ impl Model {
         match self {
             Model::Md2(m) => m.validate(),
             Model::Ms3d(m) => m.validate(),
+            Model::Ms3dAscii(m) => m.validate(),
             #[cfg(feature = "scene")]
             Model::Imported(i) => i.warnings.clone(),
         }
@@ -172,6 +180,7 @@ impl Model {
         match self {
             Model::Md2(m) => m.to_bytes(),
             Model::Ms3d(m) => m.to_bytes(),
+            Model::Ms3dAscii(m) => Ok(m.to_text().into_bytes()),
             #[cfg(feature = "scene")]
             Model::Imported(i) => Err(Error::Unconvertible {
                 from: i.format,
@@ -187,6 +196,15 @@ impl Model {
         match self {
             Model::Md2(m) => Info::Md2(m.info(bytes)),
             Model::Ms3d(m) => Info::Ms3d(m.info(clips)),
+            Model::Ms3dAscii(m) => match m.to_ms3d() {
+                Ok(binary) => {
+                    let mut info = binary.info(clips);
+                    info.format = "ms3d_ascii";
+                    info.warnings = m.validate().iter().map(ToString::to_string).collect();
+                    Info::Ms3d(info)
+                }
+                Err(e) => Info::Ms3d(crate::ms3d::Ms3d::default().info(&[]).with_error(e)),
+            },
             #[cfg(feature = "scene")]
             Model::Imported(i) => {
                 let format = i.format.extensions()[0];
@@ -232,6 +250,15 @@ impl Model {
                 };
                 Scene::from_ms3d(m, &o)
             }
+            Model::Ms3dAscii(m) => {
+                let defaults = Ms3dSceneOptions::default();
+                let o = Ms3dSceneOptions {
+                    name: name(&defaults.name),
+                    clips: options.clips.clone(),
+                    ..defaults
+                };
+                Scene::from_ms3d(&m.to_ms3d()?, &o)
+            }
             Model::Imported(i) => {
                 let mut scene = i.scene.clone();
                 if !options.name.is_empty() {
@@ -245,7 +272,7 @@ impl Model {
     /// Whether the model's animation is one timeline that clips cut
     /// (MS3D), rather than named animations of its own (MD2).
     pub fn has_timeline(&self) -> bool {
-        matches!(self, Model::Ms3d(_))
+        matches!(self, Model::Ms3d(_) | Model::Ms3dAscii(_))
     }
 }
 

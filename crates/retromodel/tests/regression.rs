@@ -1,9 +1,9 @@
 //! Replays inputs through the same checks the fuzz targets run
-//! (`retromodel_testkit::md2_checks` and `ms3d_checks`): the
-//! minimised crash inputs saved in `tests/regression/`, and the fuzzers'
+//! (`retromodel_testkit::md2_checks`, `ms3d_checks` and `ms3d_ascii_checks`):
+//! the minimised crash inputs saved in `tests/regression/`, and the fuzzers'
 //! working corpus in `fuzz/corpus/*/` when it exists (it is git-ignored, so
 //! usually only on a machine that has fuzzed). Every file goes through the
-//! checks of both formats, through the exporters
+//! checks of every format, through the exporters
 //! (`retromodel_testkit::export_checks`) and through the glTF importer
 //! (`retromodel_testkit::import_checks`), as every fuzz target must survive
 //! any input.
@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 
 use md2_checks::{check_roundtrip, exercise_parse};
 use retromodel::md2::{Frame, FrameName, Md2};
-use retromodel_testkit::{export_checks, import_checks, md2_checks, ms3d_checks};
+use retromodel_testkit::{
+    export_checks, import_checks, md2_checks, ms3d_ascii_checks, ms3d_checks,
+};
 
 /// What replaying one file found.
 struct Replayed {
@@ -60,6 +62,13 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
                 ms3d_checks::check_roundtrip(&data),
                 parsed_ms3d,
                 "{}: the two MS3D targets disagree on whether it parses",
+                path.display()
+            );
+            let _ = ms3d_ascii_checks::exercise_ascii(&data);
+            assert_eq!(
+                ms3d_ascii_checks::exercise_binary(&data),
+                parsed_ms3d,
+                "{}: the ASCII target's binary half disagrees on whether it parses",
                 path.display()
             );
             Replayed {

@@ -51,6 +51,8 @@ use outputs::Plan;
 #[derive(Clone, Copy)]
 pub struct Converter<'a> {
     options: &'a ConvertOptions,
+    /// The materials and bones files of a split MilkShape ASCII model.
+    ascii_parts: (Option<&'a [u8]>, Option<&'a [u8]>),
     #[cfg(feature = "textures")]
     textures: Option<&'a dyn crate::texture::TextureSource>,
 }
@@ -104,6 +106,7 @@ impl<'a> Converter<'a> {
     pub fn new(options: &'a ConvertOptions) -> Self {
         Converter {
             options,
+            ascii_parts: (None, None),
             #[cfg(feature = "textures")]
             textures: None,
         }
@@ -115,6 +118,18 @@ impl<'a> Converter<'a> {
     #[cfg(feature = "textures")]
     pub fn with_textures(mut self, source: &'a dyn crate::texture::TextureSource) -> Self {
         self.textures = Some(source);
+        self
+    }
+
+    /// For a MilkShape ASCII meshes file: its materials and bones files (as
+    /// StepMania splits a model), combined with it before converting
+    /// ([`AsciiModel::combine`](crate::ms3d::ascii::AsciiModel::combine)).
+    pub fn with_ascii_parts(
+        mut self,
+        materials: Option<&'a [u8]>,
+        bones: Option<&'a [u8]>,
+    ) -> Self {
+        self.ascii_parts = (materials, bones);
         self
     }
 
@@ -141,7 +156,10 @@ impl<'a> Converter<'a> {
             #[cfg(any(feature = "textures", feature = "gltf"))]
             resources: self.textures_source(),
         };
-        let model = Model::read_with(input, &context)?;
+        let mut model = Model::read_with(input, &context)?;
+        if self.ascii_parts != (None, None) {
+            model = self.combine(model)?;
+        }
         options.check(&model, format)?;
         let stem = stem(input_name);
         let recompile = format == OutputFormat::Md2
@@ -185,6 +203,24 @@ impl<'a> Converter<'a> {
         })
     }
 
+    /// A split MilkShape ASCII model put together.
+    fn combine(&self, model: Model) -> Result<Model> {
+        use crate::ms3d::ascii::AsciiModel;
+        let Model::Ms3dAscii(meshes) = model else {
+            return Err(Error::InvalidOptions {
+                message: format!(
+                    "--materials and --bones apply to MilkShape 3D ASCII meshes files, not {}",
+                    model.format()
+                ),
+            });
+        };
+        let part = |b: Option<&[u8]>| b.map(AsciiModel::parse).transpose();
+        let (materials, bones) = (part(self.ascii_parts.0)?, part(self.ascii_parts.1)?);
+        Ok(Model::Ms3dAscii(AsciiModel::combine(
+            meshes, materials, bones,
+        )?))
+    }
+
     /// Any scene to MD2: the MD2 and its skin beside it.
     fn compile(
         &self,
@@ -202,6 +238,14 @@ impl<'a> Converter<'a> {
         if compile.animations.is_empty() {
             compile.animations = self.options.anim.clone();
         }
+        // The skin is named after the model written: `hero.md2`, `hero.pcx`.
+        if compile.skin.name.is_none() {
+            compile.skin.name = Some(format!(
+                "{}.{}",
+                stem(output_name),
+                compile.skin.format.extension()
+            ));
+        }
         let compiled = crate::md2::compile::compile(scene, &compile)?;
         warnings.extend(compiled.warnings.into_iter().map(Warning::Compile));
         let mut files = Vec::new();
@@ -217,15 +261,23 @@ impl<'a> Converter<'a> {
         })
     }
 
-    /// MD2 to MD2 (laid out and repaired as asked) and MS3D to MS3D.
+    /// MD2 to MD2 (laid out and repaired as asked), MS3D and MilkShape
+    /// ASCII to either.
     fn rewrite(&self, model: Model, format: OutputFormat, output_name: &str) -> Result<Conversion> {
+        use crate::ms3d::ascii::AsciiModel;
         let options = self.options;
+        let text = |a: &AsciiModel| a.to_text().into_bytes();
         let (bytes, repair) = match model {
             Model::Md2(mut m) if format == OutputFormat::Md2 => {
                 let repair = options.repair.then(|| m.repair());
                 (m.to_bytes_with(options.layout)?, repair)
             }
             Model::Ms3d(m) if format == OutputFormat::Ms3d => (m.to_bytes()?, None),
+            Model::Ms3d(m) if format == OutputFormat::Ms3dAscii => {
+                (text(&AsciiModel::from_ms3d(&m)), None)
+            }
+            Model::Ms3dAscii(a) if format == OutputFormat::Ms3d => (a.to_ms3d()?.to_bytes()?, None),
+            Model::Ms3dAscii(a) if format == OutputFormat::Ms3dAscii => (text(&a), None),
             other => {
                 return Err(Error::Unconvertible {
                     from: other.format(),

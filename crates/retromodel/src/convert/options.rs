@@ -21,6 +21,8 @@ pub enum OutputFormat {
     Gltf,
     /// Wavefront OBJ of one pose, with its `.mtl` and PNG textures.
     Obj,
+    /// MilkShape 3D ASCII (`.txt`), from MS3D or MilkShape ASCII.
+    Ms3dAscii,
 }
 
 impl OutputFormat {
@@ -31,6 +33,7 @@ impl OutputFormat {
         OutputFormat::Glb,
         OutputFormat::Gltf,
         OutputFormat::Obj,
+        OutputFormat::Ms3dAscii,
     ];
 
     /// The format a file extension (any case, without the dot) stands for.
@@ -56,6 +59,7 @@ impl OutputFormat {
             OutputFormat::Glb => "glb",
             OutputFormat::Gltf => "gltf",
             OutputFormat::Obj => "obj",
+            OutputFormat::Ms3dAscii => "txt",
         }
     }
 

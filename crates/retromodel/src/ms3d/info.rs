@@ -184,12 +184,25 @@ impl Ms3d {
     }
 }
 
+impl Info {
+    /// This summary with `error` as its one warning (for a text that
+    /// parses but cannot become a model).
+    pub(crate) fn with_error(mut self, error: crate::Error) -> Info {
+        self.warnings = vec![format!("error: {error}")];
+        self
+    }
+}
+
 impl fmt::Display for Info {
     /// The report `retromodel info` prints after the file name: starts
     /// with `MS3D version 4`, one line per fact, each ended by a newline.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let j = self;
-        writeln!(f, "MS3D version {}", j.version)?;
+        if j.format == "ms3d_ascii" {
+            writeln!(f, "MilkShape 3D ASCII")?;
+        } else {
+            writeln!(f, "MS3D version {}", j.version)?;
+        }
         writeln!(f, "  vertices      {}", j.vertices)?;
         writeln!(f, "  triangles     {}", j.triangles)?;
         writeln!(f, "  groups        {}", j.groups)?;

@@ -28,6 +28,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod ascii;
 mod clip;
 mod extras;
 mod hierarchy;
