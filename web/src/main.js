@@ -87,19 +87,32 @@ function resetPanels() {
   $('legend').hidden = true;
 }
 
-/** Fills the animation list from the GLB's clips (named as `info` lists them). */
+/**
+ * Fills the animation list: the model's animations as `info` lists them,
+ * each played by the GLB's clip of that name (an MS3D timeline without
+ * keyframes has none); for an MD2 preview, the MD2's clips.
+ */
 function showAnimations(clips) {
   const select = $('animations');
   select.innerHTML = '';
-  clips.forEach((clip, i) => {
-    const entry = state.animations.find((a) => a.name === clip.name);
-    const frames = entry?.frames != null ? ` · ${entry.frames} frames` : '';
-    select.add(new Option(`${clip.name}${frames} · ${clip.duration.toFixed(2)} s`, String(i)));
-  });
-  $('anim-panel').hidden = clips.length === 0;
+  const listed = state.preview ? clips.map((c) => ({ name: c.name })) : state.animations;
+  for (const entry of listed) {
+    const index = clips.findIndex((c) => c.name === entry.name);
+    const frames = entry.frames != null ? ` · ${entry.frames} frames` : '';
+    const length = index >= 0 ? ` · ${clips[index].duration.toFixed(2)} s` : ' · no keyframes';
+    const option = new Option(`${entry.name}${frames}${length}`, String(index));
+    option.disabled = index < 0;
+    select.add(option);
+  }
+  $('anim-panel').hidden = listed.length === 0;
   $('interp-label').hidden = state.model?.format !== 'md2' && !state.preview;
-  if (clips.length) startClip(0);
-  else viewer.play(-1);
+  const first = [...select.options].find((o) => !o.disabled);
+  if (first) {
+    select.value = first.value;
+    startClip(Number(first.value));
+  } else {
+    viewer.play(-1);
+  }
 }
 
 function startClip(index) {
@@ -142,6 +155,9 @@ async function showGlb(glb) {
   const clips = await viewer.show(glb);
   state.clips = clips.map((c) => ({ name: c.name, duration: c.duration }));
   showAnimations(clips);
+  // Framed in the first clip's first pose (a skinned model's rest pose
+  // can be far from it).
+  viewer.frame();
   return clips;
 }
 
@@ -284,10 +300,17 @@ $('skins').addEventListener('change', async (e) => {
 
 // Downloads: the files `retromodel convert` writes, made here.
 function downloadConverted(format) {
+  state.downloaded = null;
   try {
     showError(null);
     const converted = convert(format);
-    for (let i = 0; i < converted.fileCount; i++) download(converted.fileName(i), converted.fileBytes(i));
+    const names = [];
+    for (let i = 0; i < converted.fileCount; i++) {
+      names.push(converted.fileName(i));
+      download(converted.fileName(i), converted.fileBytes(i));
+    }
+    state.downloadedSkin = converted.skin ?? null;
+    state.downloaded = names;
     showWarnings(JSON.parse(converted.warnings()));
     converted.free();
   } catch (e) {

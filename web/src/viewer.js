@@ -100,7 +100,6 @@ export class Viewer {
     this.clips = gltf.animations;
     this.originalInterpolation = this.clips.map((c) => c.tracks.map((t) => t.getInterpolation()));
     this.mixer = new THREE.AnimationMixer(this.model);
-    this.frame();
     this.applyFlags();
     return this.clips;
   }
@@ -113,6 +112,9 @@ export class Viewer {
 
   /** Points the camera at the model and sizes the grid to it. */
   frame() {
+    if (!this.model) return;
+    this.model.updateMatrixWorld(true);
+    this.model.traverse((o) => o.isSkinnedMesh && o.skeleton.update());
     const box = new THREE.Box3().setFromObject(this.model, true);
     if (box.isEmpty()) return;
     const size = box.getSize(new THREE.Vector3());
@@ -245,6 +247,16 @@ export class Viewer {
     return this.meshes().some((mesh) => [mesh.material].flat().some((m) => m.map));
   }
 
+  /** A hash of the last frame's pixels (FNV-1a), to tell frames apart. */
+  pixelHash() {
+    const gl = this.renderer.getContext();
+    const px = new Uint8Array(gl.drawingBufferWidth * gl.drawingBufferHeight * 4);
+    gl.readPixels(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    let h = 0x811c9dc5;
+    for (let i = 0; i < px.length; i++) h = Math.imul(h ^ px[i], 0x01000193);
+    return h >>> 0;
+  }
+
   /** Pixels of the last frame: how many differ from the background, how many distinct colours. */
   pixelStats() {
     const gl = this.renderer.getContext();
@@ -252,8 +264,7 @@ export class Viewer {
     const h = gl.drawingBufferHeight;
     const px = new Uint8Array(w * h * 4);
     gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
-    const bg = new THREE.Color(BACKGROUND);
-    const [br, bgc, bb] = [bg.r, bg.g, bg.b].map((v) => Math.round(THREE.ColorManagement.fromWorkingColorSpace(new THREE.Color(v, v, v), THREE.SRGBColorSpace).r * 255));
+    const [br, bgc, bb] = [(BACKGROUND >> 16) & 255, (BACKGROUND >> 8) & 255, BACKGROUND & 255];
     let covered = 0;
     const colours = new Set();
     for (let i = 0; i < px.length; i += 4) {

@@ -306,7 +306,12 @@ impl Session {
             format!("cannot write .{format} files (supported: .glb, .gltf, .obj, .md2, .ms3d)")
         })?;
         let mut options = options.clone();
-        if auto_skin && options.skin.is_none() && format != OutputFormat::Ms3d {
+        // `--skin` applies to what is made from a scene: not to an MS3D, nor
+        // to an MD2 rewritten as it is.
+        let rewrite_md2 = format == OutputFormat::Md2
+            && matches!(self.model, Model::Md2(_))
+            && options.to_convert_options(&self.files)?.compile.is_none();
+        if auto_skin && options.skin.is_none() && format != OutputFormat::Ms3d && !rewrite_md2 {
             options.skin = self.suggested_skin();
         }
         let convert_options = options.to_convert_options(&self.files)?;
