@@ -45,6 +45,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const server = await serve();
 const browser = await launch();
+const steps = {};
 const results = { ours_faerie: [], ours_woman4: [], md2loader_faerie: [] };
 try {
   for (let i = 0; i < runs; i++) {
@@ -55,8 +56,9 @@ try {
       const n = await viewer.page.evaluate(() => window.retromodel.state.timings.length);
       await viewer.page.setInputFiles('#pick-files', files);
       await viewer.page.waitForFunction((k) => window.retromodel.state.timings.length > k, n);
-      const t = await viewer.page.evaluate(() => window.retromodel.state.timings.at(-1).ms);
-      results[key].push(t);
+      const t = await viewer.page.evaluate(() => window.retromodel.state.timings.at(-1));
+      results[key].push(t.ms);
+      (steps[key] ??= []).push(t.steps);
     }
     await viewer.context.close();
     const ref = await open(browser, `${server.url}bench/`, { width: 1280, height: 800 });
@@ -71,9 +73,10 @@ try {
     await handle.setInputFiles(faerie);
     const t = await ref.page.evaluate(async (input) => {
       const [model, skin] = input.files;
-      return (await window.benchMd2Loader(model, skin)).ms;
+      return window.benchMd2Loader(model, skin);
     }, handle);
-    results.md2loader_faerie.push(t);
+    results.md2loader_faerie.push(t.ms);
+    (steps.md2loader_faerie ??= []).push(t.steps);
     await ref.context.close();
   }
 } finally {
@@ -82,4 +85,5 @@ try {
 }
 const out = { runs, sizes: sizes() };
 for (const [k, v] of Object.entries(results)) out[k] = { median_ms: Number(median(v).toFixed(1)), all_ms: v.map((x) => Number(x.toFixed(1))) };
+out.steps_ms = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, Object.fromEntries(Object.keys(v[0]).map((s) => [s, median(v.map((x) => x[s]))]))]));
 console.log(JSON.stringify(out, null, 2));

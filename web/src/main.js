@@ -107,11 +107,14 @@ function showAnimations(clips) {
   $('anim-panel').hidden = listed.length === 0;
   $('interp-label').hidden = state.model?.format !== 'md2' && !state.preview;
   const first = [...select.options].find((o) => !o.disabled);
+  for (const id of ['play', 'scrub', 'speed']) $(id).disabled = !first;
   if (first) {
     select.value = first.value;
     startClip(Number(first.value));
   } else {
+    select.selectedIndex = 0;
     viewer.play(-1);
+    $('frame-out').textContent = '–';
   }
 }
 
@@ -131,12 +134,13 @@ function setPlaying(playing) {
 function frameLabel(seconds) {
   const clip = viewer.action?.getClip();
   const entry = clip && state.animations.find((a) => a.name === clip.name);
+  if (clip && clip.duration === 0) return '0';
   if (entry?.frames && clip.duration > 0) {
     // Keys are one per frame (plus the loop's closing key).
     const keys = clip.tracks[0]?.times.length ?? entry.frames;
     return `${Math.min(Math.floor((seconds / clip.duration) * (keys - 1) + 1e-6), keys - 1) % entry.frames}`;
   }
-  return `${seconds.toFixed(2)} s`;
+  return Number.isFinite(seconds) ? `${seconds.toFixed(2)} s` : '–';
 }
 
 viewer.onTime = (action) => {
@@ -173,30 +177,44 @@ async function loadModel(path, started = performance.now()) {
   try {
     state.model?.free();
     state.model = null;
+    const phases = { start: started, files: performance.now() };
     const model = LoadedModel.load(state.files, path);
+    phases.read = performance.now();
     state.model = model;
     state.path = path;
-    state.info = JSON.parse(model.info());
+    // The animation list needs info's animations; the rest of the panels
+    // are filled once the model is on screen.
     state.animations = JSON.parse(model.animations());
-    state.problems = JSON.parse(model.validate());
-    $('info').textContent = model.infoText();
-    showProblems(state.problems);
     const converted = convert('glb');
+    phases.convert = performance.now();
     state.skinGiven = converted.skin ?? null;
     const glb = converted.fileBytes(converted.fileCount - 1);
-    showWarnings(JSON.parse(converted.warnings()));
+    const warnings = JSON.parse(converted.warnings());
     converted.free();
     await showGlb(glb);
-    showSkins(model);
-    $('export-panel').hidden = false;
-    $('preview-md2').hidden = model.format === 'md2';
-    $('export-note').textContent = state.skinGiven ? `Skin given as --skin: ${state.skinGiven}` : '';
+    phases.three = performance.now();
     await viewer.nextFrame();
     // A second frame: the mixer has advanced, the model is animated.
     const shown = await viewer.nextFrame();
     const ms = shown - started;
-    state.timings.push({ path, ms });
-    setStatus(`${path}: ${state.info.format ?? model.format} · shown in ${ms.toFixed(0)} ms`);
+    phases.frames = shown;
+    const steps = {};
+    let last = started;
+    for (const [k, t] of Object.entries(phases).slice(1)) {
+      steps[k] = Number((t - last).toFixed(1));
+      last = t;
+    }
+    state.info = JSON.parse(model.info());
+    state.problems = JSON.parse(model.validate());
+    $('info').textContent = model.infoText();
+    showProblems(state.problems);
+    showWarnings(warnings);
+    showSkins(model);
+    $('export-panel').hidden = false;
+    $('preview-md2').hidden = model.format === 'md2';
+    $('export-note').textContent = state.skinGiven ? `Skin given as --skin: ${state.skinGiven}` : '';
+    state.timings.push({ path, ms, steps });
+    setStatus(`${path}: ${model.format} · on screen in ${ms.toFixed(0)} ms`);
   } catch (e) {
     viewer.clear();
     resetPanels();
