@@ -163,6 +163,8 @@ impl fmt::Display for Refusal {
     }
 }
 
+impl std::error::Error for Refusal {}
+
 /// Why no texture was returned for a name.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
