@@ -168,17 +168,8 @@ impl<'a> Converter<'a> {
         output_name: &str,
     ) -> Result<Conversion> {
         let options = self.options;
-        let context = ReadContext {
-            file_name: file_name(input_name),
-            #[cfg(any(feature = "textures", feature = "gltf"))]
-            resources: self.textures_source(),
-        };
-        let mut model = Model::read_with(input, &context)?;
-        if self.ascii_parts != (None, None) {
-            model = self.combine(model)?;
-        }
+        let model = self.read(input, input_name)?;
         options.check(&model, format)?;
-        let stem = stem(input_name);
         let recompile = format == OutputFormat::Md2
             && (options.compile.is_some() || !matches!(model, Model::Md2(_)));
         // MD2 animation is vertex animation, which an MS3D cannot hold: MD2
@@ -188,28 +179,7 @@ impl<'a> Converter<'a> {
         if !format.is_scene_export() && !recompile && !ms3d_compile {
             return self.rewrite(model, format, output_name);
         }
-        #[cfg_attr(not(feature = "textures"), allow(unused_mut))]
-        let mut warnings: Vec<Warning> = match &model {
-            #[cfg(feature = "scene")]
-            Model::Imported(i) => i.warnings.iter().cloned().map(Warning::Read).collect(),
-            _ => Vec::new(),
-        };
-        let scene_options = SceneOptions {
-            name: stem,
-            clips: if model.has_timeline() {
-                options.clip.clone()
-            } else {
-                Vec::new()
-            },
-            ..SceneOptions::default()
-        };
-        let mut scene = model.to_scene(&scene_options)?;
-        #[cfg(feature = "textures")]
-        warnings.extend(
-            self.attach_textures(&mut scene, &model, input_name)
-                .into_iter()
-                .map(Warning::Texture),
-        );
+        let (mut scene, warnings) = self.scene_of(&model, input_name)?;
         if recompile {
             return self.compile(&scene, output_name, warnings);
         }
@@ -226,6 +196,68 @@ impl<'a> Converter<'a> {
             report: None,
             ms3d_report: None,
         })
+    }
+
+    /// The scene a conversion of `input` (the file `input_name`) to
+    /// `format` starts from: the model read, the options checked against
+    /// it, its textures attached (an OBJ's is not posed yet). With
+    /// [`ConvertOptions::compile_options`] and
+    /// [`md2::compile`](crate::md2::compile::compile) it gives what an MD2
+    /// output is made of, with the compiler's vertex map (to compare the
+    /// MD2's frames with the scene vertex by vertex).
+    pub fn scene(
+        &self,
+        input: &[u8],
+        input_name: &str,
+        format: OutputFormat,
+    ) -> Result<(Scene, Vec<Warning>)> {
+        let model = self.read(input, input_name)?;
+        self.options.check(&model, format)?;
+        self.scene_of(&model, input_name)
+    }
+
+    /// Reads the model, finding the files it names through the texture
+    /// source, and puts a split MilkShape ASCII model together.
+    fn read(&self, input: &[u8], input_name: &str) -> Result<Model> {
+        let context = ReadContext {
+            file_name: file_name(input_name),
+            #[cfg(any(feature = "textures", feature = "gltf"))]
+            resources: self.textures_source(),
+        };
+        let model = Model::read_with(input, &context)?;
+        if self.ascii_parts != (None, None) {
+            return self.combine(model);
+        }
+        Ok(model)
+    }
+
+    /// The model's scene with its textures, and what the reader and the
+    /// texture lookup passed over.
+    fn scene_of(&self, model: &Model, input_name: &str) -> Result<(Scene, Vec<Warning>)> {
+        #[cfg_attr(not(feature = "textures"), allow(unused_mut))]
+        let mut warnings: Vec<Warning> = match model {
+            #[cfg(feature = "scene")]
+            Model::Imported(i) => i.warnings.iter().cloned().map(Warning::Read).collect(),
+            _ => Vec::new(),
+        };
+        let scene_options = SceneOptions {
+            name: stem(input_name),
+            clips: if model.has_timeline() {
+                self.options.clip.clone()
+            } else {
+                Vec::new()
+            },
+            ..SceneOptions::default()
+        };
+        #[cfg_attr(not(feature = "textures"), allow(unused_mut))]
+        let mut scene = model.to_scene(&scene_options)?;
+        #[cfg(feature = "textures")]
+        warnings.extend(
+            self.attach_textures(&mut scene, model, input_name)
+                .into_iter()
+                .map(Warning::Texture),
+        );
+        Ok((scene, warnings))
     }
 
     /// A split MilkShape ASCII model put together.
@@ -253,16 +285,7 @@ impl<'a> Converter<'a> {
         output_name: &str,
         mut warnings: Vec<Warning>,
     ) -> Result<Conversion> {
-        // Without options of its own, the skin is a PNG (an 8-bit PCX needs
-        // the game's palette, which only the user can give).
-        let mut compile = self.options.compile.clone().unwrap_or_else(|| {
-            let mut o = crate::md2::compile::CompileOptions::default();
-            o.skin.format = crate::md2::compile::SkinFormat::Png;
-            o
-        });
-        if compile.animations.is_empty() {
-            compile.animations = self.options.anim.clone();
-        }
+        let mut compile = self.options.compile_options();
         // The skin is named after the model written: `hero.md2`, `hero.pcx`.
         if compile.skin.name.is_none() {
             compile.skin.name = Some(format!(

@@ -192,6 +192,22 @@ impl ConvertOptions {
         }
     }
 
+    /// The options of the MD2 compiler for an MD2 output:
+    /// [`compile`](Self::compile), or the defaults with a PNG skin (an
+    /// 8-bit PCX needs the game's palette, which only the user can give),
+    /// baking [`anim`](Self::anim) when it names no animations itself.
+    pub fn compile_options(&self) -> crate::md2::compile::CompileOptions {
+        let mut compile = self.compile.clone().unwrap_or_else(|| {
+            let mut o = crate::md2::compile::CompileOptions::default();
+            o.skin.format = crate::md2::compile::SkinFormat::Png;
+            o
+        });
+        if compile.animations.is_empty() {
+            compile.animations = self.anim.clone();
+        }
+        compile
+    }
+
     /// Fails, naming the option, when an option does not apply to writing
     /// `format` at all (whatever the input): the check a front end can make
     /// before reading anything. Applies in batch mode too.

@@ -22,11 +22,14 @@ use crate::error::{Error, Result};
 use glam::{Mat4, Quat, Vec3};
 
 /// The rotation `Rz(z) · Ry(y) · Rx(x)` of Euler angles in radians, as a
-/// quaternion (the viewer's `AngleQuaternion`).
+/// quaternion (the viewer's `AngleQuaternion`). The sines and cosines are
+/// `libm`'s, the same on every platform, so that the WebAssembly build
+/// writes the same bytes as the native one.
 pub fn euler_to_quat(angles: [f32; 3]) -> Quat {
-    let (sr, cr) = (angles[0] * 0.5).sin_cos();
-    let (sp, cp) = (angles[1] * 0.5).sin_cos();
-    let (sy, cy) = (angles[2] * 0.5).sin_cos();
+    let sin_cos = |a: f32| (libm::sinf(a * 0.5), libm::cosf(a * 0.5));
+    let (sr, cr) = sin_cos(angles[0]);
+    let (sp, cp) = sin_cos(angles[1]);
+    let (sy, cy) = sin_cos(angles[2]);
     Quat::from_xyzw(
         sr * cp * cy - cr * sp * sy,
         cr * sp * cy + sr * cp * sy,
@@ -51,9 +54,12 @@ pub fn slerp(p: Quat, q: Quat, t: f32) -> Quat {
     let mut out = [0.0f32; 4];
     if 1.0 + cosom > 1e-8 {
         let (sclp, sclq) = if 1.0 - cosom > 1e-8 {
-            let omega = cosom.acos();
-            let sinom = omega.sin();
-            (((1.0 - t) * omega).sin() / sinom, (t * omega).sin() / sinom)
+            let omega = libm::acosf(cosom);
+            let sinom = libm::sinf(omega);
+            (
+                libm::sinf((1.0 - t) * omega) / sinom,
+                libm::sinf(t * omega) / sinom,
+            )
         } else {
             (1.0 - t, t)
         };
@@ -62,8 +68,8 @@ pub fn slerp(p: Quat, q: Quat, t: f32) -> Quat {
         }
     } else {
         let perp = [-pa[1], pa[0], -pa[3], pa[2]];
-        let sclp = ((1.0 - t) * 0.5 * std::f32::consts::PI).sin();
-        let sclq = (t * 0.5 * std::f32::consts::PI).sin();
+        let sclp = libm::sinf((1.0 - t) * 0.5 * std::f32::consts::PI);
+        let sclq = libm::sinf(t * 0.5 * std::f32::consts::PI);
         for i in 0..3 {
             out[i] = sclp * pa[i] + sclq * perp[i];
         }

@@ -471,9 +471,13 @@ pub(super) fn slerp(a: DQuat, b: DQuat, s: f64) -> DQuat {
     let (wa, wb) = if dot > 1.0 - 1e-12 {
         (1.0 - s, s)
     } else {
-        let theta = dot.min(1.0).acos();
-        let sin = theta.sin();
-        (((1.0 - s) * theta).sin() / sin, (s * theta).sin() / sin)
+        // libm's: the same on every platform (WebAssembly included).
+        let theta = libm::acos(dot.min(1.0));
+        let sin = libm::sin(theta);
+        (
+            libm::sin((1.0 - s) * theta) / sin,
+            libm::sin(s * theta) / sin,
+        )
     };
     let q = a * wa + b * wb;
     if q.length() > 0.0 {

@@ -20,6 +20,8 @@
 //!   `.\jeep1.jpg`, `../../etc/passwd`) stands for, and never opens anything
 //!   outside the model's folder and the search roots the user gave. It is
 //!   the only part of this module that touches the file system.
+//! - [`MemorySource`] finds them by the same rules among files held in
+//!   memory (the files dropped on a web page).
 //!
 //! ```
 //! # #[cfg(feature = "textures")]
@@ -45,6 +47,8 @@ mod alpha_map;
 mod codecs;
 #[cfg(feature = "textures")]
 mod error;
+mod lookup;
+mod memory;
 #[cfg(feature = "textures")]
 mod palette;
 #[cfg(feature = "textures")]
@@ -58,6 +62,7 @@ use std::fmt;
 pub use alpha_map::apply_alpha_map;
 #[cfg(feature = "textures")]
 pub use error::{CodecError, TextureError};
+pub use memory::MemorySource;
 #[cfg(feature = "textures")]
 pub use palette::Palette;
 pub use resolve::{

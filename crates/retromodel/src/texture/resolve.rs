@@ -8,13 +8,15 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use super::lookup::{
+    beside_model_names, closest_first, parse_name, Listing, Lookup, Pass, MAX_NAME_LEN,
+};
+
 /// The extensions tried for a texture name that has none, in this order
 /// (also the order of the alternatives tried for a name whose file is
 /// missing, e.g. `skin.png` for `skin.pcx`).
 pub const IMAGE_EXTENSIONS: [&str; 6] = ["pcx", "png", "tga", "jpg", "jpeg", "bmp"];
 
-/// Longest texture name accepted, in bytes.
-const MAX_NAME_LEN: usize = 1024;
 /// How deep the search of a root's subfolders goes.
 const MAX_INDEX_DEPTH: usize = 16;
 /// How many directory entries the search of one root's subfolders reads at
@@ -160,6 +162,8 @@ impl fmt::Display for Refusal {
         }
     }
 }
+
+impl std::error::Error for Refusal {}
 
 /// Why no texture was returned for a name.
 #[non_exhaustive]
@@ -327,46 +331,20 @@ impl TextureResolver {
             reason,
             skipped: Vec::new(),
         };
-        let components = parse_name(name).map_err(refused)?;
+        let lookup = Lookup::new(name).map_err(refused)?;
         let folders = self.folders();
         let mut search = Search::new(name, self.max_file_size, &folders);
-
-        // Forms of the name: as written, and for `.name` also `name`.
-        let mut forms = vec![components.clone()];
-        if let Some(last) = components.last() {
-            let stripped = last.trim_start_matches('.');
-            if last.starts_with('.') && !stripped.is_empty() && !stripped.contains('.') {
-                let mut form = components.clone();
-                if let Some(l) = form.last_mut() {
-                    *l = stripped.to_owned();
+        for step in lookup.folder_steps() {
+            for folder in &folders {
+                if step.pass == Pass::Exact {
+                    search.tried.push(
+                        step.suffix
+                            .iter()
+                            .fold(folder.given.to_path_buf(), |p, c| p.join(c)),
+                    );
                 }
-                forms.push(form);
-            }
-        }
-
-        for pass in [Pass::Exact, Pass::OtherExtensions] {
-            for form in &forms {
-                for start in 0..form.len() {
-                    let suffix = &form[start..];
-                    let Some((file, dirs)) = suffix.split_last() else {
-                        continue;
-                    };
-                    let alternatives = alternatives(file, pass);
-                    if alternatives.is_empty() {
-                        continue;
-                    }
-                    for folder in &folders {
-                        if pass == Pass::Exact {
-                            search.tried.push(
-                                suffix
-                                    .iter()
-                                    .fold(folder.given.to_path_buf(), |p, c| p.join(c)),
-                            );
-                        }
-                        if let Some(found) = search.in_folder(&folder.real, dirs, &alternatives) {
-                            return Ok(found);
-                        }
-                    }
+                if let Some(found) = search.in_folder(&folder.real, step.dirs, &step.files) {
+                    return Ok(found);
                 }
             }
         }
@@ -382,32 +360,21 @@ impl TextureResolver {
                     })
                     .collect()
             });
-            for pass in [Pass::Exact, Pass::OtherExtensions] {
-                for form in &forms {
-                    let Some((file, dirs)) = form.split_last() else {
-                        continue;
-                    };
-                    let dirs: Vec<String> = dirs.iter().map(|d| d.to_lowercase()).collect();
-                    for alt in alternatives(file, pass) {
-                        let key = alt.to_lowercase();
-                        let mut matches: Vec<&IndexedFile> = index
-                            .iter()
-                            .filter_map(|root| root.files.get(&key))
-                            .flatten()
-                            .collect();
-                        // Most trailing folders in common with the name,
-                        // then shallowest, then by path (stable across runs).
-                        matches.sort_by(|a, b| {
-                            common_suffix(&b.dirs, &dirs)
-                                .cmp(&common_suffix(&a.dirs, &dirs))
-                                .then(a.dirs.len().cmp(&b.dirs.len()))
-                                .then_with(|| a.path.cmp(&b.path))
-                        });
-                        for file in matches {
-                            if let Some(found) = search.open(&file.path) {
-                                return Ok(found);
-                            }
-                        }
+            for step in lookup.anywhere_steps() {
+                let mut matches: Vec<&IndexedFile> = index
+                    .iter()
+                    .filter_map(|root| root.files.get(&step.file))
+                    .flatten()
+                    .collect();
+                closest_first(
+                    &mut matches,
+                    &step.dirs,
+                    |f| &f.dirs,
+                    |a, b| a.path.cmp(&b.path),
+                );
+                for file in matches {
+                    if let Some(found) = search.open(&file.path) {
+                        return Ok(found);
                     }
                 }
             }
@@ -461,23 +428,12 @@ impl TextureResolver {
         &self,
         model_file_name: &str,
     ) -> Result<ResolvedTexture, ResolveError> {
-        let file_name = model_file_name
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or(model_file_name);
-        let stem = match file_name.rsplit_once('.') {
-            Some((stem, _)) if !stem.is_empty() => stem,
-            _ => file_name,
-        };
         let refused = |reason| ResolveError::Refused {
             name: model_file_name.to_owned(),
             reason,
             skipped: Vec::new(),
         };
-        let components = parse_name(stem).map_err(refused)?;
-        let [stem] = components.as_slice() else {
-            return Err(refused(Refusal::NoFileName));
-        };
+        let (stem, alternatives) = beside_model_names(model_file_name).map_err(refused)?;
         let Ok(real) = fs::canonicalize(&self.model_dir) else {
             return Err(ResolveError::NotFound {
                 name: model_file_name.to_owned(),
@@ -491,10 +447,6 @@ impl TextureResolver {
         }];
         let mut search = Search::new(model_file_name, self.max_file_size, &folders);
         search.tried.push(self.model_dir.join(stem));
-        let alternatives: Vec<String> = IMAGE_EXTENSIONS
-            .iter()
-            .map(|ext| format!("{stem}.{ext}"))
-            .collect();
         if let Some(found) = search.in_folder(&folders[0].real, &[], &alternatives) {
             return Ok(found);
         }
@@ -530,78 +482,6 @@ impl TextureSource for TextureResolver {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Pass {
-    /// The file name as written (or with each image extension when it has
-    /// none).
-    Exact,
-    /// Other image extensions for a name that has one.
-    OtherExtensions,
-}
-
-/// The file names tried for `file` in a pass.
-fn alternatives(file: &str, pass: Pass) -> Vec<String> {
-    let split = file
-        .rsplit_once('.')
-        .filter(|(stem, ext)| !stem.is_empty() && !ext.is_empty());
-    let with = |stem: &str| -> Vec<String> {
-        IMAGE_EXTENSIONS
-            .iter()
-            .map(|ext| format!("{stem}.{ext}"))
-            .collect()
-    };
-    match (split, pass) {
-        (None, Pass::Exact) => with(file),
-        (None, Pass::OtherExtensions) => Vec::new(),
-        (Some(_), Pass::Exact) => vec![file.to_owned()],
-        (Some((stem, ext)), Pass::OtherExtensions) => {
-            let ext = ext.to_ascii_lowercase();
-            if IMAGE_EXTENSIONS.contains(&ext.as_str()) {
-                // `skin.pcx` → `skin.png`, ...
-                let mut alts = with(stem);
-                alts.retain(|alt| !alt.eq_ignore_ascii_case(file));
-                alts
-            } else {
-                // `body.001` → `body.001.png`, ...
-                with(file)
-            }
-        }
-    }
-}
-
-/// Splits an untrusted texture name into plain components, or refuses it.
-fn parse_name(name: &str) -> Result<Vec<String>, Refusal> {
-    let name = name.trim_matches(|c: char| c == '\0' || c.is_whitespace());
-    if name.len() > MAX_NAME_LEN {
-        return Err(Refusal::TooLong);
-    }
-    if name.starts_with(['/', '\\']) {
-        return Err(Refusal::Absolute);
-    }
-    let bytes = name.as_bytes();
-    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
-        return Err(Refusal::DrivePrefix);
-    }
-    if let Some(c) = name.chars().find(|&c| c.is_control() || c == ':') {
-        return Err(Refusal::ForbiddenCharacter(c));
-    }
-    let mut components = Vec::new();
-    for part in name.split(['/', '\\']) {
-        if part.is_empty() || part == "." {
-            continue;
-        }
-        if part.contains("..") && part.chars().all(|c| c == '.' || c == ' ') {
-            return Err(Refusal::ParentComponent);
-        }
-        components.push(part.to_owned());
-    }
-    // A trailing separator names a folder.
-    if components.is_empty() || name.ends_with(['/', '\\']) {
-        return Err(Refusal::NoFileName);
-    }
-    Ok(components)
-}
-
 /// The state of one lookup: what was tried and passed over.
 struct Search<'a> {
     name: &'a str,
@@ -612,8 +492,8 @@ struct Search<'a> {
     /// Paths already checked (the search below a root can meet the files
     /// of the model's folder again).
     opened: HashSet<PathBuf>,
-    /// Folder listings read so far: (lower-case name, name), sorted by name.
-    listings: HashMap<PathBuf, Vec<(String, String)>>,
+    /// Folder listings read so far.
+    listings: HashMap<PathBuf, Listing>,
 }
 
 impl<'a> Search<'a> {
@@ -660,22 +540,17 @@ impl<'a> Search<'a> {
             return Some(name.to_owned());
         }
         let listing = self.listings.entry(dir.to_path_buf()).or_insert_with(|| {
-            let mut names: Vec<(String, String)> = fs::read_dir(dir)
-                .map(|entries| {
-                    entries
-                        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-                        .map(|entry| (entry.to_lowercase(), entry))
-                        .collect()
-                })
-                .unwrap_or_default();
-            names.sort_by(|a, b| a.1.cmp(&b.1));
-            names
+            Listing::new(
+                fs::read_dir(dir)
+                    .map(|entries| {
+                        entries
+                            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default(),
+            )
         });
-        let wanted = name.to_lowercase();
-        listing
-            .iter()
-            .find(|(lower, _)| *lower == wanted)
-            .map(|(_, entry)| entry.clone())
+        listing.find_ignoring_case(name).map(str::to_owned)
     }
 
     /// Checks that `path` really lies inside an allowed folder and is a
@@ -773,15 +648,6 @@ impl<'a> Search<'a> {
     }
 }
 
-/// How many trailing folder names `a` and `b` share.
-fn common_suffix(a: &[String], b: &[String]) -> usize {
-    a.iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
 /// Lists the files below `root` (breadth first, bounded).
 fn build_index(root: &Path) -> RootIndex {
     let mut index = RootIndex::default();
@@ -824,54 +690,4 @@ fn build_index(root: &Path) -> RootIndex {
         }
     }
     index
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_split_and_checked() {
-        let ok = |s: &str| parse_name(s).unwrap();
-        assert_eq!(
-            ok("players/male/grunt.pcx"),
-            ["players", "male", "grunt.pcx"]
-        );
-        assert_eq!(ok(".\\jeep1.jpg"), ["jeep1.jpg"]);
-        assert_eq!(ok("textures\\skin.tga"), ["textures", "skin.tga"]);
-        assert_eq!(ok(".alientank"), [".alientank"]);
-        assert_eq!(ok("a//./b.png"), ["a", "b.png"]);
-        assert_eq!(ok("...png"), ["...png"]);
-        let no = |s: &str| parse_name(s).unwrap_err();
-        assert_eq!(no("../x.pcx"), Refusal::ParentComponent);
-        assert_eq!(no("a/../../x.pcx"), Refusal::ParentComponent);
-        assert_eq!(no("a\\..\\x.pcx"), Refusal::ParentComponent);
-        assert_eq!(no("a/.. /x.pcx"), Refusal::ParentComponent);
-        assert_eq!(no("a/.../x.pcx"), Refusal::ParentComponent);
-        assert_eq!(no("/etc/passwd"), Refusal::Absolute);
-        assert_eq!(no("\\\\server\\share\\x.pcx"), Refusal::Absolute);
-        assert_eq!(no("C:\\Windows\\x.pcx"), Refusal::DrivePrefix);
-        assert_eq!(no("c:x.pcx"), Refusal::DrivePrefix);
-        assert_eq!(no("x.pcx:stream"), Refusal::ForbiddenCharacter(':'));
-        assert_eq!(no("x\u{1}.pcx"), Refusal::ForbiddenCharacter('\u{1}'));
-        assert_eq!(no(""), Refusal::NoFileName);
-        assert_eq!(no(".\\"), Refusal::NoFileName);
-        assert_eq!(no("players/nehe/"), Refusal::NoFileName);
-        assert_eq!(no(&"a".repeat(2000)), Refusal::TooLong);
-    }
-
-    #[test]
-    fn alternatives_per_pass() {
-        assert_eq!(alternatives("skin.pcx", Pass::Exact), ["skin.pcx"]);
-        assert_eq!(
-            alternatives("skin.PCX", Pass::OtherExtensions),
-            ["skin.png", "skin.tga", "skin.jpg", "skin.jpeg", "skin.bmp"]
-        );
-        assert_eq!(alternatives("alientank", Pass::Exact).len(), 6);
-        assert!(alternatives("alientank", Pass::OtherExtensions).is_empty());
-        assert_eq!(
-            alternatives("body.001", Pass::OtherExtensions)[0],
-            "body.001.pcx"
-        );
-    }
 }

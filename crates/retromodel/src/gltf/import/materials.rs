@@ -167,7 +167,7 @@ fn material(ctx: &Ctx, at: &At, i: usize) -> Result<(Material, Option<usize>, Us
                     if let Some(set) = tt.opt_usize("texCoord")? {
                         usage.tex_coord = set;
                     }
-                    let (s, c) = rotation.sin_cos();
+                    let (s, c) = (libm::sinf(rotation), libm::cosf(rotation));
                     usage.transform = Some([
                         c * scale[0],
                         s * scale[1],

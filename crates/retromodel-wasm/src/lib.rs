@@ -1,0 +1,335 @@
+//! retromodel for web pages: the library compiled to WebAssembly, with
+//! [wasm-bindgen] bindings for the viewer in `web/`.
+//!
+//! The page hands over the files a user dropped ([`DroppedFiles`]: paths
+//! relative to the drop, and bytes); [`LoadedModel::load`] reads one of
+//! them, finding its textures among the others by the library's own
+//! lookup rules ([`retromodel::texture::MemorySource`]). Then, by the same
+//! calls as the command line:
+//!
+//! - [`LoadedModel::info`]: the JSON of `retromodel info --json`;
+//! - [`LoadedModel::validate`]: the problems of `retromodel validate`,
+//!   with their paths, severities and offsets;
+//! - [`LoadedModel::convert`] (and `to_glb`, `to_obj`, `to_md2`): the
+//!   files of `retromodel convert MODEL STEM.EXT` with the options' flags;
+//! - [`LoadedModel::md2_preview`]: the MD2 a model would become, as GLB,
+//!   with each MD2 vertex's quantisation error.
+//!
+//! Errors become JavaScript exceptions (`Error`) with the library's
+//! message. Nothing here touches the network or a file system: the bytes
+//! come from the page and go back to it.
+//!
+//! The logic lives in plain Rust modules ([`session`], [`preview`],
+//! [`options`]) that are unit-tested natively; this file only binds them.
+//!
+//! [wasm-bindgen]: https://docs.rs/wasm-bindgen
+
+pub mod options;
+pub mod preview;
+pub mod session;
+
+use retromodel::texture::MemorySource;
+use wasm_bindgen::prelude::*;
+
+use options::WebOptions;
+use preview::Md2Preview;
+use session::{Output, Session};
+
+/// A JavaScript `Error` with the message.
+fn js_error(message: impl std::fmt::Display) -> JsError {
+    JsError::new(&message.to_string())
+}
+
+/// JSON text of a value (the page parses it).
+fn json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
+}
+
+/// The extensions of the model formats the library reads.
+const MODEL_EXTENSIONS: [&str; 5] = ["md2", "ms3d", "glb", "gltf", "obj"];
+
+/// The files a user dropped or picked, by their paths relative to the
+/// drop (`faerie.md2`, or `baseq2/players/male/tris.md2` for a folder).
+#[wasm_bindgen]
+#[derive(Debug, Default)]
+pub struct DroppedFiles {
+    inner: MemorySource,
+}
+
+#[wasm_bindgen]
+impl DroppedFiles {
+    /// No files yet.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> DroppedFiles {
+        DroppedFiles::default()
+    }
+
+    /// Adds a file. Throws for a path that is absolute, has a `..`
+    /// component or holds control characters.
+    pub fn add(&mut self, path: &str, bytes: Vec<u8>) -> Result<(), JsError> {
+        self.inner
+            .add(path, bytes)
+            .map_err(|e| js_error(format!("{path}: {e}")))
+    }
+
+    /// Every path, sorted.
+    pub fn paths(&self) -> Vec<String> {
+        self.inner.paths().collect()
+    }
+
+    /// The paths that look like models by their extension (MD2 and MS3D
+    /// first, then glTF and OBJ), for the page to pick one.
+    pub fn models(&self) -> Vec<String> {
+        let rank = |p: &str| {
+            let ext = p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+            MODEL_EXTENSIONS
+                .iter()
+                .position(|m| Some(*m) == ext.as_deref())
+        };
+        let mut models: Vec<(usize, String)> = self
+            .inner
+            .paths()
+            .filter_map(|p| Some((rank(&p)?.min(2), p)))
+            .collect();
+        models.sort();
+        models.into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// How many files.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+/// A model read from the dropped files.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct LoadedModel {
+    session: Session,
+}
+
+#[wasm_bindgen]
+impl LoadedModel {
+    /// Reads the dropped file at `path`; its textures are looked for
+    /// among the dropped files, its folder first. Throws with the
+    /// library's message for a file it cannot read.
+    pub fn load(files: &DroppedFiles, path: &str) -> Result<LoadedModel, JsError> {
+        Session::load(&files.inner, path)
+            .map(|session| LoadedModel { session })
+            .map_err(js_error)
+    }
+
+    /// `md2`, `ms3d`, `gltf` or `obj`.
+    #[wasm_bindgen(getter)]
+    pub fn format(&self) -> String {
+        self.session.format()
+    }
+
+    /// The model's file name.
+    #[wasm_bindgen(getter, js_name = fileName)]
+    pub fn file_name(&self) -> String {
+        self.session.file_name().to_string()
+    }
+
+    /// The model's path among the dropped files.
+    #[wasm_bindgen(getter)]
+    pub fn path(&self) -> String {
+        self.session.path().to_string()
+    }
+
+    /// The JSON object `retromodel info --json` prints.
+    pub fn info(&self) -> String {
+        self.session.info_json()
+    }
+
+    /// The text `retromodel info` prints.
+    #[wasm_bindgen(js_name = infoText)]
+    pub fn info_text(&self) -> String {
+        self.session.info_text()
+    }
+
+    /// JSON: every problem `retromodel validate` finds, as
+    /// `[{severity, path, message, offset, text}]`.
+    pub fn validate(&self) -> String {
+        json(&self.session.problems())
+    }
+
+    /// JSON: `[{name, first_frame, frames, seconds}]`, the animations as
+    /// `info` lists them.
+    pub fn animations(&self) -> String {
+        json(&self.session.animations())
+    }
+
+    /// JSON: an MD2's skins, `[{name, file, error}]`: the name it stores,
+    /// the dropped file found for it or why none was.
+    pub fn skins(&self) -> String {
+        json(&self.session.skins())
+    }
+
+    /// Skin `index` of an MD2, decoded and encoded as PNG.
+    #[wasm_bindgen(js_name = skinPng)]
+    pub fn skin_png(&self, index: usize) -> Result<Vec<u8>, JsError> {
+        self.session.skin_png(index).map_err(js_error)
+    }
+
+    /// The dropped images, the model's folder first.
+    pub fn images(&self) -> Vec<String> {
+        self.session.images()
+    }
+
+    /// The dropped image to use as `--skin` when the model would be
+    /// untextured without one.
+    #[wasm_bindgen(js_name = suggestedSkin)]
+    pub fn suggested_skin(&self) -> Option<String> {
+        self.session.suggested_skin()
+    }
+
+    /// The files of `retromodel convert MODEL STEM.FORMAT` with the flags
+    /// in `options` (JSON: `{quantize, compress, skin, frame, anim, time,
+    /// clip, fps, player, scale, fit_height, engine}`). With `auto_skin`
+    /// and no `skin`, the suggested skin is given when the model would be
+    /// untextured.
+    pub fn convert(
+        &self,
+        format: &str,
+        options: &str,
+        auto_skin: bool,
+    ) -> Result<Converted, JsError> {
+        let options = WebOptions::from_json(options).map_err(js_error)?;
+        self.session
+            .convert(format, &options, auto_skin)
+            .map(|output| Converted { output })
+            .map_err(js_error)
+    }
+
+    /// `convert("glb", options, auto_skin)`.
+    #[wasm_bindgen(js_name = toGlb)]
+    pub fn to_glb(&self, options: &str, auto_skin: bool) -> Result<Converted, JsError> {
+        self.convert("glb", options, auto_skin)
+    }
+
+    /// `convert("obj", options, auto_skin)`: the OBJ, its MTL and PNG
+    /// textures.
+    #[wasm_bindgen(js_name = toObj)]
+    pub fn to_obj(&self, options: &str, auto_skin: bool) -> Result<Converted, JsError> {
+        self.convert("obj", options, auto_skin)
+    }
+
+    /// `convert("md2", options, auto_skin)`: the MD2 (compiled, for any
+    /// model but an MD2 without compile options) and its skin.
+    #[wasm_bindgen(js_name = toMd2)]
+    pub fn to_md2(&self, options: &str, auto_skin: bool) -> Result<Converted, JsError> {
+        self.convert("md2", options, auto_skin)
+    }
+
+    /// The MD2 this model would become with `options`, as GLB, with each
+    /// MD2 vertex's quantisation error.
+    #[wasm_bindgen(js_name = md2Preview)]
+    pub fn md2_preview(&self, options: &str) -> Result<Preview, JsError> {
+        let options = WebOptions::from_json(options).map_err(js_error)?;
+        preview::md2_preview(&self.session, &options)
+            .map(|preview| Preview { preview })
+            .map_err(js_error)
+    }
+}
+
+/// The files of a conversion.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Converted {
+    output: Output,
+}
+
+#[wasm_bindgen]
+impl Converted {
+    /// How many files (the main one last).
+    #[wasm_bindgen(getter, js_name = fileCount)]
+    pub fn file_count(&self) -> usize {
+        self.output.files.len()
+    }
+
+    /// The name of file `index`.
+    #[wasm_bindgen(js_name = fileName)]
+    pub fn file_name(&self, index: usize) -> Option<String> {
+        self.output.files.get(index).map(|f| f.0.clone())
+    }
+
+    /// The bytes of file `index`.
+    #[wasm_bindgen(js_name = fileBytes)]
+    pub fn file_bytes(&self, index: usize) -> Option<Vec<u8>> {
+        self.output.files.get(index).map(|f| f.1.clone())
+    }
+
+    /// JSON: `[{kind, message}]`, what the conversion passed over.
+    pub fn warnings(&self) -> String {
+        json(&self.output.warnings)
+    }
+
+    /// JSON of the MD2 compile report (as `convert --json` prints it),
+    /// for a compiled .md2.
+    pub fn report(&self) -> Option<String> {
+        self.output.report.as_ref().map(json)
+    }
+
+    /// The dropped image given as `--skin`, if any.
+    #[wasm_bindgen(getter)]
+    pub fn skin(&self) -> Option<String> {
+        self.output.skin.clone()
+    }
+}
+
+/// The MD2 a model would become.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Preview {
+    preview: Md2Preview,
+}
+
+#[wasm_bindgen]
+impl Preview {
+    /// The MD2 as GLB (its mesh has `_MD2_VERTEX`, each vertex's MD2
+    /// vertex).
+    pub fn glb(&self) -> Vec<u8> {
+        self.preview.glb.clone()
+    }
+
+    /// The MD2 file.
+    pub fn md2(&self) -> Vec<u8> {
+        self.preview.md2.clone()
+    }
+
+    /// The skin file's name, when there is one.
+    #[wasm_bindgen(js_name = skinName)]
+    pub fn skin_name(&self) -> Option<String> {
+        self.preview.skin.as_ref().map(|s| s.0.clone())
+    }
+
+    /// The skin file's bytes.
+    #[wasm_bindgen(js_name = skinBytes)]
+    pub fn skin_bytes(&self) -> Option<Vec<u8>> {
+        self.preview.skin.as_ref().map(|s| s.1.clone())
+    }
+
+    /// Per MD2 vertex: the largest error as a fraction of the grid step
+    /// (at most 0.5 when rounding to the grid).
+    #[wasm_bindgen(js_name = stepError)]
+    pub fn step_error(&self) -> Vec<f32> {
+        self.preview.step_error.clone()
+    }
+
+    /// Per MD2 vertex: the largest distance from the source, in its units.
+    pub fn distance(&self) -> Vec<f32> {
+        self.preview.distance.clone()
+    }
+
+    /// JSON of the compile report.
+    pub fn report(&self) -> String {
+        json(&self.preview.report)
+    }
+
+    /// JSON: `[{kind, message}]`.
+    pub fn warnings(&self) -> String {
+        json(&self.preview.warnings)
+    }
+}

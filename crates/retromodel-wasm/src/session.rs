@@ -1,0 +1,369 @@
+//! One model dropped on the page with the files dropped beside it: read
+//! once, then summarised, checked and converted on request, by the same
+//! library calls the command line makes (`info --json`, `validate`,
+//! `convert`).
+
+use retromodel::convert::{Converter, OutputFormat, Warning};
+use retromodel::md2::compile::CompileReport;
+use retromodel::scene::TextureWarning;
+use retromodel::texture::{decode, MemorySource, TextureSource, IMAGE_EXTENSIONS};
+use retromodel::{Model, ReadContext};
+use serde::Serialize;
+
+use crate::options::WebOptions;
+
+/// A model read from the dropped files.
+#[derive(Debug)]
+pub struct Session {
+    /// Its path among the dropped files.
+    path: String,
+    /// Its file name (the last component of `path`).
+    file_name: String,
+    bytes: Vec<u8>,
+    model: Model,
+    /// The dropped files, the model's folder searched first.
+    files: MemorySource,
+}
+
+/// One problem of `validate`, for the page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProblemEntry {
+    /// `warning` or `error`.
+    pub severity: String,
+    /// Where in the model (`frames[12].vertices[301].normal_index`).
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+    /// The byte offset in the file, when known.
+    pub offset: Option<u64>,
+    /// The line `retromodel validate` prints (without the file name).
+    pub text: String,
+}
+
+/// One skin an MD2 names, and the dropped file it stands for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkinEntry {
+    /// The name as the model stores it.
+    pub name: String,
+    /// The dropped file found for it.
+    pub file: Option<String>,
+    /// Why none was found.
+    pub error: Option<String>,
+}
+
+/// One warning of a conversion, for the page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WarningEntry {
+    /// `no_skin`, `texture_missing`, `texture_undecodable`, `user_skin`,
+    /// `texture`, `read` or `compile`.
+    pub kind: &'static str,
+    /// The line the command line prints (without the file name).
+    pub message: String,
+}
+
+/// One animation, as `info` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AnimationEntry {
+    /// The name the glTF animation has.
+    pub name: String,
+    /// The first frame (MD2: an index; MS3D: MilkShape's frame, maybe
+    /// fractional); `None` for a glTF or OBJ.
+    pub first_frame: Option<f64>,
+    /// How many frames (MD2) or MilkShape frames (MS3D) it spans.
+    pub frames: Option<f64>,
+    /// How long it lasts, where `info` says (MS3D, glTF).
+    pub seconds: Option<f32>,
+}
+
+/// What a conversion made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    /// The files, the main one last, as (name, bytes).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// What was passed over.
+    pub warnings: Vec<WarningEntry>,
+    /// The MD2 compile report, for a compiled .md2.
+    pub report: Option<CompileReport>,
+    /// The dropped image used as `--skin`, if any.
+    pub skin: Option<String>,
+}
+
+impl Session {
+    /// Reads the dropped file at `path` (its format told by its bytes),
+    /// finding the files it names among `files`.
+    pub fn load(files: &MemorySource, path: &str) -> Result<Session, String> {
+        let bytes = files
+            .get(path)
+            .ok_or_else(|| format!("{path}: not among the dropped files"))?
+            .to_vec();
+        let mut files = files.clone();
+        files
+            .set_model_file(path)
+            .map_err(|e| format!("{path}: {e}"))?;
+        let file_name = path.rsplit(['/', '\\']).next().unwrap_or(path).to_string();
+        let model = Model::read_with(
+            &bytes,
+            &ReadContext {
+                file_name: &file_name,
+                resources: Some(&files),
+            },
+        )
+        .map_err(|e| format!("{file_name}: {e}"))?;
+        Ok(Session {
+            path: path.to_string(),
+            file_name,
+            bytes,
+            model,
+            files,
+        })
+    }
+
+    /// The model's path among the dropped files.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The model's file name.
+    pub fn file_name(&self) -> &str {
+        &self.file_name
+    }
+
+    /// The file name without its extension: the scene's name, and the
+    /// outputs' (`faerie.md2` → `faerie.glb`).
+    pub fn stem(&self) -> &str {
+        match self.file_name.rsplit_once('.') {
+            Some((stem, _)) if !stem.is_empty() => stem,
+            _ => &self.file_name,
+        }
+    }
+
+    /// The model's format, lower case (`md2`, `ms3d`, `gltf`, `obj`).
+    pub fn format(&self) -> String {
+        self.model.format().to_string().to_lowercase()
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The summary, as `retromodel info --json` prints it.
+    pub fn info_json(&self) -> String {
+        let info = self.model.info(&self.bytes, &[]);
+        serde_json::to_string_pretty(&info).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+
+    /// The summary, as `retromodel info` prints it.
+    pub fn info_text(&self) -> String {
+        format!("{}: {}", self.file_name, self.model.info(&self.bytes, &[]))
+    }
+
+    /// The animations, as `info` lists them: an MD2's from its frame
+    /// names, an MS3D's timeline, a glTF's own.
+    pub fn animations(&self) -> Vec<AnimationEntry> {
+        match self.model.info(&self.bytes, &[]) {
+            retromodel::Info::Md2(i) => i
+                .animations
+                .iter()
+                .map(|a| AnimationEntry {
+                    name: a.name.clone(),
+                    first_frame: Some(a.first_frame as f64),
+                    frames: Some(a.frame_count as f64),
+                    seconds: None,
+                })
+                .collect(),
+            retromodel::Info::Ms3d(i) => i
+                .clips
+                .iter()
+                .map(|c| AnimationEntry {
+                    name: c.name.clone(),
+                    first_frame: Some(f64::from(c.first_frame)),
+                    frames: Some(f64::from(c.last_frame - c.first_frame)),
+                    seconds: Some(c.seconds),
+                })
+                .collect(),
+            retromodel::Info::Scene(i) => i
+                .animations
+                .iter()
+                .map(|a| AnimationEntry {
+                    name: a.name.clone(),
+                    first_frame: None,
+                    frames: None,
+                    seconds: Some(a.seconds),
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every problem, as `retromodel validate` finds them.
+    pub fn problems(&self) -> Vec<ProblemEntry> {
+        self.model
+            .validate()
+            .into_iter()
+            .map(|p| ProblemEntry {
+                severity: p.severity.to_string(),
+                text: p.to_string(),
+                path: p.path,
+                message: p.message,
+                offset: p.offset,
+            })
+            .collect()
+    }
+
+    /// The skins an MD2 names and the dropped files they stand for (empty
+    /// for other formats).
+    pub fn skins(&self) -> Vec<SkinEntry> {
+        let Model::Md2(md2) = &self.model else {
+            return Vec::new();
+        };
+        md2.skins
+            .iter()
+            .map(|s| {
+                let name = s.to_string_lossy();
+                match self.files.load(&name) {
+                    Ok(found) => SkinEntry {
+                        name,
+                        file: Some(found.path.to_string_lossy().into_owned()),
+                        error: None,
+                    },
+                    Err(e) => SkinEntry {
+                        name,
+                        file: None,
+                        error: Some(e.to_string()),
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// Skin `index` of an MD2, found among the dropped files and decoded,
+    /// as PNG (for the page to swap skins).
+    pub fn skin_png(&self, index: usize) -> Result<Vec<u8>, String> {
+        let Model::Md2(md2) = &self.model else {
+            return Err(format!("{} is not an MD2: no skins", self.file_name));
+        };
+        let name = md2
+            .skins
+            .get(index)
+            .ok_or_else(|| format!("no skin {index}: the model names {}", md2.skins.len()))?
+            .to_string_lossy();
+        let found = self.files.load(&name).map_err(|e| e.to_string())?;
+        let image = decode(&found.bytes).map_err(|e| format!("{name}: {e}"))?;
+        image.to_png().map_err(|e| format!("{name}: {e}"))
+    }
+
+    /// The dropped files that look like images (by extension), the
+    /// model's folder first: candidates for `--skin`.
+    pub fn images(&self) -> Vec<String> {
+        let dir = match self.path.rsplit_once(['/', '\\']) {
+            Some((dir, _)) => format!("{}/", dir.replace('\\', "/")),
+            None => String::new(),
+        };
+        let mut images: Vec<String> = self
+            .files
+            .paths()
+            .filter(|p| {
+                p.rsplit_once('.').is_some_and(|(_, ext)| {
+                    IMAGE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+                })
+            })
+            .collect();
+        images.sort_by_key(|p| {
+            let beside = p.starts_with(&dir) && !p[dir.len()..].contains('/');
+            (!beside, p.clone())
+        });
+        images
+    }
+
+    /// The image to give as `--skin` when the model would come out
+    /// untextured although images were dropped: the first of
+    /// [`images`](Self::images). `None` when it is textured without one.
+    pub fn suggested_skin(&self) -> Option<String> {
+        let first = self.images().into_iter().next()?;
+        let options = retromodel::convert::ConvertOptions::default();
+        let (scene, _) = Converter::new(&options)
+            .with_textures(&self.files)
+            .scene(&self.bytes, &self.file_name, OutputFormat::Glb)
+            .ok()?;
+        let textured = scene.textures.iter().any(|t| !t.png.is_empty());
+        (!textured).then_some(first)
+    }
+
+    /// Converts the model to `format` (`glb`, `gltf`, `obj`, `md2`,
+    /// `ms3d`) as `retromodel convert MODEL STEM.EXT` does with the
+    /// options' flags and the dropped files as the model's folder. With
+    /// `auto_skin`, when no `skin` is given and the model would be
+    /// untextured, the [suggested skin](Self::suggested_skin) is given as
+    /// `--skin`.
+    pub fn convert(
+        &self,
+        format: &str,
+        options: &WebOptions,
+        auto_skin: bool,
+    ) -> Result<Output, String> {
+        let format = OutputFormat::from_extension(format).ok_or_else(|| {
+            format!("cannot write .{format} files (supported: .glb, .gltf, .obj, .md2, .ms3d)")
+        })?;
+        let mut options = options.clone();
+        // `--skin` applies to what is made from a scene: not to an MS3D, nor
+        // to an MD2 rewritten as it is.
+        let rewrite_md2 = format == OutputFormat::Md2
+            && matches!(self.model, Model::Md2(_))
+            && options.to_convert_options(&self.files)?.compile.is_none();
+        if auto_skin && options.skin.is_none() && format != OutputFormat::Ms3d && !rewrite_md2 {
+            options.skin = self.suggested_skin();
+        }
+        let convert_options = options.to_convert_options(&self.files)?;
+        let main = format!("{}.{}", self.stem(), format.extension());
+        let conversion = Converter::new(&convert_options)
+            .with_textures(&self.files)
+            .convert(&self.bytes, &self.file_name, format, &main)
+            .map_err(|e| format!("{}: {e}", self.file_name))?;
+        let files = conversion
+            .files()
+            .map_err(|e| format!("{}: cannot export: {e}", self.file_name))?
+            .iter()
+            .map(|f| (f.name.clone(), f.to_vec()))
+            .collect();
+        Ok(Output {
+            files,
+            warnings: conversion.warnings().iter().map(warning_entry).collect(),
+            report: conversion.compile_report().cloned(),
+            skin: options.skin,
+        })
+    }
+
+    /// The dropped files.
+    pub fn files(&self) -> &MemorySource {
+        &self.files
+    }
+
+    /// The model file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// A conversion warning for the page, with its kind.
+pub fn warning_entry(w: &Warning) -> WarningEntry {
+    let kind = match w {
+        Warning::Texture(TextureWarning::NoSkin { .. }) => "no_skin",
+        Warning::Texture(TextureWarning::Unresolved { .. }) => "texture_missing",
+        Warning::Texture(TextureWarning::Undecodable { .. }) => "texture_undecodable",
+        Warning::Texture(TextureWarning::UserSkin { .. }) => "user_skin",
+        Warning::Texture(_) => "texture",
+        Warning::Read(_) => "read",
+        Warning::Compile(_) => "compile",
+        _ => "other",
+    };
+    let hint = if kind == "no_skin" {
+        " (drop an image with it to use as its skin)"
+    } else {
+        ""
+    };
+    WarningEntry {
+        kind,
+        message: format!("{w}{hint}"),
+    }
+}

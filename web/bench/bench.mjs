@@ -1,0 +1,89 @@
+// Benchmark: time from the drop (the files handed to the page's file
+// input) to the first animated frame drawn, in headless Chromium
+// (SwiftShader WebGL), for the viewer (our WebAssembly library + three.js
+// GLTFLoader) on faerie and Woman4, beside three.js's own MD2Loader on
+// faerie in the same browser run; and the sizes of what the page
+// downloads. Run after `npm run build`:
+//   node bench/bench.mjs [runs]
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../tests/serve.mjs';
+import { launch, open } from '../tests/browser.mjs';
+
+const web = fileURLToPath(new URL('..', import.meta.url));
+const corpus = process.env.RETROMODEL_CORPUS ?? join(web, '../../shared/corpus');
+const runs = Number(process.argv[2] ?? 5);
+const faerie = [join(corpus, 'md2/assimpdeb_faerie.md2'), join(corpus, 'md2/faerie2.bmp')];
+const woman = [join(corpus, 'ms3d/glscene_Woman4.ms3d')];
+
+function sizes() {
+  const dist = join(web, 'dist');
+  const files = [];
+  const walk = (d) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  walk(dist);
+  const viewer = files.filter((f) => !f.includes('/bench') && !/bench-[^/]*\.js$/.test(f));
+  const wasm = viewer.find((f) => f.endsWith('.wasm'));
+  const raw = (f) => statSync(f).size;
+  const gz = (f) => gzipSync(readFileSync(f), { level: 9 }).length;
+  return {
+    wasm_raw: raw(wasm),
+    wasm_gzip: gz(wasm),
+    page_raw: viewer.reduce((n, f) => n + raw(f), 0),
+    page_gzip: viewer.reduce((n, f) => n + gz(f), 0),
+  };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const server = await serve();
+const browser = await launch();
+const steps = {};
+const results = { ours_faerie: [], ours_woman4: [], md2loader_faerie: [] };
+try {
+  for (let i = 0; i < runs; i++) {
+    // A fresh page each run: nothing cached but the browser's HTTP cache.
+    const viewer = await open(browser, server.url, { width: 1280, height: 800 });
+    await viewer.page.waitForFunction(() => window.retromodel?.state.ready);
+    for (const [key, files] of [['ours_faerie', faerie], ['ours_woman4', woman]]) {
+      const n = await viewer.page.evaluate(() => window.retromodel.state.timings.length);
+      await viewer.page.setInputFiles('#pick-files', files);
+      await viewer.page.waitForFunction((k) => window.retromodel.state.timings.length > k, n);
+      const t = await viewer.page.evaluate(() => window.retromodel.state.timings.at(-1));
+      results[key].push(t.ms);
+      (steps[key] ??= []).push(t.steps);
+    }
+    await viewer.context.close();
+    const ref = await open(browser, `${server.url}bench/`, { width: 1280, height: 800 });
+    await ref.page.waitForFunction(() => window.benchReady);
+    const handle = await ref.page.evaluateHandle(() => {
+      const input = document.createElement('input');
+      input.type = 'file';
+      input.multiple = true;
+      document.body.append(input);
+      return input;
+    });
+    await handle.setInputFiles(faerie);
+    const t = await ref.page.evaluate(async (input) => {
+      const [model, skin] = input.files;
+      return window.benchMd2Loader(model, skin);
+    }, handle);
+    results.md2loader_faerie.push(t.ms);
+    (steps.md2loader_faerie ??= []).push(t.steps);
+    await ref.context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+const out = { runs, sizes: sizes() };
+for (const [k, v] of Object.entries(results)) out[k] = { median_ms: Number(median(v).toFixed(1)), all_ms: v.map((x) => Number(x.toFixed(1))) };
+out.steps_ms = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, Object.fromEntries(Object.keys(v[0]).map((s) => [s, median(v.map((x) => x[s]))]))]));
+console.log(JSON.stringify(out, null, 2));

@@ -1,0 +1,362 @@
+// The page: dropped files go to the library (WebAssembly), whose info,
+// validate and convert results are shown; the GLB it makes is drawn by
+// three.js (viewer.js). `window.retromodel` exposes the state for the
+// browser tests and the benchmark.
+import init, { DroppedFiles, LoadedModel } from './pkg/retromodel_wasm.js';
+import { Viewer } from './viewer.js';
+import { filesOfDrop, filesOfList, readAll } from './dropped.js';
+import { download } from './download.js';
+
+const $ = (id) => document.getElementById(id);
+const viewer = new Viewer($('canvas'));
+const state = {
+  ready: false,
+  loading: false,
+  files: null,
+  model: null,
+  path: null,
+  info: null,
+  problems: [],
+  animations: [],
+  clips: [],
+  glb: null,
+  skinGiven: null,
+  error: null,
+  preview: false,
+  timings: [],
+  loads: 0,
+};
+window.retromodel = { state, viewer };
+
+const wasmReady = init().then(() => {
+  state.ready = true;
+});
+
+function options() {
+  return {
+    quantize: $('opt-quantize').checked,
+    compress: $('opt-compress').checked,
+  };
+}
+
+function setStatus(text) {
+  $('status').textContent = text;
+}
+
+function showError(message) {
+  state.error = message;
+  $('error').hidden = !message;
+  $('error').textContent = message ?? '';
+}
+
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+}
+
+function showProblems(problems) {
+  $('problem-count').textContent = String(problems.length);
+  if (problems.length === 0) {
+    $('problems').innerHTML = '<p class="ok">No problems found.</p>';
+    return;
+  }
+  const rows = problems
+    .map(
+      (p) =>
+        `<tr><td class="sev-${escapeHtml(p.severity)}">${escapeHtml(p.severity)}</td>` +
+        `<td><code>${escapeHtml(p.path)}</code>${p.offset == null ? '' : `<br><code>@${p.offset} (0x${p.offset.toString(16)})</code>`}</td>` +
+        `<td>${escapeHtml(p.message)}</td></tr>`,
+    )
+    .join('');
+  $('problems').innerHTML = `<table><thead><tr><th>severity</th><th>where</th><th>problem</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function showWarnings(warnings) {
+  $('warnings').innerHTML = warnings.length
+    ? warnings.map((w) => `<li>${escapeHtml(w.kind)}: ${escapeHtml(w.message)}</li>`).join('')
+    : '<li>none</li>';
+}
+
+function resetPanels() {
+  $('info').textContent = 'No model.';
+  $('problems').innerHTML = '';
+  $('problem-count').textContent = '';
+  $('warnings').innerHTML = '';
+  $('anim-panel').hidden = true;
+  $('skin-panel').hidden = true;
+  $('export-panel').hidden = true;
+  $('legend').hidden = true;
+}
+
+/**
+ * Fills the animation list: the model's animations as `info` lists them,
+ * each played by the GLB's clip of that name (an MS3D timeline without
+ * keyframes has none); for an MD2 preview, the MD2's clips.
+ */
+function showAnimations(clips) {
+  const select = $('animations');
+  select.innerHTML = '';
+  const listed = state.preview ? clips.map((c) => ({ name: c.name })) : state.animations;
+  for (const entry of listed) {
+    const index = clips.findIndex((c) => c.name === entry.name);
+    const frames = entry.frames != null ? ` · ${entry.frames} frames` : '';
+    const length = index >= 0 ? ` · ${clips[index].duration.toFixed(2)} s` : ' · no keyframes';
+    const option = new Option(`${entry.name}${frames}${length}`, String(index));
+    option.disabled = index < 0;
+    select.add(option);
+  }
+  $('anim-panel').hidden = listed.length === 0;
+  $('interp-label').hidden = state.model?.format !== 'md2' && !state.preview;
+  const first = [...select.options].find((o) => !o.disabled);
+  for (const id of ['play', 'scrub', 'speed']) $(id).disabled = !first;
+  if (first) {
+    select.value = first.value;
+    startClip(Number(first.value));
+  } else {
+    select.selectedIndex = 0;
+    viewer.play(-1);
+    $('frame-out').textContent = '–';
+  }
+}
+
+function startClip(index) {
+  viewer.play(index);
+  const clip = viewer.clips[index];
+  $('scrub').max = String(Math.round((clip?.duration ?? 0) * 1000));
+  setPlaying(state.playing ?? true);
+}
+
+function setPlaying(playing) {
+  state.playing = playing;
+  viewer.playing = playing;
+  $('play').textContent = playing ? 'Pause' : 'Play';
+}
+
+function frameLabel(seconds) {
+  const clip = viewer.action?.getClip();
+  const entry = clip && state.animations.find((a) => a.name === clip.name);
+  if (clip && clip.duration === 0) return '0';
+  if (entry?.frames && clip.duration > 0) {
+    // Keys are one per frame (plus the loop's closing key).
+    const keys = clip.tracks[0]?.times.length ?? entry.frames;
+    return `${Math.min(Math.floor((seconds / clip.duration) * (keys - 1) + 1e-6), keys - 1) % entry.frames}`;
+  }
+  return Number.isFinite(seconds) ? `${seconds.toFixed(2)} s` : '–';
+}
+
+viewer.onTime = (action) => {
+  if (!action) return;
+  $('scrub').value = String(Math.round(action.time * 1000));
+  $('frame-out').textContent = frameLabel(action.time);
+};
+
+/** The GLB of the current model as `retromodel convert MODEL STEM.glb` makes it. */
+function convert(format) {
+  return state.model.convert(format, JSON.stringify(options()), $('opt-autoskin').checked);
+}
+
+async function showGlb(glb) {
+  state.glb = glb;
+  const clips = await viewer.show(glb);
+  state.clips = clips.map((c) => ({ name: c.name, duration: c.duration }));
+  showAnimations(clips);
+  // Framed in the first clip's first pose (a skinned model's rest pose
+  // can be far from it).
+  viewer.frame();
+  return clips;
+}
+
+/** Loads the dropped model at `path`. */
+async function loadModel(path, started = performance.now()) {
+  await wasmReady;
+  state.loading = true;
+  state.preview = false;
+  showError(null);
+  resetPanels();
+  $('hint').hidden = true;
+  setStatus(`reading ${path}…`);
+  try {
+    state.model?.free();
+    state.model = null;
+    const phases = { start: started, files: performance.now() };
+    const model = LoadedModel.load(state.files, path);
+    phases.read = performance.now();
+    state.model = model;
+    state.path = path;
+    // The animation list needs info's animations; the rest of the panels
+    // are filled once the model is on screen.
+    state.animations = JSON.parse(model.animations());
+    const converted = convert('glb');
+    phases.convert = performance.now();
+    state.skinGiven = converted.skin ?? null;
+    const glb = converted.fileBytes(converted.fileCount - 1);
+    const warnings = JSON.parse(converted.warnings());
+    converted.free();
+    await showGlb(glb);
+    phases.three = performance.now();
+    await viewer.nextFrame();
+    // A second frame: the mixer has advanced, the model is animated.
+    const shown = await viewer.nextFrame();
+    const ms = shown - started;
+    phases.frames = shown;
+    const steps = {};
+    let last = started;
+    for (const [k, t] of Object.entries(phases).slice(1)) {
+      steps[k] = Number((t - last).toFixed(1));
+      last = t;
+    }
+    state.info = JSON.parse(model.info());
+    state.problems = JSON.parse(model.validate());
+    $('info').textContent = model.infoText();
+    showProblems(state.problems);
+    showWarnings(warnings);
+    showSkins(model);
+    $('export-panel').hidden = false;
+    $('preview-md2').hidden = model.format === 'md2';
+    $('export-note').textContent = state.skinGiven ? `Skin given as --skin: ${state.skinGiven}` : '';
+    state.timings.push({ path, ms, steps });
+    setStatus(`${path}: ${model.format} · on screen in ${ms.toFixed(0)} ms`);
+  } catch (e) {
+    viewer.clear();
+    resetPanels();
+    showError(`${path}: ${e?.message ?? e}`);
+    setStatus('');
+  } finally {
+    state.loading = false;
+    state.loads++;
+  }
+}
+
+function showSkins(model) {
+  const skins = JSON.parse(model.skins());
+  const select = $('skins');
+  select.innerHTML = '';
+  skins.forEach((s, i) => {
+    const option = new Option(s.file ? `${s.name} → ${s.file}` : `${s.name} (${s.error ?? 'not found'})`, String(i));
+    option.disabled = !s.file;
+    select.add(option);
+  });
+  $('skin-panel').hidden = skins.length === 0;
+}
+
+async function takeFiles(list, started) {
+  await wasmReady;
+  try {
+    const read = await readAll(list);
+    state.files?.free();
+    state.files = new DroppedFiles();
+    for (const { path, bytes } of read) state.files.add(path, bytes);
+    const models = state.files.models();
+    const select = $('models');
+    select.innerHTML = '';
+    for (const m of models) select.add(new Option(m, m));
+    $('models-panel').hidden = models.length < 2;
+    if (models.length === 0) {
+      viewer.clear();
+      resetPanels();
+      showError(`no model among the ${read.length} file(s) dropped (.md2, .ms3d, .glb, .gltf, .obj)`);
+      state.loads++;
+      return;
+    }
+    select.value = models[0];
+    await loadModel(models[0], started);
+  } catch (e) {
+    showError(e?.message ?? String(e));
+    state.loads++;
+  }
+}
+
+// Drop anywhere on the page.
+document.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  document.body.classList.add('over');
+});
+document.addEventListener('dragleave', (e) => {
+  if (e.relatedTarget == null) document.body.classList.remove('over');
+});
+document.addEventListener('drop', async (e) => {
+  e.preventDefault();
+  document.body.classList.remove('over');
+  const started = performance.now();
+  takeFiles(await filesOfDrop(e.dataTransfer), started);
+});
+for (const id of ['pick-files', 'pick-folder']) {
+  $(id).addEventListener('change', (e) => {
+    const started = performance.now();
+    takeFiles(filesOfList(e.target.files), started);
+    e.target.value = '';
+  });
+}
+$('models').addEventListener('change', (e) => loadModel(e.target.value));
+
+// Animation controls.
+$('animations').addEventListener('change', (e) => startClip(Number(e.target.value)));
+$('play').addEventListener('click', () => setPlaying(!state.playing));
+$('speed').addEventListener('input', (e) => {
+  viewer.setSpeed(Number(e.target.value));
+  $('speed-out').textContent = `${Number(e.target.value).toFixed(1)}×`;
+});
+$('scrub').addEventListener('input', (e) => {
+  setPlaying(false);
+  viewer.seek(Number(e.target.value) / 1000);
+  $('frame-out').textContent = frameLabel(Number(e.target.value) / 1000);
+});
+$('loop').addEventListener('change', (e) => viewer.setFlag('loop', e.target.checked));
+$('interp').addEventListener('change', (e) => {
+  viewer.setFlag('interpolate', e.target.checked);
+  startClip(Number($('animations').value || 0));
+});
+for (const [id, flag] of [['wireframe', 'wireframe'], ['normals', 'normals'], ['bbox', 'bbox'], ['grid', 'grid']]) {
+  $(id).addEventListener('change', (e) => viewer.setFlag(flag, e.target.checked));
+}
+$('skins').addEventListener('change', async (e) => {
+  try {
+    await viewer.setSkin(state.model.skinPng(Number(e.target.value)));
+  } catch (err) {
+    showError(err?.message ?? String(err));
+  }
+});
+
+// Downloads: the files `retromodel convert` writes, made here.
+function downloadConverted(format) {
+  state.downloaded = null;
+  try {
+    showError(null);
+    const converted = convert(format);
+    const names = [];
+    for (let i = 0; i < converted.fileCount; i++) {
+      names.push(converted.fileName(i));
+      download(converted.fileName(i), converted.fileBytes(i));
+    }
+    state.downloadedSkin = converted.skin ?? null;
+    state.downloaded = names;
+    showWarnings(JSON.parse(converted.warnings()));
+    converted.free();
+  } catch (e) {
+    showError(e?.message ?? String(e));
+  }
+}
+$('dl-glb').addEventListener('click', () => downloadConverted('glb'));
+$('dl-obj').addEventListener('click', () => downloadConverted('obj'));
+$('dl-md2').addEventListener('click', () => downloadConverted('md2'));
+
+$('preview-md2').addEventListener('click', async () => {
+  try {
+    showError(null);
+    const preview = state.model.md2Preview(JSON.stringify(options()));
+    const errors = preview.stepError();
+    const report = JSON.parse(preview.report());
+    showWarnings(JSON.parse(preview.warnings()));
+    state.preview = true;
+    await showGlb(preview.glb());
+    viewer.colourByError(errors);
+    preview.free();
+    let max = 0;
+    for (const e of errors) max = Math.max(max, e);
+    state.previewMaxStepError = max;
+    $('legend').hidden = false;
+    $('export-note').textContent = `As MD2: ${errors.length} vertices, largest error ${max.toFixed(3)} grid step` +
+      (report.frames != null ? `, ${report.frames} frames` : '');
+  } catch (e) {
+    showError(e?.message ?? String(e));
+  }
+});

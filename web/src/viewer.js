@@ -1,0 +1,278 @@
+// The three.js side: draws the GLB the library made (GLTFLoader), plays
+// its animations (AnimationMixer) and the view's helpers.
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { VertexNormalsHelper } from 'three/examples/jsm/helpers/VertexNormalsHelper.js';
+
+const BACKGROUND = 0x0d0f13;
+
+export class Viewer {
+  constructor(canvas) {
+    this.canvas = canvas;
+    // preserveDrawingBuffer: the tests and the benchmark read the pixels back.
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer.outputColorSpace = THREE.SRGBColorSpace;
+    this.scene = new THREE.Scene();
+    this.scene.background = new THREE.Color(BACKGROUND);
+    this.camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
+    this.camera.position.set(2, 1.5, 3);
+    this.controls = new OrbitControls(this.camera, canvas);
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x404050, 2.2));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+    sun.position.set(3, 5, 4);
+    this.scene.add(sun);
+    this.grid = new THREE.GridHelper(10, 20, 0x555c6c, 0x2c313c);
+    this.scene.add(this.grid);
+    this.loader = new GLTFLoader();
+    this.clock = new THREE.Clock();
+    this.mixer = null;
+    this.action = null;
+    this.clips = [];
+    this.model = null;
+    this.helpers = [];
+    this.flags = { wireframe: false, normals: false, bbox: false, grid: true, interpolate: true, loop: true };
+    this.playing = true;
+    this.frameListeners = [];
+    this.onTime = () => {};
+    new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
+    this.resize();
+    this.renderer.setAnimationLoop(() => this.tick());
+  }
+
+  resize() {
+    const { clientWidth: w, clientHeight: h } = this.canvas.parentElement;
+    if (w === 0 || h === 0) return;
+    this.renderer.setSize(w, h, false);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+  }
+
+  tick() {
+    const dt = this.clock.getDelta();
+    if (this.mixer && this.playing) {
+      this.mixer.update(dt);
+      this.onTime(this.action);
+    }
+    if (this.flags.bbox) for (const h of this.helpers) if (h.isBoxHelper) h.update();
+    this.controls.update();
+    this.renderer.render(this.scene, this.camera);
+    const listeners = this.frameListeners;
+    this.frameListeners = [];
+    for (const f of listeners) f(performance.now());
+  }
+
+  /** Resolves after the next frame drawn. */
+  nextFrame() {
+    return new Promise((resolve) => this.frameListeners.push(resolve));
+  }
+
+  /** Removes the model (after an error, before the next). */
+  clear() {
+    if (this.model) {
+      this.scene.remove(this.model);
+      this.model.traverse((o) => {
+        o.geometry?.dispose();
+        for (const m of [o.material].flat()) {
+          if (!m) continue;
+          m.map?.dispose();
+          m.dispose();
+        }
+      });
+    }
+    for (const h of this.helpers) this.scene.remove(h);
+    this.helpers = [];
+    this.model = null;
+    this.mixer?.stopAllAction();
+    this.mixer = null;
+    this.action = null;
+    this.clips = [];
+  }
+
+  /** Shows a GLB (bytes); returns its animation clips. */
+  async show(glb) {
+    const buffer = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength);
+    const gltf = await this.loader.parseAsync(buffer, '');
+    this.clear();
+    this.model = gltf.scene;
+    this.scene.add(this.model);
+    this.clips = gltf.animations;
+    this.originalInterpolation = this.clips.map((c) => c.tracks.map((t) => t.getInterpolation()));
+    this.mixer = new THREE.AnimationMixer(this.model);
+    this.applyFlags();
+    return this.clips;
+  }
+
+  meshes() {
+    const out = [];
+    this.model?.traverse((o) => o.isMesh && out.push(o));
+    return out;
+  }
+
+  /** Points the camera at the model and sizes the grid to it. */
+  frame() {
+    if (!this.model) return;
+    this.model.updateMatrixWorld(true);
+    this.model.traverse((o) => o.isSkinnedMesh && o.skeleton.update());
+    const box = new THREE.Box3().setFromObject(this.model, true);
+    if (box.isEmpty()) return;
+    const size = box.getSize(new THREE.Vector3());
+    const center = box.getCenter(new THREE.Vector3());
+    const radius = Math.max(size.length() / 2, 1e-3);
+    const distance = radius / Math.sin((this.camera.fov * Math.PI) / 360);
+    this.camera.near = distance / 100;
+    this.camera.far = distance * 100;
+    this.camera.position.copy(center).add(new THREE.Vector3(0.55, 0.35, 1).normalize().multiplyScalar(distance * 1.05));
+    this.camera.updateProjectionMatrix();
+    this.controls.target.copy(center);
+    this.scene.remove(this.grid);
+    this.grid.dispose();
+    const step = 10 ** Math.floor(Math.log10(radius));
+    const divisions = 20;
+    this.grid = new THREE.GridHelper(step * divisions, divisions, 0x555c6c, 0x2c313c);
+    this.grid.position.set(center.x, box.min.y, center.z);
+    this.grid.visible = this.flags.grid;
+    this.scene.add(this.grid);
+  }
+
+  /** Plays clip `index` from its start (or shows the rest pose for -1). */
+  play(index) {
+    if (!this.mixer) return;
+    this.mixer.stopAllAction();
+    this.action = null;
+    const clip = this.clips[index];
+    if (!clip) return;
+    const interp = this.flags.interpolate;
+    clip.tracks.forEach((t, i) => {
+      t.setInterpolation(interp ? this.originalInterpolation[this.clips.indexOf(clip)][i] : THREE.InterpolateDiscrete);
+    });
+    this.mixer.uncacheClip(clip);
+    this.action = this.mixer.clipAction(clip);
+    this.action.setLoop(this.flags.loop ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
+    this.action.clampWhenFinished = true;
+    this.action.play();
+    this.mixer.update(0);
+  }
+
+  /** Sets the current clip's time (the scrubber). */
+  seek(seconds) {
+    if (!this.action) return;
+    this.action.paused = false;
+    this.action.enabled = true;
+    this.action.time = seconds;
+    this.mixer.update(0);
+  }
+
+  setSpeed(speed) {
+    if (this.mixer) this.mixer.timeScale = speed;
+  }
+
+  setFlag(name, value) {
+    this.flags[name] = value;
+    if (name === 'loop' && this.action) {
+      this.action.setLoop(value ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
+      if (value) this.action.paused = false;
+    }
+    this.applyFlags();
+  }
+
+  applyFlags() {
+    this.grid.visible = this.flags.grid;
+    for (const mesh of this.meshes()) {
+      for (const m of [mesh.material].flat()) m.wireframe = this.flags.wireframe;
+    }
+    for (const h of this.helpers) {
+      this.scene.remove(h);
+      h.dispose?.();
+    }
+    this.helpers = [];
+    if (!this.model) return;
+    if (this.flags.bbox) {
+      this.helpers.push(new THREE.BoxHelper(this.model, 0xe0a040));
+    }
+    if (this.flags.normals) {
+      const box = new THREE.Box3().setFromObject(this.model, true);
+      const size = box.getSize(new THREE.Vector3()).length() * 0.02;
+      for (const mesh of this.meshes()) this.helpers.push(new VertexNormalsHelper(mesh, size, 0x40c0ff));
+    }
+    for (const h of this.helpers) this.scene.add(h);
+  }
+
+  /** Puts a PNG (bytes) on every mesh as its colour texture. */
+  async setSkin(png) {
+    const bitmap = await createImageBitmap(new Blob([png], { type: 'image/png' }));
+    const texture = new THREE.Texture(bitmap);
+    texture.flipY = false;
+    texture.colorSpace = THREE.SRGBColorSpace;
+    texture.needsUpdate = true;
+    for (const mesh of this.meshes()) {
+      for (const m of [mesh.material].flat()) {
+        m.map?.dispose();
+        m.map = texture;
+        m.color?.set(0xffffff);
+        m.needsUpdate = true;
+      }
+    }
+  }
+
+  /**
+   * Colours each vertex by its MD2 vertex's error (`_md2_vertex`, the
+   * attribute `_MD2_VERTEX` as GLTFLoader names it): 0 blue .. 0.5 grid
+   * step red.
+   */
+  colourByError(stepError) {
+    const ramp = [new THREE.Color(0x2080ff), new THREE.Color(0x20d080), new THREE.Color(0xf0e040), new THREE.Color(0xff3030)];
+    const c = new THREE.Color();
+    for (const mesh of this.meshes()) {
+      const source = mesh.geometry.getAttribute('_md2_vertex');
+      if (!source) continue;
+      const colours = new Float32Array(source.count * 3);
+      for (let i = 0; i < source.count; i++) {
+        const e = Math.min(Math.max((stepError[source.getX(i)] ?? 0) / 0.5, 0), 1) * (ramp.length - 1);
+        const k = Math.min(Math.floor(e), ramp.length - 2);
+        c.copy(ramp[k]).lerp(ramp[k + 1], e - k);
+        colours.set([c.r, c.g, c.b], i * 3);
+      }
+      mesh.geometry.setAttribute('color', new THREE.BufferAttribute(colours, 3));
+      for (const m of [mesh.material].flat()) {
+        m.vertexColors = true;
+        m.map = null;
+        m.needsUpdate = true;
+      }
+    }
+  }
+
+  textured() {
+    return this.meshes().some((mesh) => [mesh.material].flat().some((m) => m.map));
+  }
+
+  /** A hash of the last frame's pixels (FNV-1a), to tell frames apart. */
+  pixelHash() {
+    const gl = this.renderer.getContext();
+    const px = new Uint8Array(gl.drawingBufferWidth * gl.drawingBufferHeight * 4);
+    gl.readPixels(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    let h = 0x811c9dc5;
+    for (let i = 0; i < px.length; i++) h = Math.imul(h ^ px[i], 0x01000193);
+    return h >>> 0;
+  }
+
+  /** Pixels of the last frame: how many differ from the background, how many distinct colours. */
+  pixelStats() {
+    const gl = this.renderer.getContext();
+    const w = gl.drawingBufferWidth;
+    const h = gl.drawingBufferHeight;
+    const px = new Uint8Array(w * h * 4);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    const [br, bgc, bb] = [(BACKGROUND >> 16) & 255, (BACKGROUND >> 8) & 255, BACKGROUND & 255];
+    let covered = 0;
+    const colours = new Set();
+    for (let i = 0; i < px.length; i += 4) {
+      if (Math.abs(px[i] - br) + Math.abs(px[i + 1] - bgc) + Math.abs(px[i + 2] - bb) > 12) {
+        covered++;
+        colours.add(((px[i] >> 3) << 10) | ((px[i + 1] >> 3) << 5) | (px[i + 2] >> 3));
+      }
+    }
+    return { width: w, height: h, covered, fraction: covered / (w * h), colours: colours.size };
+  }
+}

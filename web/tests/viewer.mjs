@@ -1,0 +1,248 @@
+// The viewer in headless Chromium against the command line: for the
+// sample and corpus models, the animation list and counts equal
+// `retromodel info --json`'s; playing changes the canvas and pausing
+// freezes it; the downloaded .glb (and .md2) are byte-identical to
+// `retromodel convert`'s with the same options; a truncated file shows an
+// error and the next good file still loads; no request leaves localhost;
+// the screenshots (test-output/*.png) show a model covering the viewport,
+// textured where the model has a texture.
+//
+// Run by web/test.sh (needs dist/ built, RETROMODEL_BIN the CLI, and
+// RETROMODEL_CORPUS the corpus).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+import { launch, open } from './browser.mjs';
+
+const web = fileURLToPath(new URL('..', import.meta.url));
+const root = join(web, '..');
+const corpus = process.env.RETROMODEL_CORPUS ?? join(root, '../shared/corpus');
+const cli = process.env.RETROMODEL_BIN ?? join(root, 'target/debug/retromodel');
+const shots = join(web, 'test-output');
+mkdirSync(shots, { recursive: true });
+
+// name, the files dropped (the model first), whether it has a texture.
+const CASES = [
+  { name: 'sample', files: [join(root, 'examples/models/sample.md2'), join(root, 'examples/models/sample.pcx')], textured: true },
+  { name: 'faerie', files: [join(corpus, 'md2/assimpdeb_faerie.md2'), join(corpus, 'md2/faerie2.bmp')], textured: true },
+  { name: 'sydney', files: [join(corpus, 'md2/assimpdeb_sydney.md2'), join(corpus, 'md2/sydney.bmp')], textured: true },
+  { name: 'jeep1', files: [join(corpus, 'ms3d/assimpdeb_jeep1.ms3d'), join(corpus, 'ms3d/jeep1.jpg')], textured: true },
+  { name: 'Woman4', files: [join(corpus, 'ms3d/glscene_Woman4.ms3d')], textured: false },
+];
+
+function retromodel(args, cwd) {
+  return execFileSync(cli, args, { cwd, encoding: 'buffer', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The files alone in a fresh folder, as the page was given them. */
+function folderOf(files) {
+  const dir = mkdtempSync(join(tmpdir(), 'retromodel-web-'));
+  for (const f of files) copyFileSync(f, join(dir, basename(f)));
+  return dir;
+}
+
+let server;
+let browser;
+let session;
+before(async () => {
+  for (const c of CASES) for (const f of c.files) assert.ok(existsSync(f), `missing ${f} (corpus at ${corpus})`);
+  assert.ok(existsSync(cli), `missing the CLI at ${cli}`);
+  server = await serve();
+  browser = await launch();
+  session = await open(browser, server.url);
+  await session.page.waitForFunction(() => window.retromodel?.state.ready, null, { timeout: 60_000 });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Gives the page files (as a pick would) and waits until it has tried them. */
+async function give(page, files) {
+  const loads = await page.evaluate(() => window.retromodel.state.loads);
+  await page.setInputFiles('#pick-files', files);
+  await page.waitForFunction((n) => window.retromodel.state.loads > n, loads, { timeout: 120_000 });
+  return page.evaluate(() => {
+    const s = window.retromodel.state;
+    return { error: s.error, info: s.info, animations: s.animations, clips: s.clips, skinGiven: s.skinGiven, textured: window.retromodel.viewer.textured() };
+  });
+}
+
+/** A hash of the canvas after `frames` more frames are drawn. */
+async function canvasShot(page, frames = 2) {
+  return page.evaluate(async (n) => {
+    const v = window.retromodel.viewer;
+    for (let i = 0; i < n; i++) await v.nextFrame();
+    return v.pixelHash();
+  }, frames);
+}
+
+/** Clicks a download button; the files it saved, by name (the main one last). */
+async function downloadsOf(page, button) {
+  const events = [];
+  const listener = (d) => events.push(d);
+  page.on('download', listener);
+  try {
+    await page.evaluate(() => {
+      window.retromodel.state.downloaded = undefined;
+    });
+    await page.click(button);
+    await page.waitForFunction(() => window.retromodel.state.downloaded !== undefined);
+    const names = await page.evaluate(() => window.retromodel.state.downloaded);
+    assert.ok(names, `no download: ${await page.evaluate(() => window.retromodel.state.error)}`);
+    for (let i = 0; i < 100 && events.length < names.length; i++) await page.waitForTimeout(50);
+    assert.deepEqual(events.map((d) => d.suggestedFilename()), names);
+    const dir = mkdtempSync(join(tmpdir(), 'retromodel-dl-'));
+    const files = new Map();
+    for (const d of events) {
+      const path = join(dir, d.suggestedFilename());
+      await d.saveAs(path);
+      files.set(d.suggestedFilename(), readFileSync(path));
+    }
+    rmSync(dir, { recursive: true, force: true });
+    return files;
+  } finally {
+    page.off('download', listener);
+  }
+}
+
+/** Asserts that every file downloaded is byte-identical to the CLI's, in `dir`. */
+function sameAsCli(files, dir) {
+  for (const [name, bytes] of files) {
+    const cli = readFileSync(join(dir, name));
+    assert.ok(bytes.equals(cli), `${name} (${bytes.length} bytes) differs from the CLI's (${cli.length} bytes)`);
+  }
+}
+
+for (const c of CASES) {
+  test(`${c.name}: info, animations, playback, downloads and pixels match the CLI`, async () => {
+    const { page } = session;
+    const dir = folderOf(c.files);
+    const model = basename(c.files[0]);
+    try {
+      const got = await give(page, c.files);
+      assert.equal(got.error, null, `the page failed: ${got.error}`);
+      // info: the same JSON object as the CLI's.
+      const cliInfo = JSON.parse(retromodel(['info', '--json', model], dir).toString());
+      assert.deepEqual(got.info, cliInfo);
+      // The animation list: names and counts as the CLI lists them, and
+      // one three.js clip for each, in order.
+      const cliAnims = cliInfo.animations ?? cliInfo.clips ?? [];
+      assert.equal(got.animations.length, cliAnims.length);
+      got.animations.forEach((a, i) => {
+        assert.equal(a.name, cliAnims[i].name);
+        const frames = cliAnims[i].frame_count ?? (cliAnims[i].last_frame != null ? cliAnims[i].last_frame - cliAnims[i].first_frame : undefined);
+        if (frames !== undefined) assert.equal(a.frames, frames, `frames of ${a.name}`);
+      });
+      // Every clip of the GLB is one of them (an MS3D timeline without
+      // keyframes has none), in the same order.
+      const names = got.animations.map((a) => a.name);
+      assert.deepEqual(got.clips.map((k) => k.name), names.filter((n) => got.clips.some((k) => k.name === n)));
+      const listed = await page.locator('#animations option').allTextContents();
+      assert.deepEqual(listed.map((t) => t.split(' · ')[0]), cliAnims.map((a) => a.name));
+
+      // Playing changes the canvas; paused, it stays.
+      await page.uncheck('#grid');
+      if (got.clips.length > 0) {
+        const a = await canvasShot(page);
+        await page.waitForTimeout(400);
+        const b = await canvasShot(page);
+        assert.notEqual(a, b, 'the canvas did not change while playing');
+        await page.click('#play');
+        await page.waitForTimeout(100);
+        const p = await canvasShot(page);
+        await page.waitForTimeout(400);
+        const q = await canvasShot(page);
+        assert.equal(p, q, 'the canvas changed while paused');
+        await page.click('#play');
+      }
+
+      // Pixels: a model covering part of the viewport, textured when it has a texture.
+      const stats = await page.evaluate(() => window.retromodel.viewer.pixelStats());
+      await page.screenshot({ path: join(shots, `${c.name}.png`) });
+      assert.ok(stats.fraction > 0.02, `the model covers ${(stats.fraction * 100).toFixed(2)}% of the canvas`);
+      assert.equal(got.textured, c.textured, 'textured');
+      if (c.textured) assert.ok(stats.colours > 150, `only ${stats.colours} colours: untextured?`);
+      await page.check('#grid');
+
+      // The .glb downloaded: byte-identical to `retromodel convert` with the same options.
+      const stem = model.replace(/\.[^.]+$/, '');
+      const skin = got.skinGiven ? ['--skin', got.skinGiven] : [];
+      const glb = await downloadsOf(page, '#dl-glb');
+      assert.deepEqual([...glb.keys()], [`${stem}.glb`]);
+      mkdirSync(join(dir, 'glb'));
+      retromodel(['convert', model, `glb/${stem}.glb`, ...skin], dir);
+      sameAsCli(glb, join(dir, 'glb'));
+      // And the .md2 with its skin (a rewrite for an MD2, compiled for an MS3D).
+      // The .md2 with its skin (a rewrite for an MD2, compiled for an
+      // MS3D), or, where the CLI cannot make one, the CLI's error.
+      mkdirSync(join(dir, 'md2'));
+      await page.click('#dl-md2');
+      await page.waitForFunction(() => window.retromodel.state.downloaded !== undefined || window.retromodel.state.error);
+      const md2Skin = await page.evaluate(() => window.retromodel.state.downloadedSkin);
+      let cliError = null;
+      try {
+        retromodel(['convert', model, `md2/${stem}.md2`, ...(md2Skin ? ['--skin', md2Skin] : [])], dir);
+      } catch (e) {
+        cliError = e.stderr.toString();
+      }
+      if (cliError) {
+        const pageError = await page.evaluate(() => window.retromodel.state.error);
+        assert.ok(pageError, `the CLI failed (${cliError}) but the page did not`);
+        const message = pageError.slice(pageError.indexOf(': ') + 2);
+        assert.ok(cliError.includes(message), `page: ${pageError}\nCLI: ${cliError}`);
+      } else {
+        const md2 = await downloadsOf(page, '#dl-md2');
+        assert.equal([...md2.keys()].at(-1), `${stem}.md2`);
+        sameAsCli(md2, join(dir, 'md2'));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('a truncated file shows its error; the next good file loads', async () => {
+  const { page } = session;
+  const faerie = readFileSync(join(corpus, 'md2/assimpdeb_faerie.md2'));
+  const loads = await page.evaluate(() => window.retromodel.state.loads);
+  await page.setInputFiles('#pick-files', [{ name: 'broken.md2', mimeType: 'application/octet-stream', buffer: faerie.subarray(0, 3000) }]);
+  await page.waitForFunction((n) => window.retromodel.state.loads > n, loads);
+  const error = await page.evaluate(() => window.retromodel.state.error);
+  assert.ok(error && error.startsWith('broken.md2'), `no error shown: ${error}`);
+  assert.ok(await page.locator('#error').isVisible());
+  assert.equal(await page.evaluate(() => window.retromodel.viewer.model), null);
+  const got = await give(page, CASES[0].files);
+  assert.equal(got.error, null);
+  assert.ok(!(await page.locator('#error').isVisible()));
+  assert.ok(got.clips.length > 0);
+});
+
+test('a dropped .glb previews as the MD2 it would become, coloured by quantisation error', async () => {
+  const { page } = session;
+  const dir = folderOf(CASES[3].files);
+  try {
+    retromodel(['convert', 'assimpdeb_jeep1.ms3d', 'jeep1.glb'], dir);
+    const got = await give(page, [join(dir, 'jeep1.glb')]);
+    assert.equal(got.error, null);
+    await page.click('#preview-md2');
+    await page.waitForFunction(() => window.retromodel.state.previewMaxStepError !== undefined);
+    const max = await page.evaluate(() => window.retromodel.state.previewMaxStepError);
+    // Rounding to the grid: at most half a step (and a little float slack).
+    assert.ok(max > 0 && max <= 0.5 + 1e-3, `largest error ${max} grid steps`);
+    assert.ok(await page.locator('#legend').isVisible());
+    await page.screenshot({ path: join(shots, 'jeep1-md2-error.png') });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('no request left localhost', () => {
+  assert.deepEqual(session.outside, []);
+  assert.deepEqual(session.consoleErrors, []);
+});
