@@ -25,4 +25,17 @@ status=0
 RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-code 1 \
   --python "$here/test_blender.py" -- "$RETROMODEL_CORPUS" "$work/out" >"$work/blender.log" 2>&1 || status=$?
 grep -vE "^(Blender quit|Read prefs|Warning: Unable to find|Color management)" "$work/blender.log" || true
-exit "$status"
+[ "$status" = 0 ] || exit "$status"
+# The installable zip: the add-on, its 4.2+ manifest naming the wheel, the wheel.
+zip=$(bash "$here/package.sh" "$wheel")
+python3 - "$zip" "$(basename "$wheel")" <<'PY'
+import sys, tomllib, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+names = set(z.namelist())
+assert "retromodel_io/__init__.py" in names, names
+assert f"retromodel_io/wheels/{sys.argv[2]}" in names, names
+manifest = tomllib.loads(z.read("retromodel_io/blender_manifest.toml").decode())
+assert manifest["wheels"] == [f"./wheels/{sys.argv[2]}"], manifest
+assert manifest["type"] == "add-on" and manifest["id"] == "retromodel_io", manifest
+print(f"add-on zip: {sys.argv[1]}")
+PY

@@ -2,10 +2,12 @@
 
     blender -b --factory-startup --python-exit-code 1 --python blender/test_blender.py -- CORPUS OUTDIR
 
-Imports an MD2 and an MS3D through the add-on and checks what Blender's
-glTF importer made against the corpus' facts.json and the file's own
-frames; exports the MD2 scene back through the add-on and reads the
-result with retromodel."""
+Imports MD2s (faerie, the sample) and MS3Ds (nehe's model, Woman4) through
+the add-on and checks what Blender's glTF importer made against the
+corpus' facts.json, `info` and the file's own frames; exports the MD2
+scene back through the add-on, and Blender's walker (imported by
+Blender's own glTF importer) as MD2 and MS3D, and reads the results with
+retromodel."""
 
 import json
 import os
@@ -68,6 +70,57 @@ arms = [o for o in bpy.data.objects if o.type == "ARMATURE"]
 assert len(arms) == 1 and len(arms[0].data.bones) == facts[ms3d]["joints"], [len(a.data.bones) for a in arms]
 assert sum(len(o.data.polygons) for o in meshes()) == facts[ms3d]["tris"]
 print(f"ms3d import: {len(arms[0].data.bones)} bones, {len(meshes())} meshes, {len(bpy.data.actions)} actions")
+
+# The sample: one shape key per frame, one action per animation, as info says.
+fresh()
+sample = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "models", "sample.md2")
+sample_info = rm.load(sample).info()
+assert bpy.ops.import_scene.retromodel(filepath=sample) == {"FINISHED"}
+(obj,) = meshes()
+keys = obj.data.shape_keys.key_blocks
+assert len(keys) - 1 == sample_info["frames"], (len(keys), sample_info["frames"])
+names = sorted(a["name"] for a in sample_info["animations"])
+actions = sorted(a.name for a in bpy.data.actions)
+assert len(actions) == len(names) and all(n in a for n, a in zip(names, actions)), (names, actions)
+print(f"sample import: {len(keys) - 1} frames as shape keys, actions {actions}")
+
+# Woman4: an armature of its 31 joints, and an action as long as its timeline.
+fresh()
+woman = "ms3d/glscene_Woman4.ms3d"
+woman_info = rm.load(os.path.join(corpus, woman)).info()
+assert bpy.ops.import_scene.retromodel(filepath=os.path.join(corpus, woman)) == {"FINISHED"}
+arms = [o for o in bpy.data.objects if o.type == "ARMATURE"]
+assert len(arms) == 1, arms
+bones = {b.name for b in arms[0].data.bones}
+assert woman_info["joints"] == facts[woman]["joints"]
+assert len(bones) >= facts[woman]["joints"], (len(bones), facts[woman]["joints"])
+assert all(n in bones for n in facts[woman]["joint_names"]), sorted(bones)
+seconds = facts[woman]["total_frames"] / facts[woman]["fps"]
+fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
+lengths = [(a.frame_range[1] - a.frame_range[0]) / fps for a in bpy.data.actions]
+assert lengths and max(abs(l - seconds) for l in lengths) < 2.0 / facts[woman]["fps"], (lengths, seconds)
+print(f"ms3d import: Woman4 {len(bones)} bones, {len(lengths)} action(s) of {max(lengths):.2f} s (timeline {seconds:.2f} s)")
+
+# Blender's walker, imported by Blender's own glTF importer, exported by
+# the add-on as MD2 and as MS3D: both pass strict validation (no problem
+# at all) and keep the animations.
+fresh()
+_ = retromodel_io._numpy_bool_alias()
+assert bpy.ops.import_scene.gltf(filepath=os.path.join(corpus, "gltf/blender_walker.glb")) == {"FINISHED"}
+walker_md2 = os.path.join(outdir, "walker.md2")
+assert bpy.ops.export_scene.retromodel_md2(filepath=walker_md2, fps=10.0, engine="quake2") == {"FINISHED"}
+md2 = rm.load(walker_md2)
+assert md2.validate(engine="quake2") == [], md2.validate(engine="quake2")
+md2_anims = sorted(a["name"] for a in md2.info()["animations"])
+walker_ms3d = os.path.join(outdir, "walker.ms3d")
+assert bpy.ops.export_scene.retromodel_ms3d(filepath=walker_ms3d) == {"FINISHED"}
+ms3d_model = rm.load(walker_ms3d)
+assert ms3d_model.validate() == [], ms3d_model.validate()
+ms3d_info = ms3d_model.info()
+clips = sorted(c["name"] for c in ms3d_info["clips"][1:])
+assert ms3d_info["joints"] >= 1 and clips == md2_anims and len(clips) >= 2, (clips, md2_anims)
+assert os.path.isfile(os.path.join(outdir, "walker.png"))
+print(f"walker export: MD2 {md2.frame_count} frames {md2_anims}; MS3D {ms3d_info['joints']} joints, clips {clips}")
 
 # Bad input is reported, not raised.
 bad = os.path.join(outdir, "bad.md2")

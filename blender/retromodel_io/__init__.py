@@ -5,9 +5,11 @@ converted by retromodel to binary glTF in memory and handed to Blender's
 own glTF importer (MD2 frames become shape keys with their animations,
 MS3D skeletons an armature with its actions).
 
-Export (File > Export > Quake II MD2): the scene goes out through
-Blender's glTF exporter and retromodel compiles it into an MD2 and its
-skin, as ``retromodel convert x.glb x.md2`` does.
+Export (File > Export > Quake II MD2 / MilkShape 3D MS3D): the scene goes
+out through Blender's glTF exporter and retromodel compiles it into an MD2
+and its skin, or an MS3D (armature, weights, every action as a clip on
+MilkShape's timeline) and its textures, as ``retromodel convert x.glb
+x.md2`` / ``x.ms3d`` do.
 
 The ``retromodel`` Python package (the wheel from crates/retromodel-py)
 must be importable from Blender's Python: install it there, or put the
@@ -28,7 +30,7 @@ bl_info = {
     "version": (0, 1, 0),
     "blender": (3, 4, 0),
     "location": "File > Import / Export",
-    "description": "Import MD2, MS3D and MilkShape ASCII; export MD2 (via glTF and retromodel)",
+    "description": "Import MD2, MS3D and MilkShape ASCII; export MD2 and MS3D (via glTF and retromodel)",
     "category": "Import-Export",
 }
 
@@ -146,17 +148,55 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
         return {"FINISHED"}
 
 
+class ExportMs3d(bpy.types.Operator, ExportHelper):
+    """Export the scene as a MilkShape 3D MS3D (and its textures)"""
+
+    bl_idname = "export_scene.retromodel_ms3d"
+    bl_label = "Export MS3D"
+
+    filename_ext = ".ms3d"
+    filter_glob: StringProperty(default="*.ms3d", options={"HIDDEN"})
+    use_selection: BoolProperty(name="Selected only", default=False)
+
+    def execute(self, context):
+        try:
+            rm = _retromodel()
+        except ImportError as e:
+            self.report({"ERROR"}, f"the retromodel package is not importable: {e}")
+            return {"CANCELLED"}
+        _numpy_bool_alias()
+        with tempfile.TemporaryDirectory() as tmp:
+            glb = os.path.join(tmp, "scene.glb")
+            bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=self.use_selection)
+            try:
+                out = rm.compile_ms3d(glb, name=os.path.basename(self.filepath))
+            except ValueError as e:
+                self.report({"ERROR"}, str(e))
+                return {"CANCELLED"}
+        folder = os.path.dirname(self.filepath)
+        for name, data in out.textures.items():
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(data)
+        with open(self.filepath, "wb") as f:
+            f.write(out.ms3d)
+        for w in out.warnings:
+            self.report({"WARNING"}, w)
+        return {"FINISHED"}
+
+
 def _menu_import(self, context):
     self.layout.operator(ImportRetromodel.bl_idname, text="Quake II MD2 / MilkShape 3D (.md2, .ms3d, .txt)")
 
 
 def _menu_export(self, context):
     self.layout.operator(ExportMd2.bl_idname, text="Quake II MD2 (.md2)")
+    self.layout.operator(ExportMs3d.bl_idname, text="MilkShape 3D (.ms3d)")
 
 
 def register():
     bpy.utils.register_class(ImportRetromodel)
     bpy.utils.register_class(ExportMd2)
+    bpy.utils.register_class(ExportMs3d)
     bpy.types.TOPBAR_MT_file_import.append(_menu_import)
     bpy.types.TOPBAR_MT_file_export.append(_menu_export)
 
@@ -164,5 +204,6 @@ def register():
 def unregister():
     bpy.types.TOPBAR_MT_file_export.remove(_menu_export)
     bpy.types.TOPBAR_MT_file_import.remove(_menu_import)
+    bpy.utils.unregister_class(ExportMs3d)
     bpy.utils.unregister_class(ExportMd2)
     bpy.utils.unregister_class(ImportRetromodel)

@@ -20,6 +20,13 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray]
 class Error(ValueError):
     """A model that cannot be read, checked or converted, or options that do not apply."""
 
+    offset: Optional[int]
+    """The byte offset the error points at, or ``None``."""
+    path: Optional[str]
+    """The section, field or JSON pointer it names (``frames[3]``, ``/accessors/2/count``), or ``None``."""
+    line: Optional[int]
+    """The line of a text file (OBJ, MilkShape ASCII) it is on, or ``None``."""
+
 class Problem:
     """One problem ``Model.validate()`` found."""
 
@@ -104,6 +111,22 @@ class Md2Output:
     def warnings(self) -> List[str]:
         """What the compiler had to change."""
 
+class Ms3dOutput:
+    """What ``compile_ms3d`` made."""
+
+    @property
+    def ms3d(self) -> bytes:
+        """The MS3D file's bytes."""
+    @property
+    def textures(self) -> Dict[str, bytes]:
+        """Texture files to write beside it: ``{file name: bytes}``."""
+    @property
+    def report(self) -> Optional[Dict[str, Any]]:
+        """The compile report (keys written, largest error per animation)."""
+    @property
+    def warnings(self) -> List[str]:
+        """What the compiler had to change."""
+
 def load(source: Source, name: Optional[str] = None) -> Model:
     """Reads a model from a path or bytes; the format is told by the content."""
 
@@ -122,3 +145,10 @@ def compile_md2(
     name: str = "model.md2",
 ) -> Md2Output:
     """Compiles any model (a ``.glb`` from Blender, an MS3D, an OBJ) into a Quake II MD2."""
+
+def compile_ms3d(
+    source: Union[Source, Model],
+    anims: Optional[List[str]] = None,
+    name: str = "model.ms3d",
+) -> Ms3dOutput:
+    """Compiles a glTF or OBJ model into a MilkShape 3D MS3D with its skeleton and animations."""

@@ -39,11 +39,12 @@ pub fn files_dict<'py>(
     Ok(dict)
 }
 
-/// The files, the warnings and the MD2 compile report of one conversion.
+/// The files, the warnings and the compile report (MD2 or MS3D, as JSON)
+/// of one conversion.
 type Converted = (
     Vec<(String, Vec<u8>)>,
     Vec<String>,
-    Option<retromodel::md2::compile::CompileReport>,
+    Option<serde_json::Value>,
 );
 
 fn convert(
@@ -63,7 +64,15 @@ fn convert(
         .iter()
         .map(ToString::to_string)
         .collect();
-    Ok((files, warnings, conversion.compile_report().cloned()))
+    let report = match (
+        conversion.compile_report(),
+        conversion.ms3d_compile_report(),
+    ) {
+        (Some(r), _) => serde_json::to_value(r).ok(),
+        (None, Some(r)) => serde_json::to_value(r).ok(),
+        (None, None) => None,
+    };
+    Ok((files, warnings, report))
 }
 
 /// The conversion of `loaded`, its files not made yet.
@@ -112,7 +121,7 @@ pub fn glb<'py>(
 pub struct Md2Output {
     md2: Vec<u8>,
     skins: Vec<(String, Vec<u8>)>,
-    report: Option<retromodel::md2::compile::CompileReport>,
+    report: Option<serde_json::Value>,
     warnings: Vec<String>,
 }
 
@@ -263,6 +272,104 @@ pub fn compile_md2(
     Ok(Md2Output {
         md2,
         skins: files,
+        report,
+        warnings,
+    })
+}
+
+/// What `compile_ms3d` made: the MS3D, its texture files, the compile
+/// report and the warnings.
+#[pyclass(module = "retromodel", frozen)]
+pub struct Ms3dOutput {
+    ms3d: Vec<u8>,
+    textures: Vec<(String, Vec<u8>)>,
+    report: Option<serde_json::Value>,
+    warnings: Vec<String>,
+}
+
+#[pymethods]
+impl Ms3dOutput {
+    /// The MS3D file's bytes.
+    #[getter]
+    fn ms3d<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.ms3d)
+    }
+
+    /// The texture files to write beside it, as the model names them:
+    /// `{file name: bytes}` (empty when the source has no texture).
+    #[getter]
+    fn textures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        files_dict(py, &self.textures)
+    }
+
+    /// The compile report (vertices, joints, keys written against the
+    /// source's, largest error per animation), as `retromodel convert
+    /// --json` prints it; `None` for an MS3D rewritten as it is.
+    #[getter]
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.report {
+            Some(r) => to_python(py, r),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// What the compiler had to change, one line each.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<retromodel.Ms3dOutput: {} bytes, {} texture file(s), {} warning(s)>",
+            self.ms3d.len(),
+            self.textures.len(),
+            self.warnings.len()
+        )
+    }
+}
+
+/// Compiles a glTF or OBJ model (a `.glb` from Blender, say) into a
+/// MilkShape 3D MS3D, as `retromodel convert x.ms3d` does: the skeleton,
+/// weights, every animation laid on MilkShape's one timeline (their names
+/// and ranges in the model comment) and the materials, with the textures
+/// as files beside it. `source` is a path, bytes or a `Model`; an MS3D or
+/// MilkShape ASCII model is written as it is.
+///
+/// - `anims`: the animations to put on the timeline, in order (default
+///   all).
+/// - `name`: the MS3D's file name (the textures are named after it).
+///
+/// Returns an `Ms3dOutput`. Raises `retromodel.Error` when the model
+/// cannot be compiled (an MD2's vertex animation, MilkShape's limits
+/// exceeded, an unknown animation).
+#[pyfunction]
+#[pyo3(signature = (source, anims = None, name = "model.ms3d"))]
+pub fn compile_ms3d(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    anims: Option<Vec<String>>,
+    name: &str,
+) -> PyResult<Ms3dOutput> {
+    let options = ConvertOptions {
+        anim: anims.unwrap_or_default(),
+        ..ConvertOptions::default()
+    };
+    let owned;
+    let loaded: &Loaded = match source.cast::<crate::model::Model>() {
+        Ok(model) => &model.get().source,
+        Err(_) => {
+            owned = source.extract::<Source>()?.load(py, None)?;
+            &owned
+        }
+    };
+    let (mut files, warnings, report) = py
+        .detach(|| convert(loaded, &options, OutputFormat::Ms3d, name))
+        .map_err(to_py)?;
+    let ms3d = files.pop().map(|(_, b)| b).unwrap_or_default();
+    Ok(Ms3dOutput {
+        ms3d,
+        textures: files,
         report,
         warnings,
     })

@@ -2,6 +2,7 @@
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
 use pyo3::PyErr;
 
 create_exception!(
@@ -14,9 +15,43 @@ create_exception!(
      which byte offset."
 );
 
-/// A library error as a Python `retromodel.Error`.
+/// A library error as a Python `retromodel.Error`: the message, plus
+/// `offset` (the byte offset, or `None`), `path` (the section, field or
+/// JSON pointer it names, or `None`) and `line` (for text formats, or
+/// `None`) as attributes.
 pub fn to_py(e: retromodel::Error) -> PyErr {
-    Error::new_err(e.to_string())
+    let err = Error::new_err(e.to_string());
+    Python::attach(|py| {
+        let value = err.value(py);
+        // Setting attributes on a fresh exception cannot fail in
+        // practice; if it did, the message still says it all.
+        let _ = value.setattr("offset", e.offset());
+        let _ = value.setattr("path", error_path(&e));
+        let _ = value.setattr("line", error_line(&e));
+    });
+    err
+}
+
+/// The section, field or JSON pointer an error names, if any.
+fn error_path(e: &retromodel::Error) -> Option<String> {
+    use retromodel::Error as E;
+    match e {
+        E::Truncated { context, .. }
+        | E::Invalid { context, .. }
+        | E::Unwritable { context, .. } => Some(context.clone()),
+        E::Rejected(problem) => Some(problem.path.clone()),
+        E::Gltf { path, .. } | E::InvalidScene { path, .. } => Some(path.clone()),
+        _ => None,
+    }
+}
+
+/// The line of a text file an error is on, if any.
+fn error_line(e: &retromodel::Error) -> Option<usize> {
+    use retromodel::Error as E;
+    match e {
+        E::Obj { line, .. } | E::Ms3dAscii { line, .. } => *line,
+        _ => None,
+    }
 }
 
 /// A file that cannot be read, as the `OSError` subclass its errno

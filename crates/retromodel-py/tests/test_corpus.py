@@ -207,3 +207,31 @@ def test_compile_md2_is_the_command_lines(corpus, cli, tmp_path):
     # A Model, a path and bytes give the same MD2.
     assert retromodel.compile_md2(retromodel.load(glb), name="walker.md2").md2 == out.md2
     assert retromodel.compile_md2(str(glb), name="walker.md2").md2 == out.md2
+
+
+def test_compile_ms3d_is_the_command_lines(corpus, cli, tmp_path):
+    glb = corpus / "gltf/blender_walker.glb"
+    out = retromodel.compile_ms3d(glb.read_bytes(), name="walker.ms3d")
+    cli("convert", glb, tmp_path / "walker.ms3d")
+    assert out.ms3d == (tmp_path / "walker.ms3d").read_bytes()
+    assert list(out.textures) == ["walker.png"]
+    for name, data in out.textures.items():
+        assert (tmp_path / name).read_bytes() == data, name
+    # The header's counts, read from the bytes: 10-byte magic, version,
+    # then the vertex count.
+    assert out.ms3d[:10] == b"MS3D000000"
+    ms3d = retromodel.load(out.ms3d)
+    info = ms3d.info()
+    assert info["format"] == "ms3d"
+    assert info["joints"] == 11
+    assert int.from_bytes(out.ms3d[14:16], "little") == info["vertices"]
+    assert not [p for p in ms3d.validate() if p.severity == "error"]
+    assert [a["name"] for a in out.report["animations"]] == ["idle", "walk"]
+    # --anim's choice and order.
+    only = retromodel.compile_ms3d(str(glb), anims=["walk"], name="walker.ms3d")
+    assert [a["name"] for a in only.report["animations"]] == ["walk"]
+    with pytest.raises(retromodel.Error, match="no-such"):
+        retromodel.compile_ms3d(glb, anims=["no-such"])
+    # MD2 vertex animation has no place in an MS3D.
+    with pytest.raises(retromodel.Error):
+        retromodel.compile_ms3d(corpus / "md2/assimpdeb_faerie.md2")

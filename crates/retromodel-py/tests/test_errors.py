@@ -33,6 +33,26 @@ def test_truncated_md2_names_section_and_offset(corpus):
     assert "offset" in str(e.value) or "0x" in str(e.value), str(e.value)
 
 
+def test_errors_carry_offset_path_and_line(corpus):
+    import struct
+
+    data = sample_md2(corpus)
+    with pytest.raises(retromodel.Error) as e:
+        retromodel.load(data[:100])
+    # The offset is where a section the header names starts (read here
+    # from the header's own bytes: ofs_skins .. ofs_glcmds).
+    section_offsets = struct.unpack("<5i", data[44:64])
+    assert e.value.offset in section_offsets, (e.value.offset, section_offsets)
+    assert isinstance(e.value.path, str) and e.value.path in str(e.value)
+    assert e.value.line is None
+    # Text formats name the line.
+    text = b"// MilkShape 3D ASCII\n\nFrames: 30\nFrame: 1\n\nMeshes: 1\n\"m\" 0 -1\n1\n0 1 2\n"
+    with pytest.raises(retromodel.Error) as e:
+        retromodel.load(text)
+    assert e.value.line == 9, (e.value.line, str(e.value))
+    assert e.value.offset is None
+
+
 def test_missing_file_is_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError) as e:
         retromodel.load(tmp_path / "nope.md2")
