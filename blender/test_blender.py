@@ -60,7 +60,19 @@ info = back.info()
 assert info["triangles"] == len(obj.data.polygons), (info["triangles"], len(obj.data.polygons))
 assert back.frame_count >= 1
 assert not [p for p in back.validate(engine="quake2") if p.severity == "error"]
+# Export -> import gives back the same animations with the same frame counts.
+def animations(i):
+    return sorted((a["name"], a["frame_count"]) for a in i["animations"])
+
+
+assert animations(info) == animations(model.info()), (animations(info), animations(model.info()))
 print(f"md2 export: {info['frames']} frames, {info['vertices']} vertices, {info['triangles']} triangles")
+# The panel's options reach the compiler: two animations chosen, a height.
+chosen = os.path.join(outdir, "faerie_two.md2")
+assert bpy.ops.export_scene.retromodel_md2(filepath=chosen, anims="stand, run", fit_height=56.0) == {"FINISHED"}
+two = rm.load(chosen).info()
+assert [a["name"] for a in two["animations"]] == ["stand", "run"], two["animations"]
+print(f"md2 export with anims and fit_height: {[a['name'] for a in two['animations']]}")
 
 # MS3D: an armature with the joints, and the mesh.
 fresh()
@@ -100,6 +112,16 @@ fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
 lengths = [(a.frame_range[1] - a.frame_range[0]) / fps for a in bpy.data.actions]
 assert lengths and max(abs(l - seconds) for l in lengths) < 2.0 / facts[woman]["fps"], (lengths, seconds)
 print(f"ms3d import: Woman4 {len(bones)} bones, {len(lengths)} action(s) of {max(lengths):.2f} s (timeline {seconds:.2f} s)")
+
+# MilkShape ASCII: the walker's text export, an armature of its bones.
+fresh()
+text = os.path.join(corpus, "ms3d_ascii/blender_walker.txt")
+text_info = rm.load(text).info()
+assert bpy.ops.import_scene.retromodel(filepath=text) == {"FINISHED"}
+arms = [o for o in bpy.data.objects if o.type == "ARMATURE"]
+assert len(arms) == 1 and len(arms[0].data.bones) >= text_info["joints"] > 0, (arms, text_info["joints"])
+assert sum(len(o.data.polygons) for o in meshes()) == text_info["triangles"]
+print(f"ascii import: {len(arms[0].data.bones)} bones, {text_info['triangles']} triangles")
 
 # Blender's walker, imported by Blender's own glTF importer, exported by
 # the add-on as MD2 and as MS3D: both pass strict validation (no problem

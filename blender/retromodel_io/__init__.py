@@ -59,13 +59,18 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
     def execute(self, context):
         try:
             rm = _retromodel()
-            glb = rm.load(self.filepath).to_glb()
+            model = rm.load(self.filepath)
+            glb = model.to_glb()
         except ImportError as e:
             self.report({"ERROR"}, f"the retromodel package is not importable: {e}")
             return {"CANCELLED"}
         except (ValueError, OSError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
+        # What `retromodel validate` would say, in Blender's report area
+        # (the model was readable, so these are warnings to the user).
+        for problem in model.validate():
+            self.report({"WARNING"}, f"{os.path.basename(self.filepath)}: {problem}")
         return import_glb(glb, os.path.splitext(os.path.basename(self.filepath))[0])
 
 
@@ -113,6 +118,33 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
         default="animation",
     )
     player: BoolProperty(name="Player table", description="lay out the 198-frame Quake II player table")
+    anims: StringProperty(
+        name="Animations",
+        description="the actions to bake, comma-separated, in this order (empty: all)",
+        default="",
+    )
+    scale: FloatProperty(
+        name="Scale", description="multiply Blender's units by this (0: use Fit height or 1)", default=0.0, min=0.0
+    )
+    fit_height: FloatProperty(
+        name="Fit height",
+        description="scale so the model is this many Quake units tall (a player is about 56; 0: off)",
+        default=0.0,
+        min=0.0,
+    )
+    skin_format: EnumProperty(
+        name="Skin format",
+        items=[
+            ("auto", "Automatic", "PCX with a palette, else PNG"),
+            ("pcx", "PCX", "8-bit PCX in the palette (every engine; the only one id's loads)"),
+            ("png", "PNG", "yquake2, Q2PRO, KMQuake2, UFO:AI"),
+            ("tga", "TGA", "yquake2, Q2PRO, KMQuake2, UFO:AI"),
+        ],
+        default="auto",
+    )
+    palette: StringProperty(
+        name="Palette", description="a PCX such as baseq2/pics/colormap.pcx, or 768 bytes of RGB", subtype="FILE_PATH"
+    )
     use_selection: BoolProperty(name="Selected only", default=False)
 
     def execute(self, context):
@@ -126,15 +158,25 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
             glb = os.path.join(tmp, "scene.glb")
             bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=self.use_selection)
             try:
+                palette = None
+                if self.palette:
+                    with open(bpy.path.abspath(self.palette), "rb") as f:
+                        palette = f.read()
+                anims = [a.strip() for a in self.anims.split(",") if a.strip()] or None
                 out = rm.compile_md2(
                     glb,
                     fps=self.fps,
                     engine=self.engine,
                     grid=self.grid,
                     player=self.player,
+                    anims=anims,
+                    scale=self.scale or None,
+                    fit_height=self.fit_height or None,
+                    skin_format=None if self.skin_format == "auto" else self.skin_format,
+                    palette=palette,
                     name=os.path.basename(self.filepath),
                 )
-            except ValueError as e:
+            except (ValueError, OSError) as e:
                 self.report({"ERROR"}, str(e))
                 return {"CANCELLED"}
         folder = os.path.dirname(self.filepath)
