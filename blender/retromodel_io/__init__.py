@@ -94,6 +94,48 @@ def _numpy_bool_alias():
         np.bool = bool
 
 
+def _write_atomically(path, data):
+    """Writes ``data`` to a temporary file beside ``path`` and renames it into
+    place, so a failure never leaves a partial file."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".retromodel-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def export_through_gltf(operator, compile_model):
+    """Writes the scene through Blender's glTF exporter (to a temporary GLB),
+    has ``compile_model(rm, glb_path, name)`` make ``(model bytes, {name:
+    bytes} of files beside it, warnings)`` and writes them beside
+    ``operator.filepath``; errors go to Blender's report area."""
+    try:
+        rm = _retromodel()
+    except ImportError as e:
+        operator.report({"ERROR"}, f"the retromodel package is not importable: {e}")
+        return {"CANCELLED"}
+    _numpy_bool_alias()
+    with tempfile.TemporaryDirectory() as tmp:
+        glb = os.path.join(tmp, "scene.glb")
+        bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=operator.use_selection)
+        try:
+            model, beside, warnings = compile_model(rm, glb, os.path.basename(operator.filepath))
+        except (ValueError, OSError) as e:
+            operator.report({"ERROR"}, str(e))
+            return {"CANCELLED"}
+    folder = os.path.dirname(operator.filepath)
+    for name, data in beside.items():
+        _write_atomically(os.path.join(folder, name), data)
+    _write_atomically(operator.filepath, model)
+    for w in warnings:
+        operator.report({"WARNING"}, w)
+    return {"FINISHED"}
+
+
 class ExportMd2(bpy.types.Operator, ExportHelper):
     """Export the scene as a Quake II MD2 (and its skin)"""
 
@@ -148,46 +190,28 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
     use_selection: BoolProperty(name="Selected only", default=False)
 
     def execute(self, context):
-        try:
-            rm = _retromodel()
-        except ImportError as e:
-            self.report({"ERROR"}, f"the retromodel package is not importable: {e}")
-            return {"CANCELLED"}
-        _numpy_bool_alias()
-        with tempfile.TemporaryDirectory() as tmp:
-            glb = os.path.join(tmp, "scene.glb")
-            bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=self.use_selection)
-            try:
-                palette = None
-                if self.palette:
-                    with open(bpy.path.abspath(self.palette), "rb") as f:
-                        palette = f.read()
-                anims = [a.strip() for a in self.anims.split(",") if a.strip()] or None
-                out = rm.compile_md2(
-                    glb,
-                    fps=self.fps,
-                    engine=self.engine,
-                    grid=self.grid,
-                    player=self.player,
-                    anims=anims,
-                    scale=self.scale or None,
-                    fit_height=self.fit_height or None,
-                    skin_format=None if self.skin_format == "auto" else self.skin_format,
-                    palette=palette,
-                    name=os.path.basename(self.filepath),
-                )
-            except (ValueError, OSError) as e:
-                self.report({"ERROR"}, str(e))
-                return {"CANCELLED"}
-        folder = os.path.dirname(self.filepath)
-        for name, data in out.skins.items():
-            with open(os.path.join(folder, name), "wb") as f:
-                f.write(data)
-        with open(self.filepath, "wb") as f:
-            f.write(out.md2)
-        for w in out.warnings:
-            self.report({"WARNING"}, w)
-        return {"FINISHED"}
+        return export_through_gltf(self, self.compile)
+
+    def compile(self, rm, glb, name):
+        palette = None
+        if self.palette:
+            with open(bpy.path.abspath(self.palette), "rb") as f:
+                palette = f.read()
+        anims = [a.strip() for a in self.anims.split(",") if a.strip()] or None
+        out = rm.compile_md2(
+            glb,
+            fps=self.fps,
+            engine=self.engine,
+            grid=self.grid,
+            player=self.player,
+            anims=anims,
+            scale=self.scale or None,
+            fit_height=self.fit_height or None,
+            skin_format=None if self.skin_format == "auto" else self.skin_format,
+            palette=palette,
+            name=name,
+        )
+        return out.md2, out.skins, out.warnings
 
 
 class ExportMs3d(bpy.types.Operator, ExportHelper):
@@ -201,29 +225,11 @@ class ExportMs3d(bpy.types.Operator, ExportHelper):
     use_selection: BoolProperty(name="Selected only", default=False)
 
     def execute(self, context):
-        try:
-            rm = _retromodel()
-        except ImportError as e:
-            self.report({"ERROR"}, f"the retromodel package is not importable: {e}")
-            return {"CANCELLED"}
-        _numpy_bool_alias()
-        with tempfile.TemporaryDirectory() as tmp:
-            glb = os.path.join(tmp, "scene.glb")
-            bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=self.use_selection)
-            try:
-                out = rm.compile_ms3d(glb, name=os.path.basename(self.filepath))
-            except ValueError as e:
-                self.report({"ERROR"}, str(e))
-                return {"CANCELLED"}
-        folder = os.path.dirname(self.filepath)
-        for name, data in out.textures.items():
-            with open(os.path.join(folder, name), "wb") as f:
-                f.write(data)
-        with open(self.filepath, "wb") as f:
-            f.write(out.ms3d)
-        for w in out.warnings:
-            self.report({"WARNING"}, w)
-        return {"FINISHED"}
+        return export_through_gltf(self, self.compile)
+
+    def compile(self, rm, glb, name):
+        out = rm.compile_ms3d(glb, name=name)
+        return out.ms3d, out.textures, out.warnings
 
 
 def _menu_import(self, context):

@@ -145,10 +145,7 @@ impl Md2Output {
     /// it; `None` for an MD2 rewritten as it is.
     #[getter]
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self.report {
-            Some(r) => to_python(py, r),
-            None => Ok(py.None().into_bound(py)),
-        }
+        report_to_python(py, self.report.as_ref())
     }
 
     /// What the compiler had to change, one line each.
@@ -257,23 +254,12 @@ pub fn compile_md2(
         compile: Some(o),
         ..ConvertOptions::default()
     };
-    let owned;
-    let loaded: &Loaded = match source.cast::<crate::model::Model>() {
-        Ok(model) => &model.get().source,
-        Err(_) => {
-            owned = source.extract::<Source>()?.load(py, None)?;
-            &owned
-        }
-    };
-    let (mut files, warnings, report) = py
-        .detach(|| convert(loaded, &options, OutputFormat::Md2, name))
-        .map_err(to_py)?;
-    let md2 = files.pop().map(|(_, b)| b).unwrap_or_default();
+    let compiled = compile_source(py, source, &options, OutputFormat::Md2, name)?;
     Ok(Md2Output {
-        md2,
-        skins: files,
-        report,
-        warnings,
+        md2: compiled.main,
+        skins: compiled.beside,
+        report: compiled.report,
+        warnings: compiled.warnings,
     })
 }
 
@@ -307,10 +293,7 @@ impl Ms3dOutput {
     /// --json` prints it; `None` for an MS3D rewritten as it is.
     #[getter]
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self.report {
-            Some(r) => to_python(py, r),
-            None => Ok(py.None().into_bound(py)),
-        }
+        report_to_python(py, self.report.as_ref())
     }
 
     /// What the compiler had to change, one line each.
@@ -355,6 +338,45 @@ pub fn compile_ms3d(
         anim: anims.unwrap_or_default(),
         ..ConvertOptions::default()
     };
+    let compiled = compile_source(py, source, &options, OutputFormat::Ms3d, name)?;
+    Ok(Ms3dOutput {
+        ms3d: compiled.main,
+        textures: compiled.beside,
+        report: compiled.report,
+        warnings: compiled.warnings,
+    })
+}
+
+/// A compile's report as Python objects, `None` when there is none.
+fn report_to_python<'py>(
+    py: Python<'py>,
+    report: Option<&serde_json::Value>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match report {
+        Some(r) => to_python(py, r),
+        None => Ok(py.None().into_bound(py)),
+    }
+}
+
+/// What a compile to MD2 or MS3D made.
+struct Compiled {
+    /// The model file's bytes.
+    main: Vec<u8>,
+    /// The files to write beside it (skins, textures).
+    beside: Vec<(String, Vec<u8>)>,
+    report: Option<serde_json::Value>,
+    warnings: Vec<String>,
+}
+
+/// Converts `source` (a `Model`, a path or bytes) to `format` with
+/// `options`, the model named `name`.
+fn compile_source(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    options: &ConvertOptions,
+    format: OutputFormat,
+    name: &str,
+) -> PyResult<Compiled> {
     let owned;
     let loaded: &Loaded = match source.cast::<crate::model::Model>() {
         Ok(model) => &model.get().source,
@@ -364,12 +386,12 @@ pub fn compile_ms3d(
         }
     };
     let (mut files, warnings, report) = py
-        .detach(|| convert(loaded, &options, OutputFormat::Ms3d, name))
+        .detach(|| convert(loaded, options, format, name))
         .map_err(to_py)?;
-    let ms3d = files.pop().map(|(_, b)| b).unwrap_or_default();
-    Ok(Ms3dOutput {
-        ms3d,
-        textures: files,
+    let main = files.pop().map(|(_, b)| b).unwrap_or_default();
+    Ok(Compiled {
+        main,
+        beside: files,
         report,
         warnings,
     })
