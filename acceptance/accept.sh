@@ -28,6 +28,10 @@
 #      render_compare): alpha-mask IoU >= 0.97 and mean colour difference
 #      <= 8/255 for sample, faerie, sydney, jeep1 and Woman4 (two times) in
 #      several views, and a mirrored skin must fail the colour bound;
+#   3d. MS3Ds compiled from glTF (the CLI) pass validate --strict --engine
+#      milkshape and load in assimp and Maverick with the same counts
+#      (ms3d-peers); skinned ones (ms3d_accept) match three.js's skinned
+#      positions of the source within 1e-3 of the extent (ms3d-three.js);
 #   4. assimp (when installed) imports every GLB (not the --compress ones:
 #      assimp 5.2 has no EXT_meshopt_compression).
 # Needs node/npm and cargo. Exits non-zero when any check fails.
@@ -183,7 +187,9 @@ echo "--- MS3D compiler: Blender's exports converted to .ms3d by the CLI load in
 # vertex and triangle counts, read from the MS3D's own header.
 peers=ok
 mkdir -p "$out/ms3d"
-for f in "$corpus/gltf/blender_walker.glb" "$corpus/gltf/blender_objects.gltf" "$corpus/gltf/blender_shapekeys.glb"; do
+ms3d_sources=("$corpus/gltf/blender_walker.glb" "$corpus/gltf/blender_objects.gltf" "$corpus/gltf/blender_shapekeys.glb")
+[ -d "$assimp_gltf" ] && ms3d_sources+=("$assimp_gltf/simple_skin/simple_skin.gltf")
+for f in "${ms3d_sources[@]}"; do
   name=$(basename "${f%.*}").ms3d
   ms3d="$out/ms3d/$name"
   "$cli" convert --force "$f" "$ms3d" 2>"$out/ms3d/$name.log" || { cat "$out/ms3d/$name.log"; echo "FAILED convert $name"; peers=FAILED; continue; }
@@ -204,6 +210,17 @@ for f in "$corpus/gltf/blender_walker.glb" "$corpus/gltf/blender_objects.gltf" "
   echo "checked  $name: $verts vertices, $tris triangles (validator, assimp, Maverick Model 3D)"
 done
 record ms3d-peers "$peers"
+
+echo "--- MS3D compiler: three.js's skinned positions of each skinned source glTF against the MS3D as MilkShape skins it (ms3d_accept + md2_three.mjs)"
+# Blender's skinned walker and assimp-testmodels' simple_skin: every source
+# vertex at 10 times of every animation within 1e-3 of the extent (the
+# script's "half a grid step" is set to 9e-4 x extent by ms3d_accept).
+(cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin ms3d_accept)
+skinned=("$corpus/gltf/blender_walker.glb")
+[ -d "$assimp_gltf" ] && skinned+=("$assimp_gltf/simple_skin/simple_skin.gltf")
+mkdir -p "$out/ms3d-three"
+if "${CARGO_TARGET_DIR:-$root/target}/release/ms3d_accept" "$out/ms3d-three" "${skinned[@]}" &&
+   node "$here/md2_three.mjs" "$out/ms3d-three" ms3d_expectations.json; then record ms3d-three.js ok; else record ms3d-three.js FAILED; fi
 
 echo "--- retromodel render against three.js in Chromium (render_accept.sh: alpha-mask IoU, colours, a mirrored-skin control)"
 (cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin render_compare)

@@ -7,7 +7,11 @@
 // units), within half the frame's grid step on each axis plus 1e-4 of the
 // model's extent. Prints a table; exits 1 on any mismatch.
 //
-//   node md2_three.mjs DIR
+//   node md2_three.mjs DIR [EXPECTATIONS.json]
+//
+// (default md2_expectations.json; ms3d_accept writes ms3d_expectations.json
+// in the same form, the MS3D skinned as MilkShape does, with half_step set
+// so that the allowance is 1e-3 of the extent).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -19,7 +23,8 @@ if (!dir) {
   console.error("usage: node md2_three.mjs DIR  (DIR holds md2_expectations.json)");
   process.exit(2);
 }
-const { files } = JSON.parse(readFileSync(join(dir, "md2_expectations.json"), "utf8"));
+const expectations = process.argv[3] ?? "md2_expectations.json";
+const { files } = JSON.parse(readFileSync(join(dir, expectations), "utf8"));
 
 const rows = [];
 const failures = [];
