@@ -70,15 +70,12 @@ fn build() -> Table {
                     .map(|&(a, b)| dot(c, direction(face, u0 + a * step, v0 + b * step)))
                     .fold(1.0, f64::min)
                     .acos();
-                let nearest = normals
-                    .iter()
-                    .map(|t| dot(*t, c))
-                    .fold(-1.0, f64::max)
-                    .acos();
+                let dots: Vec<f64> = normals.iter().map(|t| dot(*t, c)).collect();
+                let nearest = dots.iter().copied().fold(-1.0, f64::max).acos();
                 let limit = (nearest + 2.0 * r + MARGIN).min(std::f64::consts::PI);
                 let min_cos = limit.cos();
-                for (k, t) in normals.iter().enumerate() {
-                    if dot(*t, c) >= min_cos {
+                for (k, &d) in dots.iter().enumerate() {
+                    if d >= min_cos {
                         indices.push(k as u8);
                     }
                 }

@@ -367,6 +367,20 @@ fn gather_f32<const N: usize>(
         };
     }
     match (component, normalized) {
+        // The common case (tightly packed or interleaved floats, components
+        // in order): whole elements at a time.
+        (Component::F32, _) if (0..N).all(|c| offsets[c] == 4 * c) => {
+            out.reserve(count);
+            for i in 0..count {
+                let start = i * stride;
+                let to_f32 = |b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                out.push(match bytes.get(start..start + 4 * N) {
+                    Some(b) => std::array::from_fn(|c| to_f32(&b[4 * c..])),
+                    // Not reached (callers check the length); as `gather`.
+                    None => element(&bytes[start.min(bytes.len())..], offsets, to_f32, 4),
+                });
+            }
+        }
         (Component::F32, _) => go!(|b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
         (Component::I8, false) => go!(|b: &[u8]| f32::from(b[0] as i8)),
         (Component::I8, true) => go!(|b: &[u8]| (f32::from(b[0] as i8) / 127.0).max(-1.0)),

@@ -32,16 +32,66 @@ pub(crate) fn quantize_axis(x: f32, scale: f32, translate: f32) -> u8 {
     if scale == 0.0 || !scale.is_finite() || !x.is_finite() {
         return 0;
     }
-    let q = ((x - translate) / scale).round();
-    let q = if q.is_nan() { 0.0 } else { q.clamp(0.0, 255.0) } as i32;
-    let decode = |b: i32| b as f32 * scale + translate;
-    let mut best = q;
-    for b in [q - 1, q + 1] {
-        if (0..=255).contains(&b) && (decode(b) - x).abs() < (decode(best) - x).abs() {
-            best = b;
-        }
+    // `q + 0.5` truncated is `q.round()` for the clamped, non-negative
+    // `q` (up to a tie, which the neighbour test below settles), without
+    // the call to libm's `roundf` that `f32::round` is on baseline x86-64.
+    // A NaN (from `inf − inf`) clamps to NaN and converts to 0.
+    let q = ((x - translate) / scale).clamp(0.0, 255.0);
+    let q = (q + 0.5) as i32;
+    // The decode is computed in `f32` as engines do, so the byte nearest
+    // by decoded value may be a neighbour of `q`; only the neighbour on
+    // the side of `x` can be nearer (the decode is monotonic in the byte).
+    let here = decode_i32(q, scale, translate) - x;
+    if here == 0.0 {
+        return q as u8;
     }
-    best as u8
+    let toward_x = if (here > 0.0) == (scale > 0.0) {
+        q - 1
+    } else {
+        q + 1
+    };
+    if (0..=255).contains(&toward_x)
+        && (decode_i32(toward_x, scale, translate) - x).abs() < here.abs()
+    {
+        toward_x as u8
+    } else {
+        q as u8
+    }
+}
+
+/// [`quantize_axis`] of `x` when its decoded value is within `tolerance`
+/// of `x`, else `None`. Faster than [`quantize_axis`] for points expected
+/// on the grid: within less than 0.4 of a step of a byte, no other byte
+/// can be nearer, so the neighbours need no test.
+pub(crate) fn on_grid(x: f32, scale: f32, translate: f32, tolerance: f32) -> Option<u8> {
+    if !(scale.is_finite() && x.is_finite() && tolerance < 0.4 * scale.abs()) {
+        let b = quantize_axis(x, scale, translate);
+        return ((decode_axis(b, scale, translate) - x).abs() <= tolerance).then_some(b);
+    }
+    let q = (((x - translate) / scale).clamp(0.0, 255.0) + 0.5) as i32;
+    ((decode_i32(q, scale, translate) - x).abs() <= tolerance).then_some(q as u8)
+}
+
+#[inline(always)]
+fn decode_i32(b: i32, scale: f32, translate: f32) -> f32 {
+    b as f32 * scale + translate
+}
+
+/// The bytes of `positions` (frames of `vertices` positions each, frame
+/// `f` on `grids[f]`).
+pub(crate) fn quantize_frames(
+    positions: &[[f32; 3]],
+    vertices: usize,
+    grids: &[FrameGrid],
+) -> Vec<[u8; 3]> {
+    let mut bytes = Vec::with_capacity(positions.len());
+    if vertices == 0 {
+        return bytes;
+    }
+    for (frame, grid) in positions.chunks_exact(vertices).zip(grids) {
+        bytes.extend(frame.iter().map(|p| grid.quantize(*p)));
+    }
+    bytes
 }
 
 /// The value byte `b` decodes to (as engines compute it).

@@ -361,10 +361,20 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
 /// so models drawn together do not drift apart. The scenes must make the
 /// same frames (the same animations with the same frame counts).
 pub fn compile_together(scenes: &[&Scene], options: &CompileOptions) -> Result<Vec<Compiled>> {
+    compile_keeping_normals(scenes, options, KEEP_NORMALS)
+}
+
+/// [`compile_together`], keeping the frames' normals from the first
+/// posing up to `keep_normals` positions.
+fn compile_keeping_normals(
+    scenes: &[&Scene],
+    options: &CompileOptions,
+    keep_normals: usize,
+) -> Result<Vec<Compiled>> {
     check_options(options)?;
     let mut prepared = scenes
         .iter()
-        .map(|s| prepare(s, options))
+        .map(|s| prepare(s, options, keep_normals))
         .collect::<Result<Vec<_>>>()?;
     let frames = prepared.first().map_or(0, |p| p.plan.frame_count());
     let shapes: Vec<Vec<usize>> = prepared
@@ -479,6 +489,11 @@ fn limit_error(path: &str, message: String, engine: Engine) -> Error {
     }
 }
 
+/// Up to how many positions (frames × vertices) a compile keeps every
+/// frame's normals from posing the frames once, rather than posing them a
+/// second time for the normals: 4 M, 48 MB of normals.
+const KEEP_NORMALS: usize = 4_000_000;
+
 /// One scene baked, before it is quantised.
 struct Prepared<'a> {
     scene: &'a Scene,
@@ -486,13 +501,24 @@ struct Prepared<'a> {
     source: bake::Source,
     /// Frames × used vertices, Quake axes, scaled.
     positions: Vec<[f32; 3]>,
+    /// Their unit normals, Quake axes, when the model is small enough to
+    /// keep them ([`KEEP_NORMALS`]); otherwise the frames are posed again
+    /// for them.
+    normals: Option<Vec<[f32; 3]>>,
     scale: f32,
     record: Option<source::Md2Source>,
     md2: Option<source::Md2Source>,
+    /// The bytes of every position on `md2`'s grids, kept from checking
+    /// that the record fits (so they are not computed twice).
+    md2_bytes: Option<Vec<[u8; 3]>>,
     warnings: Vec<CompileWarning>,
 }
 
-fn prepare<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<Prepared<'a>> {
+fn prepare<'a>(
+    scene: &'a Scene,
+    options: &CompileOptions,
+    keep_normals: usize,
+) -> Result<Prepared<'a>> {
     let limits = options.engine.limits();
     let mut warnings = Vec::new();
     let plan = if options.player {
@@ -534,8 +560,11 @@ fn prepare<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<Prepared<'a
     let used = source.vertices.len();
     bake::check_size(frames, used)?;
     let mut positions = Vec::with_capacity(frames * used);
-    bake::for_each_frame(scene, &plan, &source, false, |_, p, _| {
-        positions.extend_from_slice(p)
+    let keep_normals = frames * used <= keep_normals;
+    let mut normals = Vec::with_capacity(if keep_normals { frames * used } else { 0 });
+    bake::for_each_frame(scene, &plan, &source, keep_normals, |_, p, n| {
+        positions.extend_from_slice(p);
+        normals.extend_from_slice(n);
     })?;
     let scale = match (options.scale, options.fit_height) {
         (Some(s), _) => s,
@@ -575,9 +604,11 @@ fn prepare<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<Prepared<'a
         plan,
         source,
         positions,
+        normals: keep_normals.then_some(normals),
         scale,
         record,
         md2,
+        md2_bytes: None,
         warnings,
     })
 }
@@ -632,7 +663,13 @@ impl Prepared<'_> {
         } else if self.scale != 1.0 {
             Some("the model is scaled".to_string())
         } else {
-            self.md2_mismatch(s)
+            match self.md2_mismatch(s) {
+                Ok(bytes) => {
+                    self.md2_bytes = Some(bytes);
+                    None
+                }
+                Err(reason) => Some(reason),
+            }
         };
         if let Some(reason) = reason {
             self.warnings
@@ -641,20 +678,23 @@ impl Prepared<'_> {
         }
     }
 
-    fn md2_mismatch(&self, s: &source::Md2Source) -> Option<String> {
+    /// Why the record does not fit, or `None` with the bytes of every
+    /// position on its grids.
+    fn md2_mismatch(&self, s: &source::Md2Source) -> std::result::Result<Vec<[u8; 3]>, String> {
         let n = self.source.vertices.len();
+        let mut bytes = Vec::with_capacity(self.positions.len());
         let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
+        let lost = || "a vertex outside the record".to_string();
         for (f, frame) in s.frames.iter().enumerate() {
             bytes_of.fill(None);
             let g = &frame.grid;
             for (u, &(mesh, i)) in self.source.vertices.iter().enumerate() {
                 if mesh != s.mesh {
-                    return Some("a mesh without MD2 vertices".to_string());
+                    return Err("a mesh without MD2 vertices".to_string());
                 }
-                let v = *s.vertex_of.get(i as usize)? as usize;
+                let v = *s.vertex_of.get(i as usize).ok_or_else(lost)? as usize;
                 let p = self.positions[f * n + u];
-                let b = g.quantize(p);
-                let d = g.decode(b);
+                let mut b = [0u8; 3];
                 for k in 0..3 {
                     // A scene made from the MD2 sits on the grid up to f32
                     // noise, or, through a `--quantize`d glTF, up to that
@@ -662,21 +702,20 @@ impl Prepared<'_> {
                     // is a sizeable part of an MD2 step on an axis where
                     // a frame is flat); more than a quarter step was moved.
                     let tolerance = g.scale[k].abs() * 0.25 + 1e-5 * (1.0 + p[k].abs());
-                    if (d[k] - p[k]).abs() > tolerance {
-                        return Some(format!(
-                            "frame {f}: a vertex lies off its recorded grid (moved since?)"
-                        ));
-                    }
+                    b[k] = grid::on_grid(p[k], g.scale[k], g.translate[k], tolerance).ok_or_else(
+                        || format!("frame {f}: a vertex lies off its recorded grid (moved since?)"),
+                    )?;
                 }
-                match bytes_of.get_mut(v)? {
+                match bytes_of.get_mut(v).ok_or_else(lost)? {
                     Some(prev) if *prev != b => {
-                        return Some(format!("frame {f}: copies of MD2 vertex {v} differ"))
+                        return Err(format!("frame {f}: copies of MD2 vertex {v} differ"))
                     }
                     slot => *slot = Some(b),
                 }
+                bytes.push(b);
             }
         }
-        None
+        Ok(bytes)
     }
 
     fn finish(
@@ -689,8 +728,12 @@ impl Prepared<'_> {
         let limits = engine.limits();
         let frames = self.plan.frame_count();
         let n = self.source.vertices.len();
-        // Quantise, with the error report.
-        let mut bytes = vec![[0u8; 3]; frames * n];
+        // Quantise (unless checking the MD2 record did), with the error
+        // report.
+        let bytes = match self.md2_bytes.take() {
+            Some(bytes) if self.md2.is_some() => bytes,
+            _ => grid::quantize_frames(&self.positions, n, grids),
+        };
         let mut reports = Vec::new();
         let mut clamped = 0usize;
         let mut f = 0;
@@ -705,30 +748,27 @@ impl Prepared<'_> {
             let mut squares = 0.0f64;
             for _ in 0..g.poses.len() {
                 let grid = &grids[f];
+                // Per axis: errors as fractions of a step (infinite for
+                // any error on a flat axis).
+                let per_step = grid
+                    .scale
+                    .map(|s| if s > 0.0 { 1.0 / s } else { f32::INFINITY });
+                let mut frame_squares = 0.0f32;
                 for u in 0..n {
                     let p = self.positions[f * n + u];
-                    let b = grid.quantize(p);
-                    bytes[f * n + u] = b;
-                    let d = grid.decode(b);
-                    let mut sq = 0.0f64;
+                    let d = grid.decode(bytes[f * n + u]);
                     let mut off = false;
                     for k in 0..3 {
                         let e = (d[k] - p[k]).abs();
-                        sq += f64::from(e) * f64::from(e);
+                        frame_squares += e * e;
                         r.max_error = r.max_error.max(e);
-                        let fraction = if grid.scale[k] > 0.0 {
-                            e / grid.scale[k]
-                        } else if e == 0.0 {
-                            0.0
-                        } else {
-                            f32::INFINITY
-                        };
+                        let fraction = if e == 0.0 { 0.0 } else { e * per_step[k] };
                         off |= fraction > 0.5 + 1e-3 && e > 1e-5 * (1.0 + p[k].abs());
                         r.max_step_fraction = r.max_step_fraction.max(fraction);
                     }
                     clamped += usize::from(off);
-                    squares += sq;
                 }
+                squares += f64::from(frame_squares);
                 f += 1;
             }
             let samples = (g.poses.len() * n).max(1) as f64;
@@ -818,53 +858,56 @@ impl Prepared<'_> {
         let mut out_frames: Vec<Frame> = Vec::with_capacity(frames);
         let mut sums = vec![Vec3::ZERO; num_vertices];
         let mut faces = vec![Vec3::ZERO; num_vertices];
-        bake::for_each_frame(
-            self.scene,
-            &self.plan,
-            &self.source,
-            true,
-            |f, p, normals| {
-                sums.fill(Vec3::ZERO);
-                for (u, nrm) in normals.iter().enumerate() {
-                    sums[vertex_of[u] as usize] += Vec3::from(*nrm);
-                }
-                let zero = sums.iter().any(|s| s.length_squared() < 1e-12);
-                if zero {
-                    faces.fill(Vec3::ZERO);
-                    for t in &triangles {
-                        let q = t
-                            .vertices
-                            .map(|v| Vec3::from(p[first_copy[usize::from(v)]]));
-                        // Quake's clockwise corners: the outward normal.
-                        let nrm = (q[2] - q[0]).cross(q[1] - q[0]);
-                        for &v in &t.vertices {
-                            faces[usize::from(v)] += nrm;
-                        }
+        let mut frame = |f: usize, p: &[[f32; 3]], normals: &[[f32; 3]]| {
+            sums.fill(Vec3::ZERO);
+            for (u, nrm) in normals.iter().enumerate() {
+                sums[vertex_of[u] as usize] += Vec3::from(*nrm);
+            }
+            let zero = sums.iter().any(|s| s.length_squared() < 1e-12);
+            if zero {
+                faces.fill(Vec3::ZERO);
+                for t in &triangles {
+                    let q = t
+                        .vertices
+                        .map(|v| Vec3::from(p[first_copy[usize::from(v)]]));
+                    // Quake's clockwise corners: the outward normal.
+                    let nrm = (q[2] - q[0]).cross(q[1] - q[0]);
+                    for &v in &t.vertices {
+                        faces[usize::from(v)] += nrm;
                     }
                 }
-                let grid = grids[f];
-                let vertices = (0..num_vertices)
-                    .map(|v| {
-                        let s = sums[v];
-                        let nrm = s
-                            .try_normalize()
-                            .or_else(|| faces[v].try_normalize())
-                            .unwrap_or(Vec3::Z);
-                        PackedVertex {
-                            position: bytes[f * n + first_copy[v]],
-                            normal_index: nearest_normal_index(nrm.to_array()),
-                        }
-                    })
-                    .collect();
-                out_frames.push(Frame {
-                    scale: grid.scale,
-                    translate: grid.translate,
-                    name: names[f],
-                    vertices,
-                    padding: Vec::new(),
-                });
-            },
-        )?;
+            }
+            let grid = grids[f];
+            let vertices = (0..num_vertices)
+                .map(|v| {
+                    let s = sums[v];
+                    let nrm = s
+                        .try_normalize()
+                        .or_else(|| faces[v].try_normalize())
+                        .unwrap_or(Vec3::Z);
+                    PackedVertex {
+                        position: bytes[f * n + first_copy[v]],
+                        normal_index: nearest_normal_index(nrm.to_array()),
+                    }
+                })
+                .collect();
+            out_frames.push(Frame {
+                scale: grid.scale,
+                translate: grid.translate,
+                name: names[f],
+                vertices,
+                padding: Vec::new(),
+            });
+        };
+        match &self.normals {
+            Some(normals) if n > 0 => {
+                let frames = self.positions.chunks_exact(n).zip(normals.chunks_exact(n));
+                for (f, (p, normals)) in frames.enumerate() {
+                    frame(f, p, normals);
+                }
+            }
+            _ => bake::for_each_frame(self.scene, &self.plan, &self.source, true, frame)?,
+        }
         let mut model = Md2 {
             skin_width,
             skin_height,
@@ -1140,5 +1183,31 @@ fn round_i16(x: f32) -> i16 {
         0
     } else {
         x.round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Md2SceneOptions;
+
+    #[test]
+    fn posing_again_for_the_normals_makes_the_same_model() {
+        // The sample's frames through glTF-like scene posing, with normals
+        // kept from the first posing and with a second posing for them.
+        let original = crate::md2::sample::sample_model();
+        let scene = Scene::from_md2(&original, &Md2SceneOptions::default());
+        for reuse in [true, false] {
+            let options = CompileOptions {
+                reuse_md2_source: reuse,
+                ..CompileOptions::default()
+            };
+            let kept = compile_keeping_normals(&[&scene], &options, usize::MAX).unwrap();
+            let posed_again = compile_keeping_normals(&[&scene], &options, 0).unwrap();
+            assert_eq!(kept[0].model, posed_again[0].model);
+            if reuse {
+                assert_eq!(kept[0].model.frames, original.frames);
+            }
+        }
     }
 }
