@@ -76,15 +76,9 @@ fn flat(positions: &[[f32; 3]]) -> Vec<f32> {
 
 /// Largest edge of the bounding box of all `sets` (0 when empty).
 fn extent<'a>(sets: impl IntoIterator<Item = &'a [[f32; 3]]>) -> f32 {
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    for p in sets.into_iter().flatten() {
-        for a in 0..3 {
-            lo[a] = lo[a].min(p[a]);
-            hi[a] = hi[a].max(p[a]);
-        }
-    }
-    (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f32::max)
+    let mut extent = retromodel_acceptance::Extent::default();
+    extent.add(sets.into_iter().flatten().copied());
+    extent.largest_side()
 }
 
 /// Frame `k` decoded and mapped to glTF's axes.

@@ -8,11 +8,8 @@
 //!
 //! writes `OUT_DIR/import_expectations.json`.
 
-use std::path::Path;
-
-use retromodel::gltf::{import, ImportOptions};
 use retromodel::scene::{Pose, Scene};
-use retromodel::texture::TextureResolver;
+use retromodel_acceptance::{canonical, finish, import_file, mesh_list, out_dir_and_files, Extent};
 use serde_json::{json, Value};
 
 fn posed(pose: &Pose, scene: &Scene) -> Vec<Vec<f32>> {
@@ -38,21 +35,14 @@ fn document(bytes: &[u8]) -> Value {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((out, files)) = args.split_first() else {
-        eprintln!("usage: import_accept OUT_DIR FILE...");
-        std::process::exit(2);
-    };
+    let (out, files) = out_dir_and_files("import_accept");
     let mut entries = Vec::new();
     let mut failed = false;
-    for file in files {
-        let path = Path::new(file);
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let resolver = TextureResolver::for_model_file(path);
-        let imported = match import(&bytes, Some(&resolver), &ImportOptions::default()) {
-            Ok(i) => i,
+    for file in &files {
+        let (bytes, imported) = match import_file(file) {
+            Ok(read) => read,
             Err(e) => {
-                eprintln!("{file}: {e}");
+                eprintln!("{e}");
                 failed = true;
                 continue;
             }
@@ -70,32 +60,16 @@ fn main() {
             scene.nodes.len(),
             "{file}: every node in the scene"
         );
-        let mut seen = std::collections::HashMap::<usize, usize>::new();
-        let meshes: Vec<Value> = scene
-            .meshes
-            .iter()
-            .map(|m| {
-                let node = m.node.expect("a mesh placed by a node");
-                assert_eq!(
-                    nodes[node]["name"].as_str().unwrap_or(""),
-                    scene.nodes[node].name,
-                    "{file}: node order"
-                );
-                let primitive = seen.entry(node).or_default();
-                let entry = json!({
-                    "name": m.name,
-                    "node": node,
-                    "mesh": nodes[node]["mesh"],
-                    "primitive": *primitive,
-                    "vertices": m.positions.len(),
-                    "indices": m.indices,
-                });
-                *primitive += 1;
-                entry
-            })
-            .collect();
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
+        let meshes = mesh_list(scene, |m, node, entry| {
+            assert_eq!(
+                nodes[node]["name"].as_str().unwrap_or(""),
+                scene.nodes[node].name,
+                "{file}: node order"
+            );
+            entry["mesh"] = nodes[node]["mesh"].clone();
+            entry["indices"] = json!(m.indices);
+        });
+        let mut extent = Extent::default();
         let mut pose = Pose::new(scene).expect("pose");
         let mut samples =
             vec![json!({"animation": null, "time": null, "positions": posed(&pose, scene)})];
@@ -113,15 +87,16 @@ fn main() {
         }
         for s in &samples {
             for m in s["positions"].as_array().unwrap() {
-                let m = m.as_array().unwrap();
-                for (i, v) in m.iter().enumerate() {
-                    let v = v.as_f64().unwrap() as f32;
-                    lo[i % 3] = lo[i % 3].min(v);
-                    hi[i % 3] = hi[i % 3].max(v);
-                }
+                let m: Vec<f32> = m
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_f64().unwrap() as f32)
+                    .collect();
+                extent.add(m.chunks_exact(3).map(|p| [p[0], p[1], p[2]]));
             }
         }
-        let extent = (0..3).map(|k| hi[k] - lo[k]).fold(0.0f32, f32::max);
+        let extent = extent.largest_side();
         println!(
             "{file}: {} meshes, {} animations, {} samples",
             meshes.len(),
@@ -129,20 +104,11 @@ fn main() {
             samples.len()
         );
         entries.push(json!({
-            "file": std::fs::canonicalize(path).unwrap_or(path.to_path_buf()),
+            "file": canonical(file),
             "extent": extent,
             "meshes": meshes,
             "samples": samples,
         }));
     }
-    let out = Path::new(out).join("import_expectations.json");
-    std::fs::write(
-        &out,
-        serde_json::to_vec(&json!({ "files": entries })).unwrap(),
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", out.display()));
-    println!("wrote {}", out.display());
-    if failed {
-        std::process::exit(1);
-    }
+    finish(&out, "import_expectations.json", entries, failed);
 }

@@ -17,31 +17,26 @@
 use std::path::Path;
 
 use glam::Mat4;
-use retromodel::gltf::{import, ImportOptions};
 use retromodel::ms3d::compile::{compile, Ms3dCompileOptions};
 use retromodel::ms3d::{Influences, Ms3d, Skeleton};
-use retromodel::texture::TextureResolver;
-use serde_json::{json, Value};
+use retromodel_acceptance::{
+    canonical, finish, import_file, mesh_list, out_dir_and_files, positions_by_source, Extent,
+};
+use serde_json::json;
 
 /// Times sampled per animation, its start and end included.
 const TIMES: usize = 10;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((out, files)) = args.split_first() else {
-        eprintln!("usage: ms3d_accept OUT_DIR FILE...");
-        std::process::exit(2);
-    };
+    let (out, files) = out_dir_and_files("ms3d_accept");
     let mut entries = Vec::new();
     let mut failed = false;
-    for file in files {
+    for file in &files {
         let path = Path::new(file);
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let resolver = TextureResolver::for_model_file(path);
-        let scene = match import(&bytes, Some(&resolver), &ImportOptions::default()) {
-            Ok(i) => i.scene,
+        let scene = match import_file(file) {
+            Ok((_, i)) => i.scene,
             Err(e) => {
-                eprintln!("{file}: {e}");
+                eprintln!("{e}");
                 failed = true;
                 continue;
             }
@@ -60,7 +55,7 @@ fn main() {
         // Written and read back: what MilkShape would load.
         let ms3d_bytes = compiled.model.to_bytes().expect("writes");
         let stem = path.file_stem().unwrap().to_string_lossy();
-        let ms3d_path = Path::new(out).join(format!("{stem}.ms3d"));
+        let ms3d_path = Path::new(&out).join(format!("{stem}.ms3d"));
         std::fs::write(&ms3d_path, &ms3d_bytes).expect("write the MS3D");
         let model = Ms3d::from_bytes(&ms3d_bytes).expect("reads back");
         let problems: Vec<String> = model
@@ -73,28 +68,14 @@ fn main() {
             eprintln!("{file}: the MS3D does not pass strict validation: {problems:?}");
             failed = true;
         }
-        // Meshes as the importer made them: (glTF node, primitive).
-        let mut seen = std::collections::HashMap::<usize, usize>::new();
-        let meshes: Vec<Value> = scene
-            .meshes
-            .iter()
-            .map(|m| {
-                let node = m.node.expect("a mesh placed by a node");
-                let primitive = seen.entry(node).or_default();
-                let entry = json!({ "name": m.name, "node": node, "primitive": *primitive,
-                                    "vertices": m.positions.len() });
-                *primitive += 1;
-                entry
-            })
-            .collect();
+        let meshes = mesh_list(&scene, |_, _, _| {});
         let skeleton = Skeleton::new(&model).expect("a skeleton");
         let influences = Influences::new(&model);
         let mut matrices = vec![Mat4::IDENTITY; skeleton.joint_count()];
         let mut skinned = vec![[0.0f32; 3]; model.vertices.len()];
         let clips = model.clips();
         let mut frames = Vec::new();
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
+        let mut extent = Extent::default();
         for (a, (animation, clip)) in scene.animations.iter().zip(&clips).enumerate() {
             let duration = animation.duration();
             let start = clip.first_frame / model.fps;
@@ -103,33 +84,15 @@ fn main() {
                 skeleton.pose_at_time(start + time, &mut matrices);
                 skeleton.skinning_matrices(&mut matrices);
                 influences.skin_positions(&model, &matrices, &mut skinned);
-                for p in &skinned {
-                    for k in 0..3 {
-                        lo[k] = lo[k].min(p[k]);
-                        hi[k] = hi[k].max(p[k]);
-                    }
-                }
-                let positions: Vec<Value> = compiled
-                    .vertex_map
-                    .iter()
-                    .map(|map| {
-                        let flat: Vec<Value> = map
-                            .iter()
-                            .flat_map(|v| match v {
-                                Some(v) => skinned[*v as usize].map(|x| json!(x)).to_vec(),
-                                None => vec![Value::Null; 3],
-                            })
-                            .collect();
-                        Value::Array(flat)
-                    })
-                    .collect();
+                extent.add(skinned.iter().copied());
+                let positions = positions_by_source(&compiled.vertex_map, &skinned);
                 frames.push(json!({
                     "name": format!("{}@{time:.3}", clip.name), "animation": a,
                     "animation_name": animation.name, "time": time, "positions": positions,
                 }));
             }
         }
-        let extent = (0..3).map(|k| hi[k] - lo[k]).fold(0.0f32, f32::max);
+        let extent = extent.largest_side();
         let allowance = 9e-4 * extent;
         for f in &mut frames {
             f["half_step"] = json!([allowance, allowance, allowance]);
@@ -143,21 +106,12 @@ fn main() {
             compiled.report.source_keys()
         );
         entries.push(json!({
-            "file": std::fs::canonicalize(path).unwrap_or(path.to_path_buf()),
+            "file": canonical(file),
             "ms3d": ms3d_path,
             "extent": extent,
             "meshes": meshes,
             "frames": frames,
         }));
     }
-    let out = Path::new(out).join("ms3d_expectations.json");
-    std::fs::write(
-        &out,
-        serde_json::to_vec(&json!({ "files": entries })).unwrap(),
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", out.display()));
-    println!("wrote {}", out.display());
-    if failed {
-        std::process::exit(1);
-    }
+    finish(&out, "ms3d_expectations.json", entries, failed);
 }

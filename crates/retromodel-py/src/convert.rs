@@ -115,52 +115,92 @@ pub fn glb<'py>(
     })
 }
 
-/// What `compile_md2` made: the MD2, its skin files, the compile report
-/// and the warnings.
-#[pyclass(module = "retromodel", frozen)]
-pub struct Md2Output {
-    md2: Vec<u8>,
-    skins: Vec<(String, Vec<u8>)>,
-    report: Option<serde_json::Value>,
-    warnings: Vec<String>,
+/// Declares a compiler's output class: the file's bytes under `$main`,
+/// the files to write beside it under `$beside`, the report and the
+/// warnings (the two compilers' outputs differ only in those names).
+macro_rules! compile_output {
+    (
+        $(#[$class_doc:meta])*
+        $name:ident {
+            $(#[$main_doc:meta])* $main:ident,
+            $(#[$beside_doc:meta])* $beside:ident ($what:literal),
+            $(#[$report_doc:meta])*
+        }
+    ) => {
+        $(#[$class_doc])*
+        #[pyclass(module = "retromodel", frozen)]
+        pub struct $name {
+            $main: Vec<u8>,
+            $beside: Vec<(String, Vec<u8>)>,
+            report: Option<serde_json::Value>,
+            warnings: Vec<String>,
+        }
+
+        #[pymethods]
+        impl $name {
+            $(#[$main_doc])*
+            #[getter]
+            fn $main<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                PyBytes::new(py, &self.$main)
+            }
+
+            $(#[$beside_doc])*
+            #[getter]
+            fn $beside<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+                files_dict(py, &self.$beside)
+            }
+
+            $(#[$report_doc])*
+            #[getter]
+            fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                report_to_python(py, self.report.as_ref())
+            }
+
+            /// What the compiler had to change, one line each.
+            #[getter]
+            fn warnings(&self) -> Vec<String> {
+                self.warnings.clone()
+            }
+
+            fn __repr__(&self) -> String {
+                format!(
+                    concat!("<retromodel.", stringify!($name), ": {} bytes, {} ", $what, " file(s), {} warning(s)>"),
+                    self.$main.len(),
+                    self.$beside.len(),
+                    self.warnings.len()
+                )
+            }
+        }
+    };
 }
 
-#[pymethods]
-impl Md2Output {
-    /// The MD2 file's bytes.
-    #[getter]
-    fn md2<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.md2)
+compile_output! {
+    /// What `compile_md2` made: the MD2, its skin files, the compile report
+    /// and the warnings.
+    Md2Output {
+        /// The MD2 file's bytes.
+        md2,
+        /// The skin files to write beside it: `{file name: bytes}` (empty when
+        /// the source has no texture).
+        skins("skin"),
+        /// The compile report (frames and quantisation error per animation,
+        /// vertex and triangle counts), as `retromodel convert --json` prints
+        /// it; `None` for an MD2 rewritten as it is.
     }
+}
 
-    /// The skin files to write beside it: `{file name: bytes}` (empty when
-    /// the source has no texture).
-    #[getter]
-    fn skins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        files_dict(py, &self.skins)
-    }
-
-    /// The compile report (frames and quantisation error per animation,
-    /// vertex and triangle counts), as `retromodel convert --json` prints
-    /// it; `None` for an MD2 rewritten as it is.
-    #[getter]
-    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        report_to_python(py, self.report.as_ref())
-    }
-
-    /// What the compiler had to change, one line each.
-    #[getter]
-    fn warnings(&self) -> Vec<String> {
-        self.warnings.clone()
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<retromodel.Md2Output: {} bytes, {} skin file(s), {} warning(s)>",
-            self.md2.len(),
-            self.skins.len(),
-            self.warnings.len()
-        )
+compile_output! {
+    /// What `compile_ms3d` made: the MS3D, its texture files, the compile
+    /// report and the warnings.
+    Ms3dOutput {
+        /// The MS3D file's bytes.
+        ms3d,
+        /// The texture files to write beside it, as the model names them:
+        /// `{file name: bytes}` (empty when the source has no texture).
+        textures("texture"),
+        /// The compile report (vertices, joints, keys written against the
+        /// source's, largest error per animation), as `retromodel convert
+        /// --json` prints it; `None` for an MS3D rewritten as it is.
     }
 }
 
@@ -261,55 +301,6 @@ pub fn compile_md2(
         report: compiled.report,
         warnings: compiled.warnings,
     })
-}
-
-/// What `compile_ms3d` made: the MS3D, its texture files, the compile
-/// report and the warnings.
-#[pyclass(module = "retromodel", frozen)]
-pub struct Ms3dOutput {
-    ms3d: Vec<u8>,
-    textures: Vec<(String, Vec<u8>)>,
-    report: Option<serde_json::Value>,
-    warnings: Vec<String>,
-}
-
-#[pymethods]
-impl Ms3dOutput {
-    /// The MS3D file's bytes.
-    #[getter]
-    fn ms3d<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.ms3d)
-    }
-
-    /// The texture files to write beside it, as the model names them:
-    /// `{file name: bytes}` (empty when the source has no texture).
-    #[getter]
-    fn textures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        files_dict(py, &self.textures)
-    }
-
-    /// The compile report (vertices, joints, keys written against the
-    /// source's, largest error per animation), as `retromodel convert
-    /// --json` prints it; `None` for an MS3D rewritten as it is.
-    #[getter]
-    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        report_to_python(py, self.report.as_ref())
-    }
-
-    /// What the compiler had to change, one line each.
-    #[getter]
-    fn warnings(&self) -> Vec<String> {
-        self.warnings.clone()
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<retromodel.Ms3dOutput: {} bytes, {} texture file(s), {} warning(s)>",
-            self.ms3d.len(),
-            self.textures.len(),
-            self.warnings.len()
-        )
-    }
 }
 
 /// Compiles a glTF or OBJ model (a `.glb` from Blender, say) into a
