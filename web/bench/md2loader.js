@@ -60,9 +60,11 @@ function frame(mesh) {
 /** Loads model + skin bytes (both from File objects, like a drop); returns ms to the first animated frame. */
 window.benchMd2Loader = async (modelFile, skinFile) => {
   const started = performance.now();
-  const [buffer, bitmap] = await Promise.all([modelFile.arrayBuffer(), skinFile ? createImageBitmap(skinFile) : null]);
+  const [buffer, bitmap] = await Promise.all([modelFile.arrayBuffer(), skinFile ? createImageBitmap(skinFile, { imageOrientation: 'flipY' }) : null]);
   const read = performance.now();
   const geometry = new MD2Loader().parse(buffer);
+  // (WebGL ignores flipY for an ImageBitmap: the bitmap is decoded
+  // flipped, as MD2Loader's texture coordinates expect.)
   const material = new THREE.MeshStandardMaterial();
   if (bitmap) {
     material.map = new THREE.Texture(bitmap);

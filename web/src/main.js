@@ -243,6 +243,7 @@ function showSkins(model) {
   select.innerHTML = '';
   skins.forEach((s, i) => {
     const option = new Option(s.file ? `${s.name} → ${s.file}` : `${s.name} (${s.error ?? 'not found'})`, String(i));
+    option.title = option.text;
     option.disabled = !s.file;
     select.add(option);
   });
@@ -259,7 +260,11 @@ async function takeFiles(list, started) {
     const models = state.files.models();
     const select = $('models');
     select.innerHTML = '';
-    for (const m of models) select.add(new Option(m, m));
+    for (const m of models) {
+      const option = new Option(m, m);
+      option.title = m;
+      select.add(option);
+    }
     $('models-panel').hidden = models.length < 2;
     if (models.length === 0) {
       viewer.clear();
