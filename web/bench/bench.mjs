@@ -1,8 +1,12 @@
 // Benchmark: time from the drop (the files handed to the page's file
-// input) to the first animated frame drawn, in headless Chromium
+// input) to the first animated frame drawn (the second frame rendered
+// with the mixer running, and the GPU done with it: a pixel read back;
+// `frames_ms` stops when the second frame was handed to WebGL, without
+// waiting for the GPU), in headless Chromium
 // (SwiftShader WebGL), for the viewer (our WebAssembly library + three.js
 // GLTFLoader) on faerie and Woman4, beside three.js's own MD2Loader on
-// faerie in the same browser run; and the sizes of what the page
+// faerie in the same browser run, drawing the same view (bench/md2loader.js);
+// and the sizes of what the page
 // downloads. Run after `npm run build`:
 //   node bench/bench.mjs [runs]
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -47,6 +51,7 @@ const server = await serve();
 const browser = await launch();
 const steps = {};
 const results = { ours_faerie: [], ours_woman4: [], md2loader_faerie: [] };
+const handedOver = { ours_faerie: [], ours_woman4: [], md2loader_faerie: [] };
 try {
   for (let i = 0; i < runs; i++) {
     // A fresh page each run: nothing cached but the browser's HTTP cache.
@@ -58,10 +63,16 @@ try {
       await viewer.page.waitForFunction((k) => window.retromodel.state.timings.length > k, n);
       const t = await viewer.page.evaluate(() => window.retromodel.state.timings.at(-1));
       results[key].push(t.ms);
+      handedOver[key].push(t.frames_ms);
       (steps[key] ??= []).push(t.steps);
     }
+    // The reference draws into a canvas of the viewer's canvas's size.
+    const canvas = await viewer.page.evaluate(() => {
+      const c = document.getElementById('canvas');
+      return { width: c.clientWidth, height: c.clientHeight };
+    });
     await viewer.context.close();
-    const ref = await open(browser, `${server.url}bench/`, { width: 1280, height: 800 });
+    const ref = await open(browser, `${server.url}bench/`, canvas);
     await ref.page.waitForFunction(() => window.benchReady);
     const handle = await ref.page.evaluateHandle(() => {
       const input = document.createElement('input');
@@ -76,6 +87,7 @@ try {
       return window.benchMd2Loader(model, skin);
     }, handle);
     results.md2loader_faerie.push(t.ms);
+    handedOver.md2loader_faerie.push(t.frames_ms);
     (steps.md2loader_faerie ??= []).push(t.steps);
     await ref.context.close();
   }
@@ -84,6 +96,14 @@ try {
   await server.close();
 }
 const out = { runs, sizes: sizes() };
-for (const [k, v] of Object.entries(results)) out[k] = { median_ms: Number(median(v).toFixed(1)), all_ms: v.map((x) => Number(x.toFixed(1))) };
-out.steps_ms = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, Object.fromEntries(Object.keys(v[0]).map((s) => [s, median(v.map((x) => x[s]))]))]));
+for (const [k, v] of Object.entries(results)) {
+  out[k] = {
+    median_ms: Number(median(v).toFixed(1)),
+    all_ms: v.map((x) => Number(x.toFixed(1))),
+    frames_median_ms: Number(median(handedOver[k]).toFixed(1)),
+  };
+}
+out.ratio_faerie_ours_to_md2loader = Number((out.ours_faerie.median_ms / out.md2loader_faerie.median_ms).toFixed(2));
+out.ratio_faerie_frames = Number((out.ours_faerie.frames_median_ms / out.md2loader_faerie.frames_median_ms).toFixed(2));
+out.steps_ms = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, Object.fromEntries(Object.keys(v[0]).map((s) => [s, Number(median(v.map((x) => x[s])).toFixed(1))]))]));
 console.log(JSON.stringify(out, null, 2));

@@ -7,6 +7,24 @@ import { VertexNormalsHelper } from 'three/examples/jsm/helpers/VertexNormalsHel
 
 const BACKGROUND = 0x0d0f13;
 
+/**
+ * A texture of decoded RGBA pixels, set up as GLTFLoader sets up the
+ * texture of a glTF image without a sampler: not flipped, sRGB, linear
+ * magnification, trilinear mipmapped minification, repeating.
+ */
+function imageTexture({ width, height, pixels }) {
+  const texture = new THREE.DataTexture(pixels, width, height, THREE.RGBAFormat, THREE.UnsignedByteType);
+  texture.flipY = false;
+  texture.colorSpace = THREE.SRGBColorSpace;
+  texture.magFilter = THREE.LinearFilter;
+  texture.minFilter = THREE.LinearMipmapLinearFilter;
+  texture.wrapS = THREE.RepeatWrapping;
+  texture.wrapT = THREE.RepeatWrapping;
+  texture.generateMipmaps = true;
+  texture.needsUpdate = true;
+  return texture;
+}
+
 export class Viewer {
   constructor(canvas) {
     this.canvas = canvas;
@@ -68,6 +86,12 @@ export class Viewer {
     return new Promise((resolve) => this.frameListeners.push(resolve));
   }
 
+  /** Waits until the GPU has drawn what was asked for (reads a pixel back). */
+  finish() {
+    const gl = this.renderer.getContext();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+  }
+
   /** Removes the model (after an error, before the next). */
   clear() {
     if (this.model) {
@@ -90,10 +114,32 @@ export class Viewer {
     this.clips = [];
   }
 
-  /** Shows a GLB (bytes); returns its animation clips. */
-  async show(glb) {
+  /**
+   * Shows a GLB (bytes); returns its animation clips. `images` are
+   * decoded base colour images the GLB leaves out ({width, height,
+   * pixels: RGBA}, or null), `materialImages[i]` the one of its material
+   * `i` (-1: none): each becomes that material's map, made as GLTFLoader
+   * makes a texture of an embedded PNG without a sampler (the same
+   * pixels, filters, wrapping, orientation and colour space), so the
+   * model looks as the GLB with the images embedded would.
+   */
+  async show(glb, images = [], materialImages = []) {
     const buffer = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength);
     const gltf = await this.loader.parseAsync(buffer, '');
+    if (images.some(Boolean)) {
+      const textures = images.map((image) => image && imageTexture(image));
+      gltf.scene.traverse((o) => {
+        if (!o.isMesh) return;
+        for (const m of [o.material].flat()) {
+          const index = gltf.parser.associations.get(m)?.materials;
+          const texture = textures[materialImages[index] ?? -1];
+          if (texture && !m.map) {
+            m.map = texture;
+            m.needsUpdate = true;
+          }
+        }
+      });
+    }
     this.clear();
     this.model = gltf.scene;
     this.scene.add(this.model);

@@ -1,18 +1,23 @@
 // The viewer in headless Chromium against the command line: for the
 // sample and corpus models, the animation list and counts equal
 // `retromodel info --json`'s; playing changes the canvas and pausing
-// freezes it; the downloaded .glb (and .md2) are byte-identical to
-// `retromodel convert`'s with the same options; a truncated file shows an
-// error and the next good file still loads; no request leaves localhost;
-// the screenshots (test-output/*.png) show a model covering the viewport,
-// textured where the model has a texture.
+// freezes it; the downloaded .glb, .obj (with its .mtl and textures) and
+// .md2 are byte-identical to `retromodel convert`'s with the same options;
+// what the page draws (the .glb's scene, its images handed over as pixels)
+// is pixel for pixel what three.js's GLTFLoader draws of the command
+// line's .glb; a picked folder (a game tree) finds the model's skin by the
+// library's lookup rules, and a skin name leading out of the model's
+// folders is refused although the file it points at was dropped; a
+// truncated file shows an error and the next good file still loads; no
+// request leaves localhost; the screenshots (test-output/*.png) show a
+// model covering the viewport, textured where the model has a texture.
 //
 // Run by web/test.sh (needs dist/ built, RETROMODEL_BIN the CLI, and
 // RETROMODEL_CORPUS the corpus).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,6 +124,61 @@ function sameAsCli(files, dir) {
   }
 }
 
+/**
+ * Clicks the download `button` and compares what it saves with what
+ * `retromodel convert MODEL SUBDIR/STEM.EXT` (with the `--skin` the page
+ * used) writes in `dir`: byte for byte, or, where the CLI cannot make one,
+ * the page shows the CLI's error. Returns the files saved (null for an
+ * error).
+ */
+async function sameDownloadAsCli(page, button, dir, model, ext) {
+  const stem = model.replace(/\.[^.]+$/, '');
+  mkdirSync(join(dir, ext), { recursive: true });
+  await page.evaluate(() => {
+    window.retromodel.state.downloaded = undefined;
+    window.retromodel.state.error = null;
+  });
+  await page.click(button);
+  await page.waitForFunction(() => window.retromodel.state.downloaded !== undefined || window.retromodel.state.error);
+  const skin = await page.evaluate(() => window.retromodel.state.downloadedSkin);
+  let cliError = null;
+  try {
+    retromodel(['convert', model, `${ext}/${stem}.${ext}`, ...(skin ? ['--skin', skin] : [])], dir);
+  } catch (e) {
+    cliError = e.stderr.toString();
+  }
+  if (cliError) {
+    const pageError = await page.evaluate(() => window.retromodel.state.error);
+    assert.ok(pageError, `the CLI failed (${cliError}) but the page did not`);
+    const message = pageError.slice(pageError.indexOf(': ') + 2);
+    assert.ok(cliError.includes(message), `page: ${pageError}\nCLI: ${cliError}`);
+    return null;
+  }
+  const files = await downloadsOf(page, button);
+  assert.equal([...files.keys()].at(-1), `${stem}.${ext}`);
+  // Every file the CLI wrote was downloaded, and nothing else.
+  assert.deepEqual([...files.keys()].sort(), readdirSync(join(dir, ext)).sort());
+  sameAsCli(files, join(dir, ext));
+  return files;
+}
+
+/**
+ * The canvas hash of clip 0 paused at `seconds`, the camera framed on its
+ * first pose as the page frames a model, grid hidden.
+ */
+async function poseHash(page, seconds) {
+  return page.evaluate(async (t) => {
+    const v = window.retromodel.viewer;
+    v.playing = false;
+    v.play(0);
+    v.frame();
+    v.seek(t);
+    await v.nextFrame();
+    await v.nextFrame();
+    return v.pixelHash();
+  }, seconds);
+}
+
 for (const c of CASES) {
   test(`${c.name}: info, animations, playback, downloads and pixels match the CLI`, async () => {
     const { page } = session;
@@ -178,34 +238,127 @@ for (const c of CASES) {
       mkdirSync(join(dir, 'glb'));
       retromodel(['convert', model, `glb/${stem}.glb`, ...skin], dir);
       sameAsCli(glb, join(dir, 'glb'));
-      // And the .md2 with its skin (a rewrite for an MD2, compiled for an MS3D).
-      // The .md2 with its skin (a rewrite for an MD2, compiled for an
-      // MS3D), or, where the CLI cannot make one, the CLI's error.
-      mkdirSync(join(dir, 'md2'));
-      await page.click('#dl-md2');
-      await page.waitForFunction(() => window.retromodel.state.downloaded !== undefined || window.retromodel.state.error);
-      const md2Skin = await page.evaluate(() => window.retromodel.state.downloadedSkin);
-      let cliError = null;
-      try {
-        retromodel(['convert', model, `md2/${stem}.md2`, ...(md2Skin ? ['--skin', md2Skin] : [])], dir);
-      } catch (e) {
-        cliError = e.stderr.toString();
+
+      // What the page draws (the .glb's scene with its images handed over
+      // as pixels) is what three.js's GLTFLoader draws of the CLI's .glb.
+      if (got.clips.length > 0) {
+        const drawn = await poseHash(page, 0.35);
+        const cliGlb = readFileSync(join(dir, 'glb', `${stem}.glb`)).toString('base64');
+        await page.evaluate(async (b64) => {
+          const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+          await window.retromodel.viewer.show(bytes);
+        }, cliGlb);
+        assert.equal(await page.evaluate(() => window.retromodel.viewer.textured()), c.textured);
+        assert.equal(await poseHash(page, 0.35), drawn, 'the page draws otherwise than GLTFLoader draws the CLI\'s .glb');
+        // Back to the page's own drawing of the model.
+        await give(page, c.files);
       }
-      if (cliError) {
-        const pageError = await page.evaluate(() => window.retromodel.state.error);
-        assert.ok(pageError, `the CLI failed (${cliError}) but the page did not`);
-        const message = pageError.slice(pageError.indexOf(': ') + 2);
-        assert.ok(cliError.includes(message), `page: ${pageError}\nCLI: ${cliError}`);
-      } else {
-        const md2 = await downloadsOf(page, '#dl-md2');
-        assert.equal([...md2.keys()].at(-1), `${stem}.md2`);
-        sameAsCli(md2, join(dir, 'md2'));
-      }
+
+      // The .obj with its .mtl and textures, and the .md2 with its skin (a
+      // rewrite for an MD2, compiled for an MS3D).
+      const obj = await sameDownloadAsCli(page, '#dl-obj', dir, model, 'obj');
+      if (obj && c.textured) assert.ok([...obj.keys()].some((n) => n.endsWith('.png')), `no texture among ${[...obj.keys()]}`);
+      await sameDownloadAsCli(page, '#dl-md2', dir, model, 'md2');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 }
+
+/** The JSON chunk of a GLB. */
+function glbJson(glb) {
+  assert.equal(glb.toString('latin1', 0, 4), 'glTF');
+  const length = glb.readUInt32LE(12);
+  return JSON.parse(glb.toString('utf8', 20, 20 + length));
+}
+
+/** A copy of `md2` whose first skin name is `name`. */
+function withSkinName(md2, name) {
+  const copy = Buffer.from(md2);
+  const ofsSkins = copy.readInt32LE(44);
+  assert.ok(copy.readInt32LE(20) >= 1, 'the model names no skin');
+  copy.fill(0, ofsSkins, ofsSkins + 64);
+  copy.write(name, ofsSkins, 'latin1');
+  return copy;
+}
+
+test('a picked folder: the skin is found in another folder of the game tree by the lookup rules; a name leading out of the model\'s folders is refused', async () => {
+  const { page } = session;
+  const tree = join(corpus, 'gametrees/blobandconquer');
+  // The folder picked (webkitdirectory: paths relative to its parent,
+  // `blobandconquer/gfx/md2/spiderBlob.md2`), with a second model naming
+  // the same skin file by a `..` path.
+  const top = mkdtempSync(join(tmpdir(), 'retromodel-tree-'));
+  const picked = join(top, 'blobandconquer');
+  cpSync(tree, picked, { recursive: true });
+  const model = 'blobandconquer/gfx/md2/spiderBlob.md2';
+  const escaping = 'blobandconquer/gfx/md2/escape.md2';
+  const skinFile = 'blobandconquer/textures/game/shotgunSpiderBlob.png';
+  writeFileSync(join(top, escaping), withSkinName(readFileSync(join(top, model)), '../../textures/game/shotgunSpiderBlob.png'));
+  try {
+    await page.check('#opt-autoskin');
+    const loads = await page.evaluate(() => window.retromodel.state.loads);
+    await page.setInputFiles('#pick-folder', picked);
+    await page.waitForFunction((n) => window.retromodel.state.loads > n, loads, { timeout: 120_000 });
+    const paths = await page.locator('#models option').allTextContents();
+    assert.deepEqual(paths.sort(), [escaping, model].sort());
+    await page.selectOption('#models', model);
+    await page.waitForFunction((n) => window.retromodel.state.loads > n + 1 && window.retromodel.state.path === 'blobandconquer/gfx/md2/spiderBlob.md2', loads);
+    let state = await page.evaluate(() => ({ ...window.retromodel.state, textured: window.retromodel.viewer.textured() }));
+    assert.equal(state.error, null);
+    // The CLI, run where the folder was picked from with that folder's
+    // parent as a texture root, as the page's set of files is.
+    const cliInfo = JSON.parse(retromodel(['info', '--json', model], top).toString());
+    assert.deepEqual(state.info, cliInfo);
+    assert.deepEqual(cliInfo.skins, ['shotgunSpiderBlob.png']);
+    // Found by the model's own name, in another folder: not a --skin.
+    assert.equal(state.skinGiven, null);
+    assert.equal(state.textured, true);
+    const skins = await page.locator('#skins option').allTextContents();
+    assert.deepEqual(skins, [`shotgunSpiderBlob.png → ${skinFile}`]);
+    assert.ok(!(await page.locator('#warnings').textContent()).includes('not found'));
+    await page.uncheck('#grid');
+    const stats = await page.evaluate(() => window.retromodel.viewer.pixelStats());
+    await page.screenshot({ path: join(shots, 'gametree-spiderBlob.png') });
+    assert.ok(stats.fraction > 0.02, `the model covers ${(stats.fraction * 100).toFixed(2)}% of the canvas`);
+    // The GLB is the CLI's, which finds the skin under the same root.
+    const glb = await downloadsOf(page, '#dl-glb');
+    mkdirSync(join(top, 'cli'));
+    retromodel(['convert', model, 'cli/spiderBlob.glb', '--texture-dir', '.'], top);
+    sameAsCli(glb, join(top, 'cli'));
+    assert.deepEqual(glbJson(glb.get('spiderBlob.glb')).images?.map((i) => i.name), ['shotgunSpiderBlob.png']);
+    // And the page draws what GLTFLoader draws of it. (The skin is a
+    // small, nearly black image: textured shows in the pixels as the
+    // difference from the same model untextured, below.)
+    const textured = await poseHash(page, 0.35);
+    await page.evaluate(async (b64) => {
+      await window.retromodel.viewer.show(Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0)));
+    }, glb.get('spiderBlob.glb').toString('base64'));
+    assert.equal(await poseHash(page, 0.35), textured, 'the page draws otherwise than GLTFLoader draws the CLI\'s .glb');
+
+    // A skin name with `..`: refused by the lookup rules although the file
+    // it leads to was dropped; without --skin the model is untextured.
+    await page.uncheck('#opt-autoskin');
+    await page.selectOption('#models', escaping);
+    await page.waitForFunction(() => window.retromodel.state.path === 'blobandconquer/gfx/md2/escape.md2' && !window.retromodel.state.loading);
+    state = await page.evaluate(() => ({ ...window.retromodel.state, textured: window.retromodel.viewer.textured() }));
+    assert.equal(state.error, null);
+    assert.equal(state.textured, false);
+    const refused = await page.locator('#skins option').allTextContents();
+    assert.equal(refused.length, 1);
+    assert.match(refused[0], /^\.\.\/\.\.\/textures\/game\/shotgunSpiderBlob\.png \(.*refused/);
+    assert.match(await page.locator('#warnings').textContent(), /refused/);
+    assert.notEqual(await poseHash(page, 0.35), textured, 'the same pixels without the skin');
+    const escaped = await downloadsOf(page, '#dl-glb');
+    retromodel(['convert', escaping, 'cli/escape.glb', '--texture-dir', '.'], top);
+    sameAsCli(escaped, join(top, 'cli'));
+    assert.equal(glbJson(escaped.get('escape.glb')).images, undefined, 'the refused file was used');
+  } finally {
+    await page.check('#opt-autoskin');
+    await page.check('#grid');
+    rmSync(top, { recursive: true, force: true });
+  }
+});
 
 test('a truncated file shows its error; the next good file loads', async () => {
   const { page } = session;

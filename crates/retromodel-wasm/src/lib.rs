@@ -13,17 +13,21 @@
 //! - [`LoadedModel::convert`] (and `to_glb`, `to_obj`, `to_md2`): the
 //!   files of `retromodel convert MODEL STEM.EXT` with the options' flags;
 //! - [`LoadedModel::md2_preview`]: the MD2 a model would become, as GLB,
-//!   with each MD2 vertex's quantisation error.
+//!   with each MD2 vertex's quantisation error;
+//! - [`LoadedModel::display`]: what the page draws, the `.glb`'s scene
+//!   with its decoded images as RGBA pixels instead of embedded PNG
+//!   ([`display`]).
 //!
 //! Errors become JavaScript exceptions (`Error`) with the library's
 //! message. Nothing here touches the network or a file system: the bytes
 //! come from the page and go back to it.
 //!
-//! The logic lives in plain Rust modules ([`session`], [`preview`],
-//! [`options`]) that are unit-tested natively; this file only binds them.
+//! The logic lives in plain Rust modules ([`session`], [`display`],
+//! [`preview`], [`options`]) that are unit-tested natively; this file only binds them.
 //!
 //! [wasm-bindgen]: https://docs.rs/wasm-bindgen
 
+pub mod display;
 pub mod options;
 pub mod preview;
 pub mod session;
@@ -223,6 +227,17 @@ impl LoadedModel {
         self.convert("md2", options, auto_skin)
     }
 
+    /// What the page draws: the scene `convert("glb", options, auto_skin)`
+    /// exports, as a GLB without the images decoded here, which come as
+    /// RGBA pixels (see [`Shown`]). Faster than `convert`: no PNG is
+    /// encoded here nor decoded by the browser.
+    pub fn display(&self, options: &str, auto_skin: bool) -> Result<Shown, JsError> {
+        let options = WebOptions::from_json(options).map_err(js_error)?;
+        display::display(&self.session, &options, auto_skin)
+            .map(|display| Shown { display })
+            .map_err(js_error)
+    }
+
     /// The MD2 this model would become with `options`, as GLB, with each
     /// MD2 vertex's quantisation error.
     #[wasm_bindgen(js_name = md2Preview)]
@@ -276,6 +291,67 @@ impl Converted {
     #[wasm_bindgen(getter)]
     pub fn skin(&self) -> Option<String> {
         self.output.skin.clone()
+    }
+}
+
+/// What the page draws ([`LoadedModel::display`]).
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Shown {
+    display: display::Display,
+}
+
+#[wasm_bindgen]
+impl Shown {
+    /// The GLB, without the images given as pixels.
+    pub fn glb(&self) -> Vec<u8> {
+        self.display.glb.clone()
+    }
+
+    /// Per material of the GLB (in order), the index of its base colour
+    /// image among the images here, or -1 (none, or embedded in the GLB).
+    #[wasm_bindgen(js_name = materialImages)]
+    pub fn material_images(&self) -> Vec<i32> {
+        self.display
+            .material_images
+            .iter()
+            .map(|i| i.and_then(|i| i32::try_from(i).ok()).unwrap_or(-1))
+            .collect()
+    }
+
+    /// Width of image `index` (0 when there is none).
+    #[wasm_bindgen(js_name = imageWidth)]
+    pub fn image_width(&self, index: usize) -> u32 {
+        self.image(index).map_or(0, |i| i.width())
+    }
+
+    /// Height of image `index` (0 when there is none).
+    #[wasm_bindgen(js_name = imageHeight)]
+    pub fn image_height(&self, index: usize) -> u32 {
+        self.image(index).map_or(0, |i| i.height())
+    }
+
+    /// The pixels of image `index`: RGBA, 8 bits each, rows top first.
+    #[wasm_bindgen(js_name = imagePixels)]
+    pub fn image_pixels(&self, index: usize) -> Option<Vec<u8>> {
+        self.image(index).map(|i| i.pixels().to_vec())
+    }
+
+    /// JSON: `[{kind, message}]`, what the conversion passed over.
+    pub fn warnings(&self) -> String {
+        json(&self.display.warnings)
+    }
+
+    /// The dropped image given as `--skin`, if any.
+    #[wasm_bindgen(getter)]
+    pub fn skin(&self) -> Option<String> {
+        self.display.skin.clone()
+    }
+}
+
+impl Shown {
+    fn image(&self, index: usize) -> Option<&retromodel::texture::Rgba8Image> {
+        self.display.images.get(index).and_then(Option::as_ref)
     }
 }
 

@@ -3,13 +3,16 @@
 //! library calls the command line makes (`info --json`, `validate`,
 //! `convert`).
 
-use retromodel::convert::{Converter, OutputFormat, Warning};
+use std::cell::{OnceCell, RefCell};
+
+use retromodel::convert::{ConvertOptions, Converter, OutputFormat, Warning};
 use retromodel::md2::compile::CompileReport;
-use retromodel::scene::TextureWarning;
+use retromodel::scene::{Scene, TextureWarning};
 use retromodel::texture::{decode, MemorySource, TextureSource, IMAGE_EXTENSIONS};
 use retromodel::{Model, ReadContext};
 use serde::Serialize;
 
+use crate::display::{decoded_scene, BareScene};
 use crate::options::WebOptions;
 
 /// A model read from the dropped files.
@@ -23,6 +26,11 @@ pub struct Session {
     model: Model,
     /// The dropped files, the model's folder searched first.
     files: MemorySource,
+    /// [`suggested_skin`](Self::suggested_skin), once worked out.
+    suggested_skin: OnceCell<Option<String>>,
+    /// The last scene made before attaching textures, and the options it
+    /// was made with ([`bare_scene`](Self::bare_scene)).
+    bare: RefCell<Option<BareScene>>,
 }
 
 /// One problem of `validate`, for the page.
@@ -115,6 +123,8 @@ impl Session {
             bytes,
             model,
             files,
+            suggested_skin: OnceCell::new(),
+            bare: RefCell::new(None),
         })
     }
 
@@ -279,15 +289,15 @@ impl Session {
     /// The image to give as `--skin` when the model would come out
     /// untextured although images were dropped: the first of
     /// [`images`](Self::images). `None` when it is textured without one.
+    /// Worked out once (the textures found and decoded, not encoded).
     pub fn suggested_skin(&self) -> Option<String> {
-        let first = self.images().into_iter().next()?;
-        let options = retromodel::convert::ConvertOptions::default();
-        let (scene, _) = Converter::new(&options)
-            .with_textures(&self.files)
-            .scene(&self.bytes, &self.file_name, OutputFormat::Glb)
-            .ok()?;
-        let textured = scene.textures.iter().any(|t| !t.png.is_empty());
-        (!textured).then_some(first)
+        self.suggested_skin
+            .get_or_init(|| {
+                let first = self.images().into_iter().next()?;
+                let decoded = decoded_scene(self, &ConvertOptions::default()).ok()?;
+                (!decoded.textured()).then_some(first)
+            })
+            .clone()
     }
 
     /// Converts the model to `format` (`glb`, `gltf`, `obj`, `md2`,
@@ -332,6 +342,40 @@ impl Session {
             report: conversion.compile_report().cloned(),
             skin: options.skin,
         })
+    }
+
+    /// A copy of the scene `make` makes for `options` (before attaching
+    /// textures), made only when the
+    /// last call was not for the same options (reading the model and
+    /// building its scene is most of a conversion's time: the page asks
+    /// for the same scene to suggest a skin and to draw the model).
+    pub fn bare_scene(
+        &self,
+        options: &ConvertOptions,
+        make: impl FnOnce() -> Result<(Scene, Vec<Warning>), String>,
+    ) -> Result<(Scene, Vec<Warning>), String> {
+        let mut bare = self.bare.borrow_mut();
+        match &*bare {
+            Some((made_for, scene)) if made_for == options => scene.clone(),
+            _ => {
+                let scene = make();
+                *bare = Some((options.clone(), scene.clone()));
+                scene
+            }
+        }
+    }
+
+    /// [`bare_scene`](Self::bare_scene), taking the scene out of the
+    /// session instead of copying it (for its last use: drawing it).
+    pub fn take_bare_scene(
+        &self,
+        options: &ConvertOptions,
+        make: impl FnOnce() -> Result<(Scene, Vec<Warning>), String>,
+    ) -> Result<(Scene, Vec<Warning>), String> {
+        match self.bare.borrow_mut().take() {
+            Some((made_for, scene)) if &made_for == options => scene,
+            _ => make(),
+        }
     }
 
     /// The dropped files.

@@ -266,6 +266,26 @@ impl Scene {
     /// assert!(matches!(warnings[0], TextureWarning::Unresolved { .. }), "{}", warnings[0]);
     /// ```
     pub fn attach_textures(&mut self, lookup: &TextureLookup) -> Vec<TextureWarning> {
+        let (images, mut warnings) = self.load_textures(lookup);
+        if let Err(e) = self.embed_images(&images) {
+            warnings.push(TextureWarning::Embedding(e));
+        }
+        warnings
+    }
+
+    /// What [`attach_textures`](Self::attach_textures) does before the
+    /// PNG encoding: finds and decodes every texture (the user's skin made
+    /// the first texture, or an image named like the model found beside
+    /// it, as there), and returns the decoded image of each texture
+    /// (`None` where there is none, and for textures that already have PNG
+    /// bytes) with what went wrong. The textures' PNG bytes are left as
+    /// they are; [`bake_alpha_maps`](Self::bake_alpha_maps) then gives the
+    /// images a glTF export would embed, for a viewer that draws decoded
+    /// pixels.
+    pub fn load_textures(
+        &mut self,
+        lookup: &TextureLookup,
+    ) -> (Vec<Option<Rgba8Image>>, Vec<TextureWarning>) {
         let mut warnings = Vec::new();
         let source = lookup.source;
         let mut images: Vec<Option<Rgba8Image>> = vec![None; self.textures.len()];
@@ -345,9 +365,6 @@ impl Scene {
                 Err(error) => warnings.push(TextureWarning::Unresolved { error, consequence }),
             }
         }
-        if let Err(e) = self.embed_images(&images) {
-            warnings.push(TextureWarning::Embedding(e));
-        }
-        warnings
+        (images, warnings)
     }
 }

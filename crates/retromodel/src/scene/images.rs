@@ -55,7 +55,24 @@ impl Scene {
     /// # Ok::<(), retromodel::texture::TextureError>(())
     /// ```
     pub fn embed_images(&mut self, images: &[Option<Rgba8Image>]) -> Result<(), TextureError> {
-        let image = |i: usize| images.get(i).and_then(Option::as_ref);
+        let images = self.bake_alpha_maps(images.to_vec());
+        for (texture, image) in self.textures.iter_mut().zip(&images) {
+            if let Some(image) = image {
+                texture.png = image.to_png()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The first half of [`embed_images`](Self::embed_images), without the
+    /// PNG encoding: bakes the alpha maps in (adding the baked textures,
+    /// without PNG bytes, and pointing the materials at them as described
+    /// there) and returns, for every texture (the baked ones included),
+    /// the image that `embed_images` would encode as its PNG, `None` for
+    /// those it would leave alone. For a viewer that draws decoded pixels.
+    pub fn bake_alpha_maps(&mut self, images: Vec<Option<Rgba8Image>>) -> Vec<Option<Rgba8Image>> {
+        let mut images = images;
+        images.resize(self.textures.len(), None);
         let referenced: Vec<bool> = (0..self.textures.len())
             .map(|i| {
                 self.materials
@@ -63,23 +80,32 @@ impl Scene {
                     .any(|m| m.texture == Some(i) || m.alpha_texture == Some(i))
             })
             .collect();
+        let mut baked_images: Vec<Option<Rgba8Image>> = Vec::new();
         let mut baked: HashMap<(Option<usize>, usize), usize> = HashMap::new();
         for m in &mut self.materials {
             let Some(a) = m.alpha_texture else { continue };
-            let Some(alpha_map) = image(a) else { continue };
-            let base = m.texture.filter(|&t| image(t).is_some());
+            let Some(alpha_map) = images.get(a).and_then(Option::as_ref) else {
+                continue;
+            };
+            let base = m
+                .texture
+                .filter(|&t| images.get(t).is_some_and(Option::is_some));
             let index = match baked.get(&(base, a)) {
                 Some(&index) => index,
                 None => {
-                    let rgba = apply_alpha_map(base.and_then(image), alpha_map);
+                    let rgba = apply_alpha_map(
+                        base.and_then(|t| images.get(t)).and_then(Option::as_ref),
+                        alpha_map,
+                    );
                     let path = |t: Option<usize>| {
                         t.and_then(|t| self.textures.get(t))
                             .map_or_else(|| "white".to_string(), |t| t.path.clone())
                     };
                     self.textures.push(Texture {
                         path: format!("{} with alpha map {}", path(base), path(Some(a))),
-                        png: rgba.to_png()?,
+                        png: Vec::new(),
                     });
+                    baked_images.push(Some(rgba));
                     let index = self.textures.len() - 1;
                     baked.insert((base, a), index);
                     index
@@ -89,12 +115,12 @@ impl Scene {
             m.alpha_mode = AlphaMode::Blend;
         }
         for (i, was_referenced) in referenced.into_iter().enumerate() {
-            let Some(img) = image(i) else { continue };
             let used = self.materials.iter().any(|m| m.texture == Some(i));
-            if used || !was_referenced {
-                self.textures[i].png = img.to_png()?;
+            if was_referenced && !used {
+                images[i] = None;
             }
         }
-        Ok(())
+        images.extend(baked_images);
+        images
     }
 }
