@@ -286,7 +286,7 @@ impl Session {
             .with_textures(&self.files)
             .scene(&self.bytes, &self.file_name, OutputFormat::Glb)
             .ok()?;
-        let textured = scene.textures.iter().any(|t| !t.png.is_empty());
+        let textured = scene.textures.iter().any(|t| t.has_image());
         (!textured).then_some(first)
     }
 

@@ -1,15 +1,17 @@
-//! Putting decoded images into a scene's textures as PNG, with alpha maps
-//! baked into base colour textures (feature `textures`).
+//! Putting decoded images into a scene's textures, with alpha maps baked
+//! into base colour textures (feature `textures`).
 
 use std::collections::HashMap;
 
-use super::{AlphaMode, Scene, Texture};
-use crate::texture::{apply_alpha_map, Rgba8Image, TextureError};
+use super::{AlphaMode, Scene, Texture, TextureImage};
+use crate::texture::{apply_alpha_map, Rgba8Image};
 
 impl Scene {
-    /// Fills [`Texture::png`] from decoded images: `images[i]` is the image
-    /// of `textures[i]`, `None` (or a missing entry) when it could not be
-    /// had; such a texture keeps what PNG it has (none, normally).
+    /// Sets [`Texture::image`] from decoded images (as
+    /// [`TextureImage::Pixels`]; nothing is encoded here, writers that need
+    /// a PNG encode it when they write): `images[i]` is the image of
+    /// `textures[i]`, `None` (or a missing entry) when it could not be had;
+    /// such a texture keeps what image it has (none, normally).
     ///
     /// Alpha maps are baked in first. For every material with an
     /// [`alpha_texture`](super::Material::alpha_texture) whose image is
@@ -23,20 +25,17 @@ impl Scene {
     /// none, never see each other's alpha. A material whose alpha map image
     /// is missing keeps its base texture and alpha mode.
     ///
-    /// Then every texture with an image gets its PNG, except those that no
+    /// Then every texture with an image gets it, except those that no
     /// material uses as base texture any more but some did or used as
     /// alpha map before (they live on only inside baked textures; glTF
     /// would otherwise carry them as unused images). Textures no material
-    /// ever referenced (an MD2's other skins) keep their PNG as before.
-    ///
-    /// Fails only if PNG encoding fails; textures before the failure are
-    /// filled.
+    /// ever referenced (an MD2's other skins) get theirs as before.
     ///
     /// ```
-    /// use retromodel::scene::{AlphaMode, Material, Scene, Texture};
-    /// use retromodel::texture::{decode, Rgba8Image};
+    /// use retromodel::scene::{AlphaMode, Material, Scene, Texture, TextureImage};
+    /// use retromodel::texture::Rgba8Image;
     ///
-    /// let texture = |path: &str| Texture { path: path.into(), png: Vec::new() };
+    /// let texture = |path: &str| Texture { path: path.into(), image: None };
     /// let mut scene = Scene {
     ///     textures: vec![texture("base.png"), texture("alpha.png")],
     ///     materials: vec![Material { texture: Some(0), alpha_texture: Some(1), ..Material::default() }],
@@ -44,18 +43,16 @@ impl Scene {
     /// };
     /// let base = Rgba8Image::new(1, 1, vec![200, 100, 50, 255]).unwrap();
     /// let alpha = Rgba8Image::new(1, 1, vec![64, 64, 64, 255]).unwrap();
-    /// scene.embed_images(&[Some(base), Some(alpha)])?;
+    /// scene.embed_images(vec![Some(base), Some(alpha)]);
     ///
     /// let m = &scene.materials[0];
     /// assert_eq!((m.texture, m.alpha_mode), (Some(2), AlphaMode::Blend));
-    /// let baked = decode(&scene.textures[2].png)?;
+    /// let Some(TextureImage::Pixels(baked)) = &scene.textures[2].image else { panic!() };
     /// assert_eq!(baked.pixel(0, 0), Some([200, 100, 50, 64]));
     /// // The sources are inside the baked texture only.
-    /// assert!(scene.textures[0].png.is_empty() && scene.textures[1].png.is_empty());
-    /// # Ok::<(), retromodel::texture::TextureError>(())
+    /// assert!(!scene.textures[0].has_image() && !scene.textures[1].has_image());
     /// ```
-    pub fn embed_images(&mut self, images: &[Option<Rgba8Image>]) -> Result<(), TextureError> {
-        let image = |i: usize| images.get(i).and_then(Option::as_ref);
+    pub fn embed_images(&mut self, mut images: Vec<Option<Rgba8Image>>) {
         let referenced: Vec<bool> = (0..self.textures.len())
             .map(|i| {
                 self.materials
@@ -65,6 +62,7 @@ impl Scene {
             .collect();
         let mut baked: HashMap<(Option<usize>, usize), usize> = HashMap::new();
         for m in &mut self.materials {
+            let image = |i: usize| images.get(i).and_then(Option::as_ref);
             let Some(a) = m.alpha_texture else { continue };
             let Some(alpha_map) = image(a) else { continue };
             let base = m.texture.filter(|&t| image(t).is_some());
@@ -78,7 +76,7 @@ impl Scene {
                     };
                     self.textures.push(Texture {
                         path: format!("{} with alpha map {}", path(base), path(Some(a))),
-                        png: rgba.to_png()?,
+                        image: Some(TextureImage::Pixels(rgba)),
                     });
                     let index = self.textures.len() - 1;
                     baked.insert((base, a), index);
@@ -89,12 +87,13 @@ impl Scene {
             m.alpha_mode = AlphaMode::Blend;
         }
         for (i, was_referenced) in referenced.into_iter().enumerate() {
-            let Some(img) = image(i) else { continue };
+            let Some(img) = images.get_mut(i).and_then(Option::take) else {
+                continue;
+            };
             let used = self.materials.iter().any(|m| m.texture == Some(i));
             if used || !was_referenced {
-                self.textures[i].png = img.to_png()?;
+                self.textures[i].image = Some(TextureImage::Pixels(img));
             }
         }
-        Ok(())
     }
 }
