@@ -68,7 +68,9 @@ enum Command {
     ///
     /// Software rendering, the same bytes on every run: a perspective
     /// camera (30° vertical field of view) framed on everything the
-    /// animations reach, textures as the model names them (its folder and
+    /// animations drawn reach (a still: its animation, without --anim the
+    /// one its --frame is in or the first; a folder sheet: each model's rest
+    /// pose), textures as the model names them (its folder and
     /// `--texture-dir` only), a light fixed to the camera. A folder sheet
     /// exits 1 when any model failed (it is shown as a placeholder).
     Render(Box<render::Args>),

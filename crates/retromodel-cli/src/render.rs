@@ -67,7 +67,10 @@ pub struct Args {
     #[arg(long, value_name = "OUT.png")]
     pub sheet: Option<PathBuf>,
     /// The animation to draw (repeatable for .gif/.apng and strips; default
-    /// all). For a still, the animation --frame and --time are in.
+    /// all). For a still, the animation --frame and --time are in. The
+    /// camera frames everything the animations drawn reach: for a still,
+    /// its animation (without --anim: the one --frame is in, else the
+    /// first), so the stills of one animation share one camera.
     #[arg(long, value_name = "NAME")]
     pub anim: Vec<String>,
     /// A still: frame K of --anim (an MD2's key K; at the model's rate for
@@ -305,14 +308,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         eprintln!("{line}");
     }
     let scene = &loaded.scene;
-    // The camera frames what is drawn: the still's animation (all when
-    // none is named), the animations played.
-    let framing = match kind {
-        Kind::Png => match args.anim.as_slice() {
-            [one] => Framing::Animations(vec![animation_index(scene, one)?]),
-            _ => Framing::AllAnimations,
-        },
-        _ => Framing::Animations(animations(args, scene)?.0),
+    // The camera frames what is drawn: the animation the still is in (the
+    // first for the rest pose), the animations played.
+    let still = match kind {
+        Kind::Png => Some(still_moment(args, scene)?),
+        _ => None,
+    };
+    let framing = match &still {
+        Some((moment, _)) => Framing::for_still(scene, *moment),
+        None => Framing::Animations(animations(args, scene)?.0),
     };
     let stage = Stage::framed(scene, &framing).with_context(|| args.input.display().to_string())?;
     for w in stage.warnings() {
@@ -322,9 +326,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let options = args.options(size, args.background.unwrap_or([0; 4]));
     let camera = stage.camera(args.angle(), &options, args.fov)?;
     let name = file_name(&args.input);
-    match kind {
-        Kind::Png => still(args, stage, &camera, &options, &name, output)?,
-        Kind::Gif | Kind::Apng => animation(args, stage, &camera, &options, &name, output, kind)?,
+    match still {
+        Some(moment) => still_image(args, stage, moment, &camera, &options, &name, output)?,
+        None => animation(args, stage, &camera, &options, &name, output, kind)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -395,15 +399,16 @@ fn still_moment(args: &Args, scene: &Scene) -> Result<(Moment, serde_json::Value
     })
 }
 
-fn still(
+#[allow(clippy::too_many_arguments)]
+fn still_image(
     args: &Args,
     mut stage: Stage,
+    (moment, described): (Moment, serde_json::Value),
     camera: &Camera,
     options: &RenderOptions,
     name: &str,
     output: &Path,
 ) -> Result<()> {
-    let (moment, described) = still_moment(args, stage.scene())?;
     let mut pixels = vec![0u8; options.width as usize * options.height as usize * 4];
     stage.render(moment, camera, options, &mut pixels)?;
     let info = describe(name, camera, options, &described).to_string();

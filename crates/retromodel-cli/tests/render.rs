@@ -332,3 +332,84 @@ fn one_model_s_sheet_has_a_row_per_animation() {
         anims.len()
     );
 }
+
+/// The rows and columns an image's opaque pixels span, as fractions of
+/// its height and width.
+fn silhouette_extent(path: &Path) -> (f64, f64) {
+    let img = image::open(path).expect("png").to_rgba8();
+    let (w, h) = img.dimensions();
+    let covered: Vec<(u32, u32)> = img
+        .enumerate_pixels()
+        .filter(|(_, _, p)| p.0[3] > 0)
+        .map(|(x, y, _)| (x, y))
+        .collect();
+    assert!(!covered.is_empty(), "{}: nothing drawn", path.display());
+    let span = |v: &dyn Fn(&(u32, u32)) -> u32| {
+        let (lo, hi) = covered
+            .iter()
+            .map(v)
+            .fold((u32::MAX, 0), |(lo, hi), x| (lo.min(x), hi.max(x)));
+        hi - lo + 1
+    };
+    (
+        f64::from(span(&|p| p.1)) / f64::from(h),
+        f64::from(span(&|p| p.0)) / f64::from(w),
+    )
+}
+
+/// The camera `--verbose` prints.
+fn verbose_camera(o: &Output) -> serde_json::Value {
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    info["camera"].clone()
+}
+
+/// A still is framed on the animation it shows: faerie's 20 animations
+/// reach far wider than `stand` (death falls, crouches), so framing on
+/// all of them drew the standing model at under half the image's height
+/// (0.48 of 128 rows, as before this rule); framed on `stand`, its
+/// silhouette spans most of it, and the rest pose is exactly `stand`'s
+/// first frame.
+#[test]
+fn a_still_is_framed_on_the_animation_it_is_in() {
+    let Some(corpus) = retromodel_testkit::corpus::corpus_dir() else {
+        return;
+    };
+    let faerie = corpus.join("md2/assimpdeb_faerie.md2");
+    let anims = md2_animation_frames(&faerie);
+    assert_eq!(anims[0].0, "stand");
+    assert!(anims.len() > 10, "{anims:?}");
+    let dir = tmp();
+    let still = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let mut args = vec!["render", "-v", "--size", "128", "--view", "front"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&[s(&faerie), s(&out)]);
+        let o = run_str(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        (out, verbose_camera(&o))
+    };
+    let (rest, rest_camera) = still("rest.png", &[]);
+    let (height, _) = silhouette_extent(&rest);
+    assert!((0.7..=0.95).contains(&height), "rest pose: {height}");
+    let (stand, stand_camera) = still("stand.png", &["--anim", "stand"]);
+    assert_eq!(rest_camera, stand_camera);
+    assert_eq!(
+        image::open(&rest).expect("png").to_rgba8(),
+        image::open(&stand).expect("png").to_rgba8(),
+        "the rest pose is stand's first frame"
+    );
+    // A frame of another animation, chosen by its number in the file, is
+    // framed as that animation's frames are.
+    let first: usize = anims[..5].iter().map(|a| a.1).sum();
+    let count = anims[5].1;
+    let k = first + count / 2;
+    let (frame, frame_camera) = still("frame.png", &["--frame", &k.to_string()]);
+    let (_, anim_camera) = still(
+        "anim.png",
+        &["--anim", &anims[5].0, "--frame", &(count / 2).to_string()],
+    );
+    assert_eq!(frame_camera, anim_camera, "frame {k} of {}", anims[5].0);
+    assert_ne!(frame_camera, rest_camera);
+    let (height, _) = silhouette_extent(&frame);
+    assert!(height > 0.3, "frame {k}: {height}");
+}

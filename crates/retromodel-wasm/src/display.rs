@@ -12,13 +12,13 @@
 //! texture source that finds no texture ([`NoTextures`]: the model's
 //! external buffers and images, which a `.gltf` names, are still read), so
 //! nothing is decoded or encoded there; its textures are then found and
-//! decoded with the library's [`Scene::load_textures`] and alpha maps baked
-//! in with [`Scene::bake_alpha_maps`], the two halves of what the
-//! converter does ([`Scene::attach_textures`]) but the PNG encoding.
+//! found and decoded by the library's [`Scene::attach_textures`] (as the
+//! converter does; the scene keeps decoded pixels, which only a writer
+//! encodes as PNG), taken out of the scene before it is exported.
 
 use retromodel::convert::{ConvertOptions, Converter, OutputFormat, Warning};
 use retromodel::gltf::GltfOptions;
-use retromodel::scene::{Scene, TextureLookup};
+use retromodel::scene::{Scene, TextureImage, TextureLookup};
 use retromodel::texture::{MemorySource, ResolveError, ResolvedTexture, Rgba8Image, TextureSource};
 
 use crate::options::WebOptions;
@@ -71,7 +71,7 @@ impl DecodedScene {
     /// model carried (a glTF's embedded images).
     pub fn textured(&self) -> bool {
         self.images.iter().any(Option::is_some)
-            || self.scene.textures.iter().any(|t| !t.png.is_empty())
+            || self.scene.textures.iter().any(|t| t.has_image())
     }
 }
 
@@ -116,14 +116,26 @@ fn decoded_scene_with(
     } else {
         session.bare_scene(&skinless, make)?
     };
-    let (images, texture_warnings) = scene.load_textures(&TextureLookup {
+    let texture_warnings = scene.attach_textures(&TextureLookup {
         source: session.files(),
         model_file_name: name,
         named_like_model: session.model().format().skin_named_like_model(),
         user_skin: options.skin.as_ref(),
     });
     warnings.extend(texture_warnings.into_iter().map(Warning::Texture));
-    let images = scene.bake_alpha_maps(images);
+    // Decoded pixels go to the page as they are; PNG bytes the model
+    // carried (a glTF's images) stay in the scene, for the GLB to embed.
+    let images = scene
+        .textures
+        .iter_mut()
+        .map(|t| match t.image.take() {
+            Some(TextureImage::Pixels(pixels)) => Some(pixels),
+            other => {
+                t.image = other;
+                None
+            }
+        })
+        .collect();
     Ok(DecodedScene {
         scene,
         images,
@@ -232,7 +244,10 @@ mod tests {
         assert!(shown.glb.len() < glb.len());
         // Material 0 draws texture 0, whose pixels are the download's PNG's.
         assert_eq!(shown.material_images, [Some(0)]);
-        let png = decode(&full.textures[0].png).unwrap();
+        let png = match &full.textures[0].image {
+            Some(TextureImage::Png(bytes)) => decode(bytes).unwrap(),
+            other => panic!("the download embeds a PNG, not {other:?}"),
+        };
         assert_eq!(shown.images[0].as_ref(), Some(&png));
     }
 

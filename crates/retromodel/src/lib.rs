@@ -82,7 +82,7 @@ mod problem;
 pub mod render;
 #[cfg(feature = "scene")]
 pub mod scene;
-#[cfg(any(feature = "textures", feature = "gltf"))]
+#[cfg(any(feature = "textures", feature = "scene"))]
 pub mod texture;
 
 pub use error::{Error, Result};

@@ -177,13 +177,16 @@ fn counts_names_and_durations_match_the_facts() {
         assert_eq!(s.textures.len(), images.len(), "{file}: textures");
         for (t, i) in s.textures.iter().zip(images) {
             assert_eq!(t.path, i["name"].as_str().unwrap(), "{file}: texture name");
-            let img = decode(&t.png).unwrap();
+            let Some(retromodel::scene::TextureImage::Png(png)) = &t.image else {
+                panic!("{file}: texture {:?} is no PNG", t.path);
+            };
+            let img = decode(png).unwrap();
             assert_eq!(
                 (u64::from(img.width()), u64::from(img.height())),
                 (i["width"].as_u64().unwrap(), i["height"].as_u64().unwrap())
             );
             assert_eq!(
-                t.png.len() as u64,
+                png.len() as u64,
                 i["bytes"].as_u64().unwrap(),
                 "{file}: PNG kept as is"
             );

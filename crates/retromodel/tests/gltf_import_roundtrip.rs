@@ -87,7 +87,7 @@ fn the_sample_model_round_trips() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/models/sample.md2");
     let scene = scene_of(&path);
     assert!(
-        !scene.textures[0].png.is_empty(),
+        scene.textures[0].has_image(),
         "the sample's skin is embedded"
     );
     round_trip(&scene, "sample.md2");
@@ -105,7 +105,7 @@ fn every_corpus_md2_round_trips() {
     let mut textured = 0;
     for file in md2_files(&corpus) {
         let scene = scene_of(&file.path);
-        textured += scene.textures.iter().filter(|t| !t.png.is_empty()).count();
+        textured += scene.textures.iter().filter(|t| t.has_image()).count();
         round_trip(&scene, &file.key);
     }
     assert!(textured >= 2, "faerie's and sydney's skins at least");
@@ -155,8 +155,9 @@ fn gltf_files_round_trip_through_a_resolver() {
             let (json, bin) = to_gltf_files(&scene, &names, &options).unwrap();
             std::fs::write(dir.path().join("my model.bin"), bin).unwrap();
             for (t, name) in scene.textures.iter().zip(&names.images) {
-                if !t.png.is_empty() {
-                    std::fs::write(dir.path().join(name.as_ref().unwrap()), &t.png).unwrap();
+                if let Some(image) = &t.image {
+                    let png = image.to_png().unwrap();
+                    std::fs::write(dir.path().join(name.as_ref().unwrap()), png).unwrap();
                 }
             }
             let resolver = TextureResolver::new(dir.path());

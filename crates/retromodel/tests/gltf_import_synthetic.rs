@@ -511,7 +511,11 @@ fn data_uris() {
     let text = b.gltf_embedded();
     let i = imp(text.as_bytes());
     assert_eq!(i.scene.meshes[0].positions[1], [1.0, 0.0, 0.0]);
-    assert_eq!(i.scene.textures[0].png, png, "a PNG is kept as it is");
+    assert_eq!(
+        i.scene.textures[0].image,
+        Some(retromodel::scene::TextureImage::Png(png)),
+        "a PNG is kept as it is"
+    );
     assert_eq!(i.scene.textures[0].path, "tiny");
     assert_eq!(i.scene.materials[0].texture, Some(0));
     // The base colour texture reads TEXCOORD_0, which is missing: a warning.
@@ -558,7 +562,10 @@ fn external_files_through_a_confined_resolver() {
         i.scene.textures[0].path, "sub dir/tex.png",
         "the decoded URI"
     );
-    assert_eq!(i.scene.textures[0].png, tiny_png());
+    assert_eq!(
+        i.scene.textures[0].image,
+        Some(retromodel::scene::TextureImage::Png(tiny_png()))
+    );
 
     let with_uri = |uri: &str| text.replace("\"x.bin\"", &format!("{uri:?}"));
     // Refused before the file system is touched, or because the real path

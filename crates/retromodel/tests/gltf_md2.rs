@@ -373,7 +373,7 @@ fn textures_are_embedded_only_with_png_bytes() {
         .is_none());
 
     let png = b"\x89PNG\r\n\x1a\n not really an image".to_vec();
-    scene.textures[0].png = png.clone();
+    scene.textures[0].image = Some(retromodel::scene::TextureImage::Png(png.clone()));
     let doc = parse_glb(&to_glb(&scene).unwrap());
     doc.check_layout();
     assert_eq!(doc.json["images"][0]["mimeType"], "image/png");

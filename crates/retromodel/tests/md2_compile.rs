@@ -438,11 +438,19 @@ fn textured() -> Scene {
         textures: vec![
             Texture {
                 path: "red.png".into(),
-                png: png(16, 16, [255, 0, 0, 255]),
+                image: Some(retromodel::scene::TextureImage::Png(png(
+                    16,
+                    16,
+                    [255, 0, 0, 255],
+                ))),
             },
             Texture {
                 path: "blue.png".into(),
-                png: png(8, 8, [0, 0, 255, 255]),
+                image: Some(retromodel::scene::TextureImage::Png(png(
+                    8,
+                    8,
+                    [0, 0, 255, 255],
+                ))),
             },
         ],
         ..Scene::default()
@@ -575,7 +583,7 @@ fn a_corpus_palette_maps_its_own_image_back_exactly() {
     let image = decode(&pcx).unwrap();
     let mut scene = textured();
     scene.meshes.truncate(1);
-    scene.textures[0].png = image.to_png().unwrap();
+    scene.textures[0].image = Some(retromodel::scene::TextureImage::Pixels(image.clone()));
     let options = CompileOptions {
         engine: Engine::Yquake2,
         skin: SkinOptions {
@@ -749,7 +757,11 @@ fn a_skin_over_the_engines_limit_is_scaled_down_with_its_texcoords() {
         }],
         textures: vec![Texture {
             path: "big.png".into(),
-            png: png(1024, 512, [200, 100, 50, 255]),
+            image: Some(retromodel::scene::TextureImage::Png(png(
+                1024,
+                512,
+                [200, 100, 50, 255],
+            ))),
         }],
         ..Scene::default()
     };

@@ -8,7 +8,7 @@
 use retromodel::md2::sample::sample_model;
 use retromodel::obj::{import_obj, to_obj, ObjOptions};
 use retromodel::scene::{Md2SceneOptions, Scene};
-use retromodel::texture::{decode, TextureResolver};
+use retromodel::texture::TextureResolver;
 use retromodel::Error;
 use retromodel_testkit::corpus::corpus_dir;
 
@@ -57,7 +57,7 @@ fn blenders_walker_obj_imports_with_its_counts_and_texture() {
     assert_eq!(m.name, "walker_skin");
     let t = &scene.textures[m.texture.unwrap()];
     assert_eq!(t.path, "blender_walker_checker.png");
-    let ours = decode(&t.png).unwrap();
+    let ours = t.image.as_ref().unwrap().to_pixels().unwrap();
     let reference =
         image::load_from_memory(&std::fs::read(dir.join("blender_walker_checker.png")).unwrap())
             .unwrap()

@@ -14,7 +14,7 @@ fn scene() -> Scene {
     let skin = retromodel::texture::decode(&sample_skin_pcx()).expect("skin");
     let mut png = Vec::new();
     write_png(&mut png, skin.width(), skin.height(), skin.pixels(), &[]).expect("png");
-    scene.textures[0].png = png;
+    scene.textures[0].image = Some(retromodel::scene::TextureImage::Png(png));
     scene
 }
 

@@ -215,7 +215,7 @@ fn sample_from_the_front_shows_its_left_leg_on_the_right() {
     let skin = retromodel::texture::decode(&sample_skin_pcx()).expect("sample skin");
     let mut png = Vec::new();
     write_png(&mut png, skin.width(), skin.height(), skin.pixels(), &[]).expect("png");
-    scene.textures[0].png = png;
+    scene.textures[0].image = Some(retromodel::scene::TextureImage::Png(png));
     let pixels = draw(&scene, View::Front, Shading::Unlit);
     // The legs: the covered runs of a row near the feet.
     let y = (0..SIZE)

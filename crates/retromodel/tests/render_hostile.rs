@@ -153,7 +153,7 @@ fn a_one_pixel_skin_colours_the_whole_model() {
     let mut scene = Scene::from_md2(&sample_model(), &Md2SceneOptions::default());
     let mut png = Vec::new();
     write_png(&mut png, 1, 1, &[200, 40, 40, 255], &[]).expect("png");
-    scene.textures[0].png = png;
+    scene.textures[0].image = Some(retromodel::scene::TextureImage::Png(png));
     let mut stage = Stage::new(&scene).expect("stage");
     let options = RenderOptions {
         shading: Shading::Unlit,
@@ -179,7 +179,9 @@ fn a_one_pixel_skin_colours_the_whole_model() {
 #[test]
 fn an_undecodable_skin_is_a_warning_and_the_model_is_drawn_untextured() {
     let mut scene = Scene::from_md2(&sample_model(), &Md2SceneOptions::default());
-    scene.textures[0].png = b"\x89PNG\r\n\x1a\nnot really".to_vec();
+    scene.textures[0].image = Some(retromodel::scene::TextureImage::Png(
+        b"\x89PNG\r\n\x1a\nnot really".to_vec(),
+    ));
     let renderer = Renderer::new(&scene);
     assert_eq!(renderer.warnings().len(), 1, "{:?}", renderer.warnings());
     let (pixels, _) = draw(&scene, 32);

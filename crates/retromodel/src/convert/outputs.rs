@@ -159,20 +159,23 @@ impl Plan {
             .textures
             .iter()
             .enumerate()
-            .map(|(i, t)| (!t.png.is_empty()).then(|| format!("{stem}_texture{i}.png")))
+            .map(|(i, t)| t.has_image().then(|| format!("{stem}_texture{i}.png")))
             .collect();
-        let textures = || {
-            texture_names
-                .iter()
-                .zip(&scene.textures)
-                .filter_map(|(name, t)| {
-                    Some(file(name.clone()?, Contents::Bytes(Cow::Borrowed(&t.png))))
-                })
+        // Their bytes: PNGs as they are, decoded pixels encoded now.
+        let textures = || -> Result<Vec<OutputFile<'_>>> {
+            let mut out = Vec::new();
+            for (i, (name, t)) in texture_names.iter().zip(&scene.textures).enumerate() {
+                if let (Some(name), Some(image)) = (name, &t.image) {
+                    let png = image.png_for_writing(&format!("textures[{i}] ({})", t.path))?;
+                    out.push(file(name.clone(), Contents::Bytes(png)));
+                }
+            }
+            Ok(out)
         };
         let mut files = Vec::new();
         match format {
             OutputFormat::Obj => {
-                files.extend(textures());
+                files.extend(textures()?);
                 let mtl = with_extension(main, "mtl");
                 let obj = to_obj(
                     scene,
@@ -194,7 +197,7 @@ impl Plan {
                     let glb = crate::gltf::Glb::new(scene, &options)?;
                     files.push(file(main.clone(), Contents::Glb(glb)));
                 } else {
-                    files.extend(textures());
+                    files.extend(textures()?);
                     let bin = with_extension(main, "bin");
                     let names = crate::gltf::GltfFileNames {
                         bin: bin.clone(),

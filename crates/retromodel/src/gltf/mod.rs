@@ -12,7 +12,8 @@
 //!   ones with `JOINTS_0`/`WEIGHTS_0`, morph targets (`POSITION` with
 //!   min/max, `NORMAL`); all-zero targets share one buffer view of zeros.
 //! - Materials (metallic-roughness). A texture is written only when the
-//!   scene's [`Texture`](crate::scene::Texture) has PNG bytes, as an image
+//!   scene's [`Texture`](crate::scene::Texture) has an image (a PNG as it
+//!   is, decoded pixels encoded as PNG, which needs feature `textures`), as an image
 //!   in a buffer view with `mimeType: image/png` (in a `.glb`, and in the
 //!   `.bin` of a `.gltf` from [`to_gltf`]) or as a PNG file beside a
 //!   `.gltf` ([`to_gltf_files`]); otherwise the material stays untextured.
@@ -123,14 +124,16 @@ pub struct GltfFileNames {
 
 /// The scene as a glTF JSON document and its binary buffer, the document
 /// naming the buffer and the images as `names` says; the caller writes the
-/// buffer and each named texture's [`Texture::png`](crate::scene::Texture)
-/// beside the document under those names.
+/// buffer and each named texture's image as PNG
+/// ([`TextureImage::to_png`](crate::scene::TextureImage::to_png)) beside
+/// the document under those names.
 ///
 /// ```
 /// use retromodel::gltf::{to_gltf_files, GltfFileNames, GltfOptions};
-/// use retromodel::scene::{Md2SceneOptions, Scene};
+/// use retromodel::scene::{Md2SceneOptions, Scene, TextureImage};
 /// let mut scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());
-/// scene.textures[0].png = vec![0x89, b'P', b'N', b'G']; // (a real PNG in practice)
+/// // (a real PNG in practice)
+/// scene.textures[0].image = Some(TextureImage::Png(vec![0x89, b'P', b'N', b'G']));
 /// let names = GltfFileNames {
 ///     bin: "my model.bin".into(),
 ///     images: vec![Some("my model_texture0.png".into())],
@@ -191,7 +194,7 @@ fn build<'a>(
     let mut b = Builder::new();
     b.root.extras = extras(&scene.extras);
     let image_names = files.map_or(&[][..], |f| f.images.as_slice());
-    let textures = write_textures(&mut b, scene, image_names);
+    let textures = write_textures(&mut b, scene, image_names)?;
     for m in &scene.materials {
         let material = write_material(m, &textures);
         b.root.push(material);
@@ -290,29 +293,29 @@ fn finish_buffer(b: &mut Builder, uri: Option<&str>) -> Result<()> {
     Ok(())
 }
 
-/// Adds the textures that have PNG bytes, each as a file named in
-/// `external` (by scene texture index) or else embedded in the buffer;
-/// returns the glTF texture of each scene texture (`None` for those without
-/// an image).
+/// Adds the textures that have an image, each as a file named in
+/// `external` (by scene texture index) or else embedded in the buffer as
+/// PNG (pixels encoded now); returns the glTF texture of each scene
+/// texture (`None` for those without an image).
 fn write_textures<'a>(
     b: &mut Builder<'a>,
     scene: &'a Scene,
     external: &[Option<String>],
-) -> Vec<Option<Index<json::Texture>>> {
+) -> Result<Vec<Option<Index<json::Texture>>>> {
     scene
         .textures
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            if t.png.is_empty() {
-                return None;
-            }
+            let Some(image) = &t.image else {
+                return Ok(None);
+            };
             let (view, uri) = match external.get(i).and_then(Option::as_deref) {
                 Some(file) => (None, Some(file_uri(file))),
-                None => (
-                    Some(b.view(Piece::Bytes(t.png.as_slice().into()), None, None)),
-                    None,
-                ),
+                None => {
+                    let png = image.png_for_writing(&format!("textures[{i}] ({})", t.path))?;
+                    (Some(b.view(Piece::Bytes(png), None, None)), None)
+                }
             };
             let image = b.root.push(json::Image {
                 buffer_view: view,
@@ -323,13 +326,13 @@ fn write_textures<'a>(
                 extras: serde_json::value::to_raw_value(&serde_json::json!({ "path": t.path }))
                     .ok(),
             });
-            Some(b.root.push(json::Texture {
+            Ok(Some(b.root.push(json::Texture {
                 name: name(&t.path),
                 sampler: None,
                 source: image,
                 extensions: None,
                 extras: None,
-            }))
+            })))
         })
         .collect()
 }

@@ -20,7 +20,7 @@ use serde_json::json;
 
 use crate::error::{Error, Result};
 use crate::problem::{Problem, Severity};
-use crate::scene::{AlphaMode, Material, Mesh, Scene, Texture};
+use crate::scene::{AlphaMode, Material, Mesh, Scene, Texture, TextureImage};
 use crate::texture::{decode, TextureSource};
 
 /// A scene read from an OBJ, and what was passed over.
@@ -130,11 +130,11 @@ fn material(
                 return None;
             }
         };
-        match decode(&found.bytes).and_then(|image| image.to_png()) {
-            Ok(png) => {
+        match decode(&found.bytes) {
+            Ok(image) => {
                 textures.push(Texture {
                     path: name.clone(),
-                    png,
+                    image: Some(TextureImage::Pixels(image)),
                 });
                 Some(textures.len() - 1)
             }

@@ -32,7 +32,8 @@
 //!   (+Z, where models face) towards the model's left (+X), pitch above
 //!   the horizontal; [`Camera::framing`] puts the target at the centre of
 //!   the box around everything the animations drawn reach ([`Bounds`],
-//!   sampled at every key and 10 times a second; [`Framing`]), at the
+//!   sampled at every key and 10 times a second; [`Framing`], for a still
+//!   [`Framing::for_still`]: the animation it is in), at the
 //!   distance where the box's corners fill 90 % of the image, so the
 //!   camera stays put from frame to frame.
 //! - **Rasterisation**: as OpenGL: counter-clockwise front faces, back

@@ -172,10 +172,11 @@ impl Paint<'_> {
 }
 
 impl Renderer {
-    /// A renderer for `scene`: decodes the PNG of every texture
-    /// ([`crate::scene::Texture::png`], as `Scene::attach_textures` fills
-    /// it). A texture without PNG bytes leaves its materials untextured;
-    /// one that does not decode too, with a warning ([`Renderer::warnings`]).
+    /// A renderer for `scene`: prepares every texture's image for
+    /// sampling ([`crate::scene::Texture::image`]: pixels as
+    /// `Scene::attach_textures` leaves them, or a PNG, decoded here). A
+    /// texture without an image leaves its materials untextured; one whose
+    /// PNG does not decode too, with a warning ([`Renderer::warnings`]).
     pub fn new(scene: &Scene) -> Renderer {
         let mut warnings = Vec::new();
         let textures = scene
@@ -183,10 +184,8 @@ impl Renderer {
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                if t.png.is_empty() {
-                    return None;
-                }
-                match crate::texture::decode(&t.png) {
+                let image = t.image.as_ref()?;
+                match image.to_pixels() {
                     Ok(image) => Some(MipTexture::new(&image)),
                     Err(e) => {
                         warnings.push(format!("textures[{i}] ({}): {e}; drawn untextured", t.path));

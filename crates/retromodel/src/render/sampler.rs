@@ -40,20 +40,34 @@ pub(crate) fn linear_to_srgb(l: f64) -> f64 {
     }
 }
 
+/// The linear-to-sRGB table of [`encode_srgb`]: [`ENCODE_STEPS`] + 1
+/// entries.
+fn encode_table() -> &'static [f32] {
+    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..=ENCODE_STEPS)
+            .map(|i| linear_to_srgb(i as f64 / ENCODE_STEPS as f64) as f32)
+            .collect()
+    })
+}
+
+/// [`encode_srgb`] through `table` ([`encode_table`]).
+#[inline]
+fn encode_with(table: &[f32], l: f32) -> f32 {
+    let x = if l.is_nan() { 0.0 } else { l.clamp(0.0, 1.0) } * ENCODE_STEPS as f32;
+    let i = (x as usize).min(ENCODE_STEPS - 1);
+    let f = x - i as f32;
+    match (table.get(i), table.get(i + 1)) {
+        (Some(&a), Some(&b)) => a + (b - a) * f,
+        _ => 0.0,
+    }
+}
+
 /// Linear light (0–1) to sRGB-encoded (0–1), through a table of
 /// [`ENCODE_STEPS`] entries with linear interpolation (within 1/1000 of a
 /// level of the exact formula).
 pub(crate) fn encode_srgb(l: f32) -> f32 {
-    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0..=ENCODE_STEPS)
-            .map(|i| linear_to_srgb(i as f64 / ENCODE_STEPS as f64) as f32)
-            .collect()
-    });
-    let x = if l.is_nan() { 0.0 } else { l.clamp(0.0, 1.0) } * ENCODE_STEPS as f32;
-    let i = (x as usize).min(ENCODE_STEPS - 1);
-    let f = x - i as f32;
-    table[i] + (table[i + 1] - table[i]) * f
+    encode_with(encode_table(), l)
 }
 
 /// One mipmap level: RGBA, sRGB colour and linear alpha, 8 bits each.
@@ -71,11 +85,55 @@ pub struct MipTexture {
 }
 
 /// The half-size level of `level` (each pixel the mean of a 2×2 block in
-/// linear light; an odd last row or column folds into its neighbour's
-/// block, as `floor(size / 2)` levels do).
+/// linear light; of an odd size, the last row or column is left out, as
+/// `floor(size / 2)` levels do, and a side of 1 stays 1).
 fn halve(level: &Level) -> Level {
     let lin = srgb_to_linear_table();
+    let table = encode_table();
     let (w, h) = ((level.width / 2).max(1), (level.height / 2).max(1));
+    let to_u8 = |v: f32| (v * 255.0 + 0.5).clamp(0.0, 255.0) as u8;
+    // The mean of `n` texels whose sums are `sum` (linear colour, alpha).
+    let mean = |sum: [f32; 4], n: f32| {
+        [
+            to_u8(encode_with(table, sum[0] / n)),
+            to_u8(encode_with(table, sum[1] / n)),
+            to_u8(encode_with(table, sum[2] / n)),
+            to_u8(sum[3] / n),
+        ]
+    };
+    let mut pixels = Vec::with_capacity(w * h);
+    if level.width >= 2 && level.height >= 2 {
+        // Whole 2×2 blocks: texels summed in the order of the general
+        // case below (row by row), so the result is the same.
+        for y in 0..h {
+            let top = &level.pixels[2 * y * level.width..][..2 * w];
+            let bottom = &level.pixels[(2 * y + 1) * level.width..][..2 * w];
+            for (t, b) in top.chunks_exact(2).zip(bottom.chunks_exact(2)) {
+                let mut sum = [0.0f32; 4];
+                for p in [t[0], t[1], b[0], b[1]] {
+                    for k in 0..3 {
+                        sum[k] += lin[usize::from(p[k])];
+                    }
+                    sum[3] += f32::from(p[3]) / 255.0;
+                }
+                pixels.push(mean(sum, 4.0));
+            }
+        }
+    } else {
+        return halve_by_blocks(level);
+    }
+    Level {
+        width: w,
+        height: h,
+        pixels,
+    }
+}
+
+/// [`halve`] for any size, block by block (what it does for a side of 1).
+fn halve_by_blocks(level: &Level) -> Level {
+    let lin = srgb_to_linear_table();
+    let (w, h) = ((level.width / 2).max(1), (level.height / 2).max(1));
+    let to_u8 = |v: f32| (v * 255.0 + 0.5).clamp(0.0, 255.0) as u8;
     let mut pixels = Vec::with_capacity(w * h);
     for y in 0..h {
         for x in 0..w {
@@ -91,7 +149,6 @@ fn halve(level: &Level) -> Level {
                     n += 1.0;
                 }
             }
-            let to_u8 = |v: f32| (v * 255.0 + 0.5).clamp(0.0, 255.0) as u8;
             pixels.push([
                 to_u8(encode_srgb(sum[0] / n)),
                 to_u8(encode_srgb(sum[1] / n)),
@@ -240,6 +297,30 @@ mod tests {
         for x in [f32::NAN, f32::INFINITY, -1e30, 1e30] {
             let s = t.sample(x, x, x);
             assert!(s.iter().all(|v| v.is_finite()));
+        }
+    }
+
+    #[test]
+    fn halving_whole_blocks_is_halving_block_by_block() {
+        // Pseudo-random texels (a fixed LCG), odd and even sizes.
+        let mut seed = 12345u32;
+        for (width, height) in [(2, 2), (7, 5), (64, 33), (3, 2)] {
+            let pixels = (0..width * height)
+                .map(|_| {
+                    [0; 4].map(|_| {
+                        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                        (seed >> 24) as u8
+                    })
+                })
+                .collect();
+            let level = Level {
+                width,
+                height,
+                pixels,
+            };
+            let (a, b) = (halve(&level), halve_by_blocks(&level));
+            assert_eq!((a.width, a.height), (b.width, b.height));
+            assert_eq!(a.pixels, b.pixels, "{width}x{height}");
         }
     }
 

@@ -35,6 +35,74 @@ pub enum Framing {
     Animations(Vec<usize>),
 }
 
+impl Framing {
+    /// What a still of `scene` at `moment` is framed on: the animation the
+    /// moment is in, so that every still of one animation (and its GIF)
+    /// has the same camera and the model fills the image as much as that
+    /// animation allows.
+    ///
+    /// - [`Moment::At`]: that animation.
+    /// - [`Moment::MorphTarget`] `k` (an MD2's frame `k`): the animations
+    ///   whose keys give target `k` a weight (the animation the frame
+    ///   belongs to); every animation when none does.
+    /// - [`Moment::Rest`]: the first animation (an MD2's rest pose is its
+    ///   first frame, which starts its first animation, so a still of the
+    ///   rest pose is that animation's first frame, framed alike); the rest
+    ///   pose alone for a scene without animations.
+    ///
+    /// Each with the rest pose ([`Framing::Animations`]).
+    ///
+    /// ```
+    /// use retromodel::render::{Framing, Moment};
+    /// use retromodel::scene::{Md2SceneOptions, Scene};
+    ///
+    /// let scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());
+    /// // The sample's frames: `stand` 0-9, `run` 10-15.
+    /// assert_eq!(Framing::for_still(&scene, Moment::Rest), Framing::Animations(vec![0]));
+    /// assert_eq!(Framing::for_still(&scene, Moment::MorphTarget(12)), Framing::Animations(vec![1]));
+    /// let at = Moment::At { animation: 1, seconds: 0.2 };
+    /// assert_eq!(Framing::for_still(&scene, at), Framing::Animations(vec![1]));
+    /// ```
+    pub fn for_still(scene: &Scene, moment: Moment) -> Framing {
+        match moment {
+            Moment::At { animation, .. } => Framing::Animations(vec![animation]),
+            Moment::MorphTarget(k) => {
+                let reaching: Vec<usize> = scene
+                    .animations
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| a.channels.iter().any(|c| weighs_target(scene, c, k)))
+                    .map(|(i, _)| i)
+                    .collect();
+                if reaching.is_empty() {
+                    Framing::AllAnimations
+                } else {
+                    Framing::Animations(reaching)
+                }
+            }
+            Moment::Rest if scene.animations.is_empty() => Framing::RestPose,
+            Moment::Rest => Framing::Animations(vec![0]),
+        }
+    }
+}
+
+/// Whether `channel` gives morph target `k` of its mesh a weight other
+/// than 0 at some key (its values are the weights of every target, key by
+/// key; for cubic splines the tangents too, each group as wide).
+fn weighs_target(scene: &Scene, channel: &crate::scene::Channel, k: usize) -> bool {
+    let crate::scene::Target::MorphWeights { mesh } = channel.target else {
+        return false;
+    };
+    let targets = scene.meshes.get(mesh).map_or(0, |m| m.morph_targets.len());
+    k < targets
+        && channel
+            .values
+            .iter()
+            .skip(k)
+            .step_by(targets)
+            .any(|&w| w != 0.0)
+}
+
 /// A scene with its pose, renderer and bounds.
 #[derive(Debug, Clone)]
 pub struct Stage<'s> {

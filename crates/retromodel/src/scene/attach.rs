@@ -1,7 +1,7 @@
 //! Attaching a scene's textures: every texture path the model names is
 //! looked up through a caller's [`TextureSource`] (the file system,
-//! confined; the files a user dropped on a web page; memory), decoded and
-//! embedded as PNG (feature `textures`). Nothing that goes wrong stops
+//! confined; the files a user dropped on a web page; memory) and decoded
+//! into the scene (feature `textures`). Nothing that goes wrong stops
 //! the conversion: each failure is a [`TextureWarning`] saying what the
 //! material does without it.
 
@@ -99,8 +99,6 @@ pub enum TextureWarning {
         /// What the material does without it.
         consequence: Consequence,
     },
-    /// Encoding the images as PNG failed.
-    Embedding(TextureError),
 }
 
 /// `"; passed over: A; B"` for a non-empty list.
@@ -171,9 +169,6 @@ impl fmt::Display for TextureWarning {
                 "skin {}: cannot decode: {error}; {consequence}",
                 path.display()
             ),
-            TextureWarning::Embedding(error) => {
-                write!(f, "{error}; some materials left untextured")
-            }
         }
     }
 }
@@ -211,10 +206,7 @@ fn set_first_texture(
     image: Rgba8Image,
 ) {
     if scene.textures.is_empty() {
-        scene.textures.push(Texture {
-            path,
-            png: Vec::new(),
-        });
+        scene.textures.push(Texture { path, image: None });
         for m in &mut scene.materials {
             m.texture.get_or_insert(0);
         }
@@ -239,10 +231,12 @@ fn consequence(scene: &Scene, index: usize) -> Consequence {
 }
 
 impl Scene {
-    /// Finds, decodes and embeds every texture of the scene (alpha maps
-    /// included; see [`Scene::embed_images`]) through `lookup.source`;
-    /// returns what went wrong, in order. Textures that already have PNG
-    /// bytes are left alone.
+    /// Finds and decodes every texture of the scene (alpha maps included;
+    /// see [`Scene::embed_images`]) through `lookup.source`, leaving each
+    /// image as decoded pixels ([`TextureImage::Pixels`](super::TextureImage::Pixels):
+    /// a writer encodes them as PNG if and when it needs a file); returns
+    /// what went wrong, in order. Textures that already have an image are
+    /// left alone.
     ///
     /// - With `lookup.user_skin`, that image is the first texture (or the
     ///   only one, used by every untextured material, when the scene
@@ -266,26 +260,6 @@ impl Scene {
     /// assert!(matches!(warnings[0], TextureWarning::Unresolved { .. }), "{}", warnings[0]);
     /// ```
     pub fn attach_textures(&mut self, lookup: &TextureLookup) -> Vec<TextureWarning> {
-        let (images, mut warnings) = self.load_textures(lookup);
-        if let Err(e) = self.embed_images(&images) {
-            warnings.push(TextureWarning::Embedding(e));
-        }
-        warnings
-    }
-
-    /// What [`attach_textures`](Self::attach_textures) does before the
-    /// PNG encoding: finds and decodes every texture (the user's skin made
-    /// the first texture, or an image named like the model found beside
-    /// it, as there), and returns the decoded image of each texture
-    /// (`None` where there is none, and for textures that already have PNG
-    /// bytes) with what went wrong. The textures' PNG bytes are left as
-    /// they are; [`bake_alpha_maps`](Self::bake_alpha_maps) then gives the
-    /// images a glTF export would embed, for a viewer that draws decoded
-    /// pixels.
-    pub fn load_textures(
-        &mut self,
-        lookup: &TextureLookup,
-    ) -> (Vec<Option<Rgba8Image>>, Vec<TextureWarning>) {
         let mut warnings = Vec::new();
         let source = lookup.source;
         let mut images: Vec<Option<Rgba8Image>> = vec![None; self.textures.len()];
@@ -339,7 +313,7 @@ impl Scene {
             let Some(texture) = self.textures.get(i) else {
                 break;
             };
-            if texture.path.is_empty() || !texture.png.is_empty() {
+            if texture.path.is_empty() || texture.has_image() {
                 continue;
             }
             let consequence = consequence(self, i);
@@ -365,6 +339,7 @@ impl Scene {
                 Err(error) => warnings.push(TextureWarning::Unresolved { error, consequence }),
             }
         }
-        (images, warnings)
+        self.embed_images(images);
+        warnings
     }
 }

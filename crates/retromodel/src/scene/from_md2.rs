@@ -250,7 +250,7 @@ impl Scene {
             .iter()
             .map(|s| Texture {
                 path: s.to_string_lossy(),
-                png: Vec::new(),
+                image: None,
             })
             .collect();
         let material = Material {

@@ -70,10 +70,7 @@ fn texture_index(textures: &mut Vec<Texture>, path: String) -> Option<usize> {
     if let Some(i) = textures.iter().position(|t| t.path == path) {
         return Some(i);
     }
-    textures.push(Texture {
-        path,
-        png: Vec::new(),
-    });
+    textures.push(Texture { path, image: None });
     Some(textures.len() - 1)
 }
 

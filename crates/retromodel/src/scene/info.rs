@@ -97,7 +97,7 @@ impl SceneInfo {
             textures: scene
                 .textures
                 .iter()
-                .map(|t| (t.path.clone(), !t.png.is_empty()))
+                .map(|t| (t.path.clone(), t.has_image()))
                 .collect(),
             nodes: scene.nodes.len(),
             skins: scene.skins.iter().map(|s| s.joints.len()).collect(),

@@ -207,17 +207,124 @@ impl Default for Material {
     }
 }
 
-/// A texture: the path the model names, and optionally the image as PNG.
+/// A texture: the path the model names, and optionally its image.
 ///
-/// Producers only fill [`Texture::path`]; decoding the image (PCX, BMP ...)
-/// is the caller's business, who then sets [`Texture::png`]. Exporters
-/// embed a texture only when it has PNG bytes.
+/// Producers only fill [`Texture::path`]; finding and decoding the image
+/// (PCX, BMP ...) is the caller's business ([`Scene::attach_textures`],
+/// feature `textures`, does it through a texture source), who then sets
+/// [`Texture::image`]. Writers use a texture only when it has an image:
+/// the glTF exporter embeds it as PNG, the MD2 compiler packs it into the
+/// skin, the renderer samples it.
+///
+/// ```
+/// use retromodel::scene::{Texture, TextureImage};
+/// use retromodel::texture::Rgba8Image;
+///
+/// let pixels = Rgba8Image::new(1, 1, vec![255, 0, 0, 255]).unwrap();
+/// let texture = Texture { path: "red.pcx".into(), image: Some(TextureImage::Pixels(pixels)) };
+/// assert!(texture.has_image());
+/// assert!(!Texture { path: "missing.pcx".into(), image: None }.has_image());
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Texture {
     /// The path as the model stores it (e.g. `players/male/grunt.pcx`).
     pub path: String,
-    /// The image encoded as PNG; empty when not supplied.
-    pub png: Vec<u8>,
+    /// The image; `None` when not supplied (not found, not decodable, or
+    /// not looked for).
+    pub image: Option<TextureImage>,
+}
+
+impl Texture {
+    /// Whether the texture has an image.
+    pub fn has_image(&self) -> bool {
+        self.image.is_some()
+    }
+}
+
+/// A texture's image, in the form it was had: a PNG file's bytes, or
+/// decoded pixels.
+///
+/// Each consumer takes the form it needs, converting only then: a writer
+/// of files ([`crate::gltf`], the MS3D compiler's texture files, OBJ's
+/// PNGs) encodes pixels as PNG when it writes them
+/// ([`TextureImage::to_png`]); the renderer and the MD2 compiler's skin
+/// packer decode a PNG ([`TextureImage::to_pixels`]). So a scene that is
+/// only drawn never encodes a PNG, and one imported from a glTF keeps its
+/// PNGs byte for byte. Two images are equal when they are the same form
+/// with the same contents (a PNG never equals pixels).
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextureImage {
+    /// The bytes of a PNG file, kept as they are (what the glTF importer
+    /// gives for a PNG it has checked decodes).
+    Png(Vec<u8>),
+    /// Decoded pixels (what [`Scene::attach_textures`] gives, and the glTF
+    /// and OBJ importers for images other than PNG).
+    Pixels(crate::texture::Rgba8Image),
+}
+
+impl TextureImage {
+    /// The image as a PNG file: a PNG's bytes as they are, pixels encoded
+    /// now ([`Rgba8Image::to_png`](crate::texture::Rgba8Image::to_png):
+    /// 8-bit RGB when opaque, else RGBA), as every writer of this crate
+    /// embeds or writes it. Fails only if encoding fails, or for pixels
+    /// when the crate is built without feature `textures` (which has the
+    /// encoder).
+    ///
+    /// ```
+    /// use retromodel::scene::TextureImage;
+    /// use retromodel::texture::Rgba8Image;
+    ///
+    /// let pixels = Rgba8Image::new(2, 1, vec![1, 2, 3, 255, 4, 5, 6, 255]).unwrap();
+    /// # #[cfg(feature = "textures")] {
+    /// let png = TextureImage::Pixels(pixels.clone()).to_png()?.into_owned();
+    /// assert_eq!(retromodel::texture::decode(&png)?, pixels);
+    /// # }
+    /// let kept = TextureImage::Png(b"\x89PNG...".to_vec());
+    /// assert_eq!(kept.to_png()?.as_ref(), b"\x89PNG...");
+    /// # Ok::<(), retromodel::Error>(())
+    /// ```
+    pub fn to_png(&self) -> crate::Result<std::borrow::Cow<'_, [u8]>> {
+        self.png_for_writing("texture")
+    }
+
+    /// [`TextureImage::to_png`], an encoding error naming `what`.
+    pub(crate) fn png_for_writing(&self, what: &str) -> crate::Result<std::borrow::Cow<'_, [u8]>> {
+        match self {
+            TextureImage::Png(bytes) => Ok(bytes.as_slice().into()),
+            #[cfg(feature = "textures")]
+            TextureImage::Pixels(image) => {
+                image
+                    .to_png()
+                    .map(Into::into)
+                    .map_err(|source| crate::Error::Texture {
+                        context: what.to_string(),
+                        source,
+                    })
+            }
+            #[cfg(not(feature = "textures"))]
+            TextureImage::Pixels(_) => Err(crate::Error::unwritable(
+                what,
+                "decoded pixels need retromodel's `textures` feature to be encoded as PNG",
+            )),
+        }
+    }
+}
+
+#[cfg(feature = "textures")]
+impl TextureImage {
+    /// The image as pixels: pixels as they are, a PNG decoded now (with
+    /// [`decode`](crate::texture::decode)'s default limits). Fails when the
+    /// PNG does not decode.
+    pub fn to_pixels(
+        &self,
+    ) -> Result<std::borrow::Cow<'_, crate::texture::Rgba8Image>, crate::texture::TextureError>
+    {
+        match self {
+            TextureImage::Png(bytes) => crate::texture::decode(bytes).map(std::borrow::Cow::Owned),
+            TextureImage::Pixels(image) => Ok(std::borrow::Cow::Borrowed(image)),
+        }
+    }
 }
 
 /// A transform node: a joint of a skin, or a node placing meshes.

@@ -2,9 +2,11 @@
 //! image file a model names, safely.
 //!
 //! Available with the `textures` feature (on by default). The resolver
-//! ([`TextureSource`], [`TextureResolver`] and their types) is also there
-//! with the `gltf` feature alone, whose importer loads a `.gltf`'s buffers
-//! and images through it; decoding needs `textures`.
+//! ([`TextureSource`], [`TextureResolver`] and their types) and
+//! [`Rgba8Image`] are also there with the `scene` feature alone (the glTF
+//! importer loads a `.gltf`'s buffers and images through the resolver; a
+//! scene's texture may hold decoded pixels); decoding and encoding need
+//! `textures`.
 //!
 //! - [`decode`] turns the bytes of a PCX, PNG, JPEG, TGA or BMP image into
 //!   an [`Rgba8Image`]. The format is told by the data's magic bytes, never
@@ -262,15 +264,17 @@ impl DecodeLimits {
 
 /// A decoded image: 8-bit red, green, blue and alpha per pixel, rows from
 /// top to bottom, pixels from left to right.
+///
+/// Available with the `scene` feature too (a scene's textures may hold
+/// one); encoding it ([`Rgba8Image::to_png`], [`Rgba8Image::to_tga`])
+/// needs `textures`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg(feature = "textures")]
 pub struct Rgba8Image {
     width: u32,
     height: u32,
     pixels: Vec<u8>,
 }
 
-#[cfg(feature = "textures")]
 impl Rgba8Image {
     /// An image from its pixels, or `None` when a side is 0 or
     /// `pixels.len() != width × height × 4`.
@@ -322,6 +326,7 @@ impl Rgba8Image {
 
     /// Encodes the image as PNG: 8-bit RGB when [opaque](Self::is_opaque),
     /// 8-bit RGBA otherwise.
+    #[cfg(feature = "textures")]
     pub fn to_png(&self) -> Result<Vec<u8>, TextureError> {
         codecs::encode_png(self)
     }
@@ -329,6 +334,7 @@ impl Rgba8Image {
     /// Encodes the image as an RLE-compressed TGA: 24-bit when
     /// [opaque](Self::is_opaque), 32-bit otherwise (the variants Quake
     /// II engines' `LoadTGA` reads).
+    #[cfg(feature = "textures")]
     pub fn to_tga(&self) -> Result<Vec<u8>, TextureError> {
         codecs::encode_tga(self)
     }

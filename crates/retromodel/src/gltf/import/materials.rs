@@ -8,7 +8,7 @@ use super::container::{parse_uri, Uri};
 use super::json::{err, At, Path};
 use super::Ctx;
 use crate::error::Result;
-use crate::scene::{AlphaMode, Material, Scene, Texture};
+use crate::scene::{AlphaMode, Material, Scene, Texture, TextureImage};
 
 /// What primitives need to know of their material.
 #[derive(Debug, Clone, Copy, Default)]
@@ -242,8 +242,8 @@ fn error_message(e: &crate::Error) -> String {
 }
 
 /// An image as a scene texture: its name (else its URI) as the path, and
-/// its pixels as PNG. An image that cannot be read or decoded is a warning
-/// and gives a texture without PNG bytes; an external image without a
+/// its image (a PNG as it is, other formats decoded). An image that cannot
+/// be read or decoded is a warning and gives a texture without an image; an external image without a
 /// resource source to read it is an error.
 fn load_image(ctx: &Ctx, index: usize) -> Result<Texture> {
     let at = ctx.item("images", index, String::new)?;
@@ -251,7 +251,7 @@ fn load_image(ctx: &Ctx, index: usize) -> Result<Texture> {
     let name = at.opt_str("name")?.unwrap_or_default().to_string();
     let mut texture = Texture {
         path: name,
-        png: Vec::new(),
+        image: None,
     };
     let bytes: std::result::Result<std::borrow::Cow<[u8]>, String> = match (
         at.opt_str("uri")?,
@@ -284,8 +284,8 @@ fn load_image(ctx: &Ctx, index: usize) -> Result<Texture> {
         (None, None) => Err("the image has neither a uri nor a bufferView".to_string()),
     };
     match bytes {
-        Ok(bytes) => match to_png(ctx, &bytes) {
-            Ok(png) => texture.png = png,
+        Ok(bytes) => match to_image(ctx, &bytes) {
+            Ok(image) => texture.image = Some(image),
             Err(m) => ctx.warn(path, format!("{m}; the texture has no image")),
         },
         Err(m) => ctx.warn(path, format!("{m}; the texture has no image")),
@@ -293,12 +293,12 @@ fn load_image(ctx: &Ctx, index: usize) -> Result<Texture> {
     Ok(texture)
 }
 
-/// The image as PNG: a PNG is kept as it is (after checking that it
+/// The texture's image: a PNG is kept as it is (after checking that it
 /// decodes within the limits: re-encoding would lose 16-bit channels and
-/// colour information for nothing), other formats are decoded and
-/// encoded.
+/// colour information for nothing), other formats are decoded (and
+/// encoded as PNG only by a writer that needs a file).
 #[cfg(feature = "textures")]
-fn to_png(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<Vec<u8>, String> {
+fn to_image(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<TextureImage, String> {
     use crate::texture::{decode_with_limits, DecodeLimits, ImageFormat};
     let limits = DecodeLimits {
         max_width: ctx.options.max_image_side,
@@ -308,16 +308,16 @@ fn to_png(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<Vec<u8>, String> {
     };
     let image = decode_with_limits(bytes, &limits).map_err(|e| e.to_string())?;
     if ImageFormat::detect(bytes) == Some(ImageFormat::Png) {
-        Ok(bytes.to_vec())
+        Ok(TextureImage::Png(bytes.to_vec()))
     } else {
-        image.to_png().map_err(|e| e.to_string())
+        Ok(TextureImage::Pixels(image))
     }
 }
 
 /// Without the `textures` feature: a PNG is kept as it is (its size
 /// checked against the limits); other formats cannot be decoded.
 #[cfg(not(feature = "textures"))]
-fn to_png(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<Vec<u8>, String> {
+fn to_image(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<TextureImage, String> {
     if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Err(
             "the image is not a PNG, and decoding other formats needs the `textures` feature"
@@ -343,5 +343,5 @@ fn to_png(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<Vec<u8>, String> {
             "a PNG of {w}x{h} pixels is empty or past the image limits"
         ));
     }
-    Ok(bytes.to_vec())
+    Ok(TextureImage::Png(bytes.to_vec()))
 }

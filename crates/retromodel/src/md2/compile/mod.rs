@@ -1072,7 +1072,7 @@ impl Prepared<'_> {
                 return Ok(plan);
             }
         }
-        let textured = self.scene.textures.iter().any(|t| !t.png.is_empty());
+        let textured = self.scene.textures.iter().any(|t| t.has_image());
         if textured && cfg!(not(feature = "textures")) {
             warnings.push(CompileWarning::Skin {
                 message: "the scene's texture images need feature `textures` to become a skin; only names are written".to_string(),

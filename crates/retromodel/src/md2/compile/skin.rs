@@ -21,6 +21,7 @@
 //! colour in OKLab, no dithering); their alpha is dropped, with a warning
 //! when there was any.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::report::CompileWarning;
@@ -28,7 +29,7 @@ use super::{SkinFile, SkinFormat, SkinOptions};
 use crate::error::{Error, Result};
 use crate::md2::EngineLimits;
 use crate::scene::Scene;
-use crate::texture::{decode, Rgba8Image};
+use crate::texture::Rgba8Image;
 
 /// The largest atlas a compile makes, in RGBA8 bytes (256 MiB, as
 /// texture decoding allows).
@@ -199,22 +200,16 @@ pub(crate) fn build_atlas(
     warnings: &mut Vec<CompileWarning>,
 ) -> Result<Option<Atlas>> {
     // The decoded texture of each used material, and its colour.
-    let mut decoded: HashMap<usize, Option<Rgba8Image>> = HashMap::new();
+    let mut decoded: HashMap<usize, Option<Cow<'_, Rgba8Image>>> = HashMap::new();
     let mut looks = Vec::new();
     for &m in used {
         let material = m.and_then(|m| scene.materials.get(m));
         let texture = material.and_then(|mat| mat.texture);
         if let Some(t) = texture {
             if let std::collections::hash_map::Entry::Vacant(e) = decoded.entry(t) {
-                let png = scene
-                    .textures
-                    .get(t)
-                    .map(|t| t.png.as_slice())
-                    .unwrap_or(&[]);
-                let image = if png.is_empty() {
-                    None
-                } else {
-                    match decode(png) {
+                let image = match scene.textures.get(t).and_then(|t| t.image.as_ref()) {
+                    None => None,
+                    Some(image) => match image.to_pixels() {
                         Ok(i) => Some(i),
                         Err(err) => {
                             warnings.push(CompileWarning::Skin {
@@ -222,7 +217,7 @@ pub(crate) fn build_atlas(
                             });
                             None
                         }
-                    }
+                    },
                 };
                 e.insert(image);
             }
@@ -239,7 +234,9 @@ pub(crate) fn build_atlas(
     // a skin that fits the engine stays within its limits.
     let (first, first_color) = (looks[0].1, looks[0].2);
     if looks.iter().all(|l| l.1 == first && l.2 == first_color) {
-        let texture = first.and_then(|t| decoded.get(&t)).and_then(Option::as_ref);
+        let texture = first
+            .and_then(|t| decoded.get(&t))
+            .and_then(Option::as_deref);
         let image = if first_color == [1.0; 4] {
             texture.cloned()
         } else {
@@ -266,7 +263,7 @@ pub(crate) fn build_atlas(
                 keys.push(key);
                 let tex = texture
                     .and_then(|t| decoded.get(&t))
-                    .and_then(Option::as_ref);
+                    .and_then(Option::as_deref);
                 images.push(tile_image(tex, color).ok_or_else(|| Error::InvalidOptions {
                     message: "cannot make a skin tile".to_string(),
                 })?);

@@ -40,6 +40,7 @@ use serde_json::Value;
 
 use super::report::Ms3dCompileWarning;
 use super::TextureFile;
+use crate::error::Result;
 use crate::ms3d::{limits, Material, Name128, Name32};
 use crate::scene::{AlphaMode, Material as SceneMaterial, Scene};
 
@@ -112,7 +113,9 @@ struct TextureNames<'a> {
     file_stem: Option<String>,
     /// Per scene texture: the name the model stores (once decided).
     names: Vec<Option<String>>,
-    files: Vec<TextureFile>,
+    /// The texture files to write: file name and scene texture, in order
+    /// (their PNG bytes are made at the end, [`TextureNames::files`]).
+    files: Vec<(String, usize)>,
 }
 
 impl TextureNames<'_> {
@@ -122,7 +125,7 @@ impl TextureNames<'_> {
         if let Some(n) = &self.names[t] {
             return Some(n.clone());
         }
-        let name = if texture.png.is_empty() {
+        let name = if !texture.has_image() {
             texture.path.clone()
         } else {
             let mut base = match &self.file_stem {
@@ -139,19 +142,37 @@ impl TextureNames<'_> {
             while self
                 .files
                 .iter()
-                .any(|f| f.name.eq_ignore_ascii_case(&file))
+                .any(|(f, _)| f.eq_ignore_ascii_case(&file))
             {
                 file = format!("{base}_{k}.png");
                 k += 1;
             }
-            self.files.push(TextureFile {
-                name: file.clone(),
-                bytes: texture.png.clone(),
-            });
+            self.files.push((file.clone(), t));
             format!(".\\{file}")
         };
         self.names[t] = Some(name.clone());
         Some(name)
+    }
+
+    /// The texture files named, with their PNG bytes (a PNG as it is,
+    /// pixels encoded now).
+    fn files(&self) -> Result<Vec<TextureFile>> {
+        self.files
+            .iter()
+            .map(|(name, t)| {
+                let texture = &self.scene.textures[*t];
+                let bytes = match &texture.image {
+                    Some(image) => image
+                        .png_for_writing(&format!("textures[{t}] ({})", texture.path))?
+                        .into_owned(),
+                    None => Vec::new(),
+                };
+                Ok(TextureFile {
+                    name: name.clone(),
+                    bytes,
+                })
+            })
+            .collect()
     }
 }
 
@@ -268,13 +289,14 @@ fn material(
 /// The materials of `scene` (named `names`), their texture files, and
 /// the model's transparency mode; `model` names texture files that have
 /// no name of their own, `file_stem` (when given) every texture file.
+/// Fails only when a texture's image cannot be encoded as PNG.
 pub(crate) fn build(
     scene: &Scene,
     names: &[String],
     model: &str,
     file_stem: Option<&str>,
     warnings: &mut Vec<Ms3dCompileWarning>,
-) -> Materials {
+) -> Result<Materials> {
     let mut textures = TextureNames {
         scene,
         model: model.to_string(),
@@ -315,12 +337,12 @@ pub(crate) fn build(
         .map(|a| a as f32)
         .filter(|a| a.is_finite())
         .unwrap_or(reference);
-    Materials {
+    Ok(Materials {
         materials,
-        files: textures.files,
+        files: textures.files()?,
         transparency_mode,
         alpha_ref,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -432,7 +432,7 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
         &model_name,
         options.texture_stem.as_deref(),
         &mut warnings,
-    );
+    )?;
     let no_material = gltf_default_material(scene);
     if no_material.is_some() {
         mats.materials.pop();
