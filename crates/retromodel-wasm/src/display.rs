@@ -70,8 +70,7 @@ impl DecodedScene {
     /// Whether some texture has pixels: decoded here, or PNG bytes the
     /// model carried (a glTF's embedded images).
     pub fn textured(&self) -> bool {
-        self.images.iter().any(Option::is_some)
-            || self.scene.textures.iter().any(|t| t.has_image())
+        self.images.iter().any(Option::is_some) || self.scene.textures.iter().any(|t| t.has_image())
     }
 }
 
