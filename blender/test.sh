@@ -7,10 +7,12 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 export RETROMODEL_CORPUS="${RETROMODEL_CORPUS:-$repo/../shared/corpus}"
-if ! command -v blender >/dev/null 2>&1; then
+# Blender's glTF importer (which the add-on's import goes through) needs
+# NumPy in Debian's Python; without recommends, blender does not pull it in.
+if ! command -v blender >/dev/null 2>&1 || [ ! -d /usr/lib/python3/dist-packages/numpy ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends blender >/dev/null
+  apt-get install -y -qq --no-install-recommends blender python3-numpy >/dev/null
 fi
 wheel=$(ls "$repo"/target/retromodel-py/wheels/retromodel-*-abi3-*.whl 2>/dev/null | head -n 1 || true)
 if [ -z "$wheel" ]; then
