@@ -87,7 +87,7 @@ async function canvasShot(page, frames = 2) {
   }, frames);
 }
 
-/** Clicks a download button; the files it saved, by name (the main one last). */
+/** Clicks a download button; the files it saved, by name, in the order the page lists them (the main one last). */
 async function downloadsOf(page, button) {
   const events = [];
   const listener = (d) => events.push(d);
@@ -101,13 +101,16 @@ async function downloadsOf(page, button) {
     const names = await page.evaluate(() => window.retromodel.state.downloaded);
     assert.ok(names, `no download: ${await page.evaluate(() => window.retromodel.state.error)}`);
     for (let i = 0; i < 100 && events.length < names.length; i++) await page.waitForTimeout(50);
-    assert.deepEqual(events.map((d) => d.suggestedFilename()), names);
+    // The browser may report downloads started together in any order: the
+    // set must match, and the files are returned in the page's order.
+    assert.deepEqual(events.map((d) => d.suggestedFilename()).sort(), [...names].sort());
     const dir = mkdtempSync(join(tmpdir(), 'retromodel-dl-'));
     const files = new Map();
-    for (const d of events) {
-      const path = join(dir, d.suggestedFilename());
+    for (const name of names) {
+      const d = events.find((e) => e.suggestedFilename() === name);
+      const path = join(dir, name);
       await d.saveAs(path);
-      files.set(d.suggestedFilename(), readFileSync(path));
+      files.set(name, readFileSync(path));
     }
     rmSync(dir, { recursive: true, force: true });
     return files;
