@@ -366,10 +366,24 @@ fn gather_f32<const N: usize>(
             gather(bytes, stride, count, offsets, $f, size, out)
         };
     }
+    let in_order = (0..N).all(|c| offsets[c] == 4 * c);
     match (component, normalized) {
-        // The common case (tightly packed or interleaved floats, components
-        // in order): whole elements at a time.
-        (Component::F32, _) if (0..N).all(|c| offsets[c] == 4 * c) => {
+        // Tightly packed floats on a little-endian machine: the bytes are
+        // the values, one copy.
+        (Component::F32, _)
+            if in_order
+                && stride == 4 * N
+                && cfg!(target_endian = "little")
+                && bytes.len() >= count * 4 * N =>
+        {
+            let start = out.len();
+            out.resize(start + count, [0.0; N]);
+            bytemuck::cast_slice_mut::<f32, u8>(out[start..].as_flattened_mut())
+                .copy_from_slice(&bytes[..count * 4 * N]);
+        }
+        // Interleaved floats, components in order: whole elements at a
+        // time.
+        (Component::F32, _) if in_order => {
             out.reserve(count);
             for i in 0..count {
                 let start = i * stride;
@@ -398,6 +412,14 @@ fn gather_f32<const N: usize>(
             go!(|b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f32)
         }
     }
+}
+
+/// Whether every value is finite, in blocks without an early exit inside
+/// (which the compiler turns into vector operations).
+fn all_finite(values: &[f32]) -> bool {
+    values
+        .chunks(64)
+        .all(|block| block.iter().fold(true, |all, x| all & x.is_finite()))
 }
 
 impl<'a> Ctx<'a> {
@@ -565,7 +587,7 @@ impl<'a> Ctx<'a> {
                 *out = element(bytes, &offsets, convert, size);
             })?;
         }
-        if a.component == Component::F32 {
+        if a.component == Component::F32 && !all_finite(out.as_flattened()) {
             if let Some((i, c, x)) = out.iter().enumerate().find_map(|(i, e)| {
                 e.iter()
                     .enumerate()
