@@ -97,6 +97,20 @@ pub(crate) fn for_each_frame(
     plan: &Plan,
     source: &Source,
     with_normals: bool,
+    visit: impl FnMut(usize, &[[f32; 3]], &[[f32; 3]]),
+) -> Result<()> {
+    let all = 0..plan.frame_count();
+    for_frames(scene, plan, source, with_normals, all, visit)
+}
+
+/// [`for_each_frame`] for the frames in `frames` only (a pose depends
+/// only on its time, so ranges can be posed apart, and at once).
+pub(crate) fn for_frames(
+    scene: &Scene,
+    plan: &Plan,
+    source: &Source,
+    with_normals: bool,
+    frames: std::ops::Range<usize>,
     mut visit: impl FnMut(usize, &[[f32; 3]], &[[f32; 3]]),
 ) -> Result<()> {
     let mut pose = Pose::new(scene)?;
@@ -111,7 +125,8 @@ pub(crate) fn for_each_frame(
     let used = source.vertices.len();
     let mut positions = vec![[0.0f32; 3]; used];
     let mut normals = vec![[0.0f32; 3]; if with_normals { used } else { 0 }];
-    for (f, fp) in plan.poses().enumerate() {
+    let poses = plan.poses().enumerate().skip(frames.start);
+    for (f, fp) in poses.take(frames.len()) {
         match fp.animation {
             Some(a) => pose.sample(scene, a, fp.time),
             None => pose.reset(scene),

@@ -559,13 +559,31 @@ fn prepare<'a>(
     }
     let used = source.vertices.len();
     bake::check_size(frames, used)?;
-    let mut positions = Vec::with_capacity(frames * used);
     let keep_normals = frames * used <= keep_normals;
-    let mut normals = Vec::with_capacity(if keep_normals { frames * used } else { 0 });
-    bake::for_each_frame(scene, &plan, &source, keep_normals, |_, p, n| {
-        positions.extend_from_slice(p);
-        normals.extend_from_slice(n);
-    })?;
+    let mut positions = vec![[0.0f32; 3]; frames * used];
+    let mut normals = vec![[0.0f32; 3]; if keep_normals { frames * used } else { 0 }];
+    // Pieces of the frame range are posed at once (a pose depends only on
+    // its time).
+    let mut tasks = Vec::new();
+    let (mut rest_positions, mut rest_normals) = (&mut positions[..], &mut normals[..]);
+    for range in crate::parallel::ranges(frames, crate::parallel::pieces(frames)) {
+        let (p, p_rest) = rest_positions.split_at_mut(range.len() * used);
+        let n_len = if keep_normals { range.len() * used } else { 0 };
+        let (n, n_rest) = rest_normals.split_at_mut(n_len);
+        (rest_positions, rest_normals) = (p_rest, n_rest);
+        tasks.push((range, p, n));
+    }
+    let posed = crate::parallel::map(tasks, |(range, positions, normals)| {
+        let start = range.start;
+        bake::for_frames(scene, &plan, &source, keep_normals, range, |f, p, n| {
+            let at = (f - start) * used;
+            positions[at..at + used].copy_from_slice(p);
+            if !n.is_empty() {
+                normals[at..at + used].copy_from_slice(n);
+            }
+        })
+    });
+    posed.into_iter().collect::<Result<()>>()?;
     let scale = match (options.scale, options.fit_height) {
         (Some(s), _) => s,
         (None, Some(h)) => {
@@ -625,21 +643,30 @@ fn shared_grids(prepared: &[Prepared], grid: Grid) -> Vec<FrameGrid> {
             p.positions[f * n..(f + 1) * n].iter()
         })
     };
+    // Each frame's (or animation's) grid is its own: they are found at
+    // once.
     match grid {
-        Grid::Frame => (0..frames)
-            .map(|f| grid::grid_of(frame_points(f)))
-            .collect(),
+        Grid::Frame => {
+            let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames));
+            crate::parallel::map(pieces, |range| {
+                range
+                    .map(|f| grid::grid_of(frame_points(f)))
+                    .collect::<Vec<_>>()
+            })
+            .concat()
+        }
         Grid::Animation => {
-            let mut out = Vec::with_capacity(frames);
+            let mut ranges = Vec::with_capacity(first.plan.groups.len());
             let mut start = 0;
             for g in &first.plan.groups {
-                let range = start..start + g.poses.len();
-                let points = range.clone().flat_map(frame_points);
-                let grid = grid::grid_of(points);
-                out.extend(std::iter::repeat_n(grid, g.poses.len()));
-                start = range.end;
+                ranges.push(start..start + g.poses.len());
+                start += g.poses.len();
             }
-            out
+            let grids = crate::parallel::map(ranges, |range| {
+                let grid = grid::grid_of(range.clone().flat_map(frame_points));
+                vec![grid; range.len()]
+            });
+            grids.concat()
         }
         Grid::Model => {
             let grid = grid::grid_of((0..frames).flat_map(frame_points));
@@ -681,41 +708,66 @@ impl Prepared<'_> {
     /// Why the record does not fit, or `None` with the bytes of every
     /// position on its grids.
     fn md2_mismatch(&self, s: &source::Md2Source) -> std::result::Result<Vec<[u8; 3]>, String> {
+        if self.source.vertices.iter().any(|&(mesh, _)| mesh != s.mesh) {
+            return Err("a mesh without MD2 vertices".to_string());
+        }
         let n = self.source.vertices.len();
-        let mut bytes = Vec::with_capacity(self.positions.len());
-        let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
-        let lost = || "a vertex outside the record".to_string();
-        for (f, frame) in s.frames.iter().enumerate() {
-            bytes_of.fill(None);
-            let g = &frame.grid;
-            for (u, &(mesh, i)) in self.source.vertices.iter().enumerate() {
-                if mesh != s.mesh {
-                    return Err("a mesh without MD2 vertices".to_string());
-                }
-                let v = *s.vertex_of.get(i as usize).ok_or_else(lost)? as usize;
-                let p = self.positions[f * n + u];
-                let mut b = [0u8; 3];
-                for k in 0..3 {
-                    // A scene made from the MD2 sits on the grid up to f32
-                    // noise, or, through a `--quantize`d glTF, up to that
-                    // grid's step (1/65535 of the model's extent, which
-                    // is a sizeable part of an MD2 step on an axis where
-                    // a frame is flat); more than a quarter step was moved.
-                    let tolerance = g.scale[k].abs() * 0.25 + 1e-5 * (1.0 + p[k].abs());
-                    b[k] = grid::on_grid(p[k], g.scale[k], g.translate[k], tolerance).ok_or_else(
-                        || format!("frame {f}: a vertex lies off its recorded grid (moved since?)"),
-                    )?;
-                }
-                match bytes_of.get_mut(v).ok_or_else(lost)? {
-                    Some(prev) if *prev != b => {
-                        return Err(format!("frame {f}: copies of MD2 vertex {v} differ"))
-                    }
-                    slot => *slot = Some(b),
-                }
-                bytes.push(b);
+        // Frames are checked in pieces at once; the first failure in frame
+        // order is the one reported.
+        let pieces =
+            crate::parallel::ranges(s.frames.len(), crate::parallel::pieces(s.frames.len()));
+        let checked = crate::parallel::map(pieces, |range| {
+            let mut bytes = Vec::with_capacity(range.len() * n);
+            let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
+            for f in range {
+                self.md2_frame_bytes(s, f, &mut bytes_of, &mut bytes)?;
             }
+            Ok::<_, String>(bytes)
+        });
+        let mut bytes = Vec::with_capacity(self.positions.len());
+        for piece in checked {
+            bytes.extend_from_slice(&piece?);
         }
         Ok(bytes)
+    }
+
+    /// Appends frame `f`'s bytes on its recorded grid to `bytes`, or says
+    /// why they do not fit the record.
+    fn md2_frame_bytes(
+        &self,
+        s: &source::Md2Source,
+        f: usize,
+        bytes_of: &mut [Option<[u8; 3]>],
+        bytes: &mut Vec<[u8; 3]>,
+    ) -> std::result::Result<(), String> {
+        let n = self.source.vertices.len();
+        let lost = || "a vertex outside the record".to_string();
+        bytes_of.fill(None);
+        let g = &s.frames[f].grid;
+        // A scene made from the MD2 sits on the grid up to f32 noise, or,
+        // through a `--quantize`d glTF, up to that grid's step (1/65535 of
+        // the model's extent, which is a sizeable part of an MD2 step on an
+        // axis where a frame is flat); more than a quarter step was moved.
+        let quarter = g.scale.map(|s| s.abs() * 0.25);
+        for (u, &(_, i)) in self.source.vertices.iter().enumerate() {
+            let v = *s.vertex_of.get(i as usize).ok_or_else(lost)? as usize;
+            let p = self.positions[f * n + u];
+            let mut b = [0u8; 3];
+            for k in 0..3 {
+                let tolerance = quarter[k] + 1e-5 * (1.0 + p[k].abs());
+                b[k] = grid::on_grid(p[k], g.scale[k], g.translate[k], tolerance).ok_or_else(
+                    || format!("frame {f}: a vertex lies off its recorded grid (moved since?)"),
+                )?;
+            }
+            match bytes_of.get_mut(v).ok_or_else(lost)? {
+                Some(prev) if *prev != b => {
+                    return Err(format!("frame {f}: copies of MD2 vertex {v} differ"))
+                }
+                slot => *slot = Some(b),
+            }
+            bytes.push(b);
+        }
+        Ok(())
     }
 
     fn finish(
@@ -732,8 +784,30 @@ impl Prepared<'_> {
         // report.
         let bytes = match self.md2_bytes.take() {
             Some(bytes) if self.md2.is_some() => bytes,
-            _ => grid::quantize_frames(&self.positions, n, grids),
+            _ => {
+                let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames));
+                let quantized = crate::parallel::map(pieces, |range| {
+                    let positions = &self.positions[range.start * n..range.end * n];
+                    grid::quantize_frames(positions, n, &grids[range])
+                });
+                quantized.concat()
+            }
         };
+        // Every frame's errors, in pieces at once, then summed up per
+        // animation in frame order.
+        let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames));
+        let errors: Vec<FrameErrors> = crate::parallel::map(pieces, |range| {
+            range
+                .map(|f| {
+                    FrameErrors::of(
+                        &self.positions[f * n..(f + 1) * n],
+                        &bytes[f * n..(f + 1) * n],
+                        &grids[f],
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+        .concat();
         let mut reports = Vec::new();
         let mut clamped = 0usize;
         let mut f = 0;
@@ -746,31 +820,13 @@ impl Prepared<'_> {
                 ..AnimationReport::default()
             };
             let mut squares = 0.0f64;
-            for _ in 0..g.poses.len() {
-                let grid = &grids[f];
-                // Per axis: errors as fractions of a step (infinite for
-                // any error on a flat axis).
-                let per_step = grid
-                    .scale
-                    .map(|s| if s > 0.0 { 1.0 / s } else { f32::INFINITY });
-                let mut frame_squares = 0.0f32;
-                for u in 0..n {
-                    let p = self.positions[f * n + u];
-                    let d = grid.decode(bytes[f * n + u]);
-                    let mut off = false;
-                    for k in 0..3 {
-                        let e = (d[k] - p[k]).abs();
-                        frame_squares += e * e;
-                        r.max_error = r.max_error.max(e);
-                        let fraction = if e == 0.0 { 0.0 } else { e * per_step[k] };
-                        off |= fraction > 0.5 + 1e-3 && e > 1e-5 * (1.0 + p[k].abs());
-                        r.max_step_fraction = r.max_step_fraction.max(fraction);
-                    }
-                    clamped += usize::from(off);
-                }
-                squares += f64::from(frame_squares);
-                f += 1;
+            for e in &errors[f..f + g.poses.len()] {
+                r.max_error = r.max_error.max(e.max_error);
+                r.max_step_fraction = r.max_step_fraction.max(e.max_step_fraction);
+                clamped += e.clamped;
+                squares += f64::from(e.squares);
             }
+            f += g.poses.len();
             let samples = (g.poses.len() * n).max(1) as f64;
             r.rms_error = (squares / samples).sqrt() as f32;
             reports.push(r);
@@ -846,81 +902,35 @@ impl Prepared<'_> {
         }
         // Frame names.
         let names = self.frame_names();
-        // Frames: positions from the welded bytes, normals from a second
-        // pass over the poses.
-        let mut first_copy = vec![usize::MAX; num_vertices];
-        for (u, &v) in vertex_of.iter().enumerate() {
-            let slot = &mut first_copy[v as usize];
-            if *slot == usize::MAX {
-                *slot = u;
-            }
-        }
-        let mut out_frames: Vec<Frame> = Vec::with_capacity(frames);
-        let mut sums = vec![Vec3::ZERO; num_vertices];
-        let mut faces = vec![Vec3::ZERO; num_vertices];
-        let mut frame = |f: usize, p: &[[f32; 3]], normals: &[[f32; 3]]| {
-            sums.fill(Vec3::ZERO);
-            for (u, nrm) in normals.iter().enumerate() {
-                sums[vertex_of[u] as usize] += Vec3::from(*nrm);
-            }
-            let zero = sums.iter().any(|s| s.length_squared() < 1e-12);
-            if zero {
-                faces.fill(Vec3::ZERO);
-                for t in &triangles {
-                    let q = t
-                        .vertices
-                        .map(|v| Vec3::from(p[first_copy[usize::from(v)]]));
-                    // Quake's clockwise corners: the outward normal.
-                    let nrm = (q[2] - q[0]).cross(q[1] - q[0]);
-                    for &v in &t.vertices {
-                        faces[usize::from(v)] += nrm;
-                    }
-                }
-            }
-            let grid = grids[f];
-            let vertices = (0..num_vertices)
-                .map(|v| {
-                    let s = sums[v];
-                    let nrm = s
-                        .try_normalize()
-                        .or_else(|| faces[v].try_normalize())
-                        .unwrap_or(Vec3::Z);
-                    PackedVertex {
-                        position: bytes[f * n + first_copy[v]],
-                        normal_index: nearest_normal_index(nrm.to_array()),
-                    }
-                })
-                .collect();
-            out_frames.push(Frame {
-                scale: grid.scale,
-                translate: grid.translate,
-                name: names[f],
-                vertices,
-                padding: Vec::new(),
-            });
-        };
-        match &self.normals {
-            Some(normals) if n > 0 => {
-                let frames = self.positions.chunks_exact(n).zip(normals.chunks_exact(n));
-                for (f, (p, normals)) in frames.enumerate() {
-                    frame(f, p, normals);
-                }
-            }
-            _ => bake::for_each_frame(self.scene, &self.plan, &self.source, true, frame)?,
-        }
         let mut model = Md2 {
             skin_width,
             skin_height,
             skins: skin.names,
             texcoords,
             triangles,
-            frames: out_frames,
+            frames: Vec::new(),
             gl_commands: Vec::new(),
             trailing: Vec::new(),
             source: None,
             num_vertices,
         };
-        model.gl_commands = gl_commands::build(&model);
+        // The GL commands need only the triangles and texture coordinates:
+        // they are built on a second thread while the frames are made.
+        let (gl_commands, frames) = crate::parallel::join(
+            || gl_commands::build(&model),
+            || {
+                self.frames(
+                    &bytes,
+                    grids,
+                    &names,
+                    &vertex_of,
+                    num_vertices,
+                    &model.triangles,
+                )
+            },
+        );
+        model.gl_commands = gl_commands;
+        model.frames = frames?;
         for p in model.validate_for(engine) {
             match p.severity {
                 Severity::Error => return Err(limit_error(&p.path, p.message, engine)),
@@ -951,6 +961,102 @@ impl Prepared<'_> {
             warnings: self.warnings,
             vertex_map,
         })
+    }
+
+    /// The frames: positions from the welded bytes, normals from the
+    /// kept poses (or a second pass over them).
+    fn frames(
+        &self,
+        bytes: &[[u8; 3]],
+        grids: &[FrameGrid],
+        names: &[FrameName],
+        vertex_of: &[u32],
+        num_vertices: usize,
+        triangles: &[Triangle],
+    ) -> Result<Vec<Frame>> {
+        let n = self.source.vertices.len();
+        let frames = self.plan.frame_count();
+        let mut first_copy = vec![usize::MAX; num_vertices];
+        for (u, &v) in vertex_of.iter().enumerate() {
+            let slot = &mut first_copy[v as usize];
+            if *slot == usize::MAX {
+                *slot = u;
+            }
+        }
+        let frame = |f: usize,
+                     p: &[[f32; 3]],
+                     normals: &[[f32; 3]],
+                     sums: &mut Vec<Vec3>,
+                     faces: &mut Vec<Vec3>| {
+            sums.clear();
+            sums.resize(num_vertices, Vec3::ZERO);
+            for (u, nrm) in normals.iter().enumerate() {
+                sums[vertex_of[u] as usize] += Vec3::from(*nrm);
+            }
+            let zero = sums.iter().any(|s| s.length_squared() < 1e-12);
+            if zero {
+                faces.clear();
+                faces.resize(num_vertices, Vec3::ZERO);
+                for t in triangles {
+                    let q = t
+                        .vertices
+                        .map(|v| Vec3::from(p[first_copy[usize::from(v)]]));
+                    // Quake's clockwise corners: the outward normal.
+                    let nrm = (q[2] - q[0]).cross(q[1] - q[0]);
+                    for &v in &t.vertices {
+                        faces[usize::from(v)] += nrm;
+                    }
+                }
+            }
+            let grid = grids[f];
+            let vertices = (0..num_vertices)
+                .map(|v| {
+                    let s = sums[v];
+                    let nrm = s
+                        .try_normalize()
+                        .or_else(|| faces.get(v).and_then(|f| f.try_normalize()))
+                        .unwrap_or(Vec3::Z);
+                    PackedVertex {
+                        position: bytes[f * n + first_copy[v]],
+                        normal_index: nearest_normal_index(nrm.to_array()),
+                    }
+                })
+                .collect();
+            Frame {
+                scale: grid.scale,
+                translate: grid.translate,
+                name: names[f],
+                vertices,
+                padding: Vec::new(),
+            }
+        };
+        match &self.normals {
+            // Normals kept: frames in pieces at once.
+            Some(normals) if n > 0 => {
+                let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames));
+                let made = crate::parallel::map(pieces, |range| {
+                    let (mut sums, mut faces) = (Vec::new(), Vec::new());
+                    range
+                        .map(|f| {
+                            let (p, normals) = (
+                                &self.positions[f * n..(f + 1) * n],
+                                &normals[f * n..(f + 1) * n],
+                            );
+                            frame(f, p, normals, &mut sums, &mut faces)
+                        })
+                        .collect::<Vec<_>>()
+                });
+                Ok(made.into_iter().flatten().collect())
+            }
+            _ => {
+                let mut out_frames: Vec<Frame> = Vec::with_capacity(frames);
+                let (mut sums, mut faces) = (Vec::new(), Vec::new());
+                bake::for_each_frame(self.scene, &self.plan, &self.source, true, |f, p, n| {
+                    out_frames.push(frame(f, p, n, &mut sums, &mut faces));
+                })?;
+                Ok(out_frames)
+            }
+        }
     }
 
     /// Per used vertex its MD2 vertex, and how many there are.
@@ -1178,6 +1284,48 @@ impl SkinPlan {
     }
 }
 
+/// How far one frame's decoded positions are from the baked ones.
+#[derive(Clone, Copy)]
+struct FrameErrors {
+    /// Sum of the squared errors, over every axis of every vertex.
+    squares: f32,
+    /// The largest error on an axis.
+    max_error: f32,
+    /// The largest error as a fraction of its axis' step (infinite for an
+    /// error on a flat axis).
+    max_step_fraction: f32,
+    /// Vertices more than half a step off on some axis (clamped).
+    clamped: usize,
+}
+
+impl FrameErrors {
+    fn of(positions: &[[f32; 3]], bytes: &[[u8; 3]], grid: &FrameGrid) -> FrameErrors {
+        let per_step = grid
+            .scale
+            .map(|s| if s > 0.0 { 1.0 / s } else { f32::INFINITY });
+        let mut out = FrameErrors {
+            squares: 0.0,
+            max_error: 0.0,
+            max_step_fraction: 0.0,
+            clamped: 0,
+        };
+        for (p, &b) in positions.iter().zip(bytes) {
+            let d = grid.decode(b);
+            let mut off = false;
+            for k in 0..3 {
+                let e = (d[k] - p[k]).abs();
+                out.squares += e * e;
+                out.max_error = out.max_error.max(e);
+                let fraction = if e == 0.0 { 0.0 } else { e * per_step[k] };
+                off |= fraction > 0.5 + 1e-3 && e > 1e-5 * (1.0 + p[k].abs());
+                out.max_step_fraction = out.max_step_fraction.max(fraction);
+            }
+            out.clamped += usize::from(off);
+        }
+        out
+    }
+}
+
 fn round_i16(x: f32) -> i16 {
     if x.is_nan() {
         0
@@ -1190,6 +1338,50 @@ fn round_i16(x: f32) -> i16 {
 mod tests {
     use super::*;
     use crate::scene::Md2SceneOptions;
+
+    #[test]
+    #[cfg(feature = "parallel")]
+    fn the_same_model_on_one_thread_and_on_four() {
+        // 96 frames (the sample's, moved a little more in each), so the
+        // work is cut into many pieces on four threads and one on one.
+        let mut model = crate::md2::sample::sample_model();
+        let first = model.frames[0].clone();
+        model.frames = (0..96)
+            .map(|f| {
+                let mut frame = first.clone();
+                frame.name = FrameName::new(&format!("walk{f:02}"));
+                for (v, vertex) in frame.vertices.iter_mut().enumerate() {
+                    vertex.position[0] = vertex.position[0].wrapping_add((f * v % 7) as u8);
+                }
+                frame
+            })
+            .collect();
+        let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+        for reuse in [true, false] {
+            let options = CompileOptions {
+                reuse_md2_source: reuse,
+                ..CompileOptions::default()
+            };
+            let on = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                pool.install(|| compile(&scene, &options).unwrap())
+            };
+            let (one, four) = (on(1), on(4));
+            assert_eq!(one.model, four.model);
+            assert_eq!(one.report, four.report);
+            assert_eq!(
+                one.model.to_bytes().unwrap(),
+                four.model.to_bytes().unwrap()
+            );
+            assert_eq!(one.model.frames.len(), 96);
+            if reuse {
+                assert_eq!(one.model.frames, model.frames);
+            }
+        }
+    }
 
     #[test]
     fn posing_again_for_the_normals_makes_the_same_model() {
