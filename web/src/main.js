@@ -154,7 +154,11 @@ function convert(format) {
 }
 
 async function showGlb(glb, images, materialImages) {
-  const clips = await viewer.show(glb, images, materialImages);
+  return showClips(await viewer.show(glb, images, materialImages));
+}
+
+/** Fills the animation list with the clips of the model just shown, and frames it. */
+function showClips(clips) {
   state.clips = clips.map((c) => ({ name: c.name, duration: c.duration }));
   showAnimations(clips);
   // Framed in the first clip's first pose (a skinned model's rest pose
@@ -187,16 +191,24 @@ async function loadModel(path, started = performance.now()) {
     // asked for) with its decoded images as pixels, not PNG.
     const drawn = model.display(JSON.stringify(options()), $('opt-autoskin').checked);
     state.skinGiven = drawn.skin ?? null;
-    const glb = drawn.glb();
     const materialImages = [...drawn.materialImages()];
     const images = [];
     for (const i of materialImages) {
       if (i >= 0 && !images[i]) images[i] = { width: drawn.imageWidth(i), height: drawn.imageHeight(i), pixels: drawn.imagePixels(i) };
     }
     const warnings = JSON.parse(drawn.warnings());
+    // An MD2 comes as arrays (no GLB written nor parsed), anything else
+    // as a GLB.
+    const arrays = drawn.arrays();
+    const glb = arrays ? null : drawn.glb();
     drawn.free();
     phases.convert = performance.now();
-    await showGlb(glb, images, materialImages);
+    if (arrays) {
+      showClips(viewer.showArrays(arrays, images[materialImages[arrays.materialIndex] ?? -1] ?? null));
+      arrays.free();
+    } else {
+      await showGlb(glb, images, materialImages);
+    }
     phases.three = performance.now();
     await viewer.nextFrame();
     // A second frame: the mixer has advanced, the model is animated.

@@ -25,6 +25,78 @@ function imageTexture({ width, height, pixels }) {
   return texture;
 }
 
+/**
+ * The material GLTFLoader makes of a glTF material (`m`: the JSON of
+ * `ShownArrays.material()`, or null for a primitive without one), and
+ * then for a mesh without tangents (GLTFLoader's assignFinalMaterial).
+ */
+function gltfMaterial(m) {
+  if (!m) {
+    return new THREE.MeshStandardMaterial({ color: 0xffffff, emissive: 0x000000, metalness: 1, roughness: 1, transparent: false, depthTest: true, side: THREE.FrontSide });
+  }
+  const [r, g, b, a] = m.baseColor;
+  const params = {
+    color: new THREE.Color().setRGB(r, g, b, THREE.LinearSRGBColorSpace),
+    opacity: a,
+    metalness: m.metallic,
+    roughness: m.roughness,
+    emissive: new THREE.Color().setRGB(...m.emissive, THREE.LinearSRGBColorSpace),
+    transparent: m.alphaMode === 'BLEND',
+  };
+  if (m.doubleSided) params.side = THREE.DoubleSide;
+  if (m.alphaMode === 'BLEND') params.depthWrite = false;
+  if (m.alphaMode === 'MASK') params.alphaTest = m.alphaCutoff ?? 0.5;
+  const material = new THREE.MeshStandardMaterial(params);
+  if (m.name) material.name = m.name;
+  // GLTFLoader's clone for a mesh without tangents.
+  material.normalScale.y *= -1;
+  return material;
+}
+
+/**
+ * What GLTFLoader makes of a GLB of one mesh with morph targets and
+ * animations of its weights (an MD2's), made from the arrays
+ * (`ShownArrays`) instead: a group holding the mesh, whose geometry has
+ * the base as attributes and the targets as relative morph attributes,
+ * and one clip per animation (`NumberKeyframeTrack`s of the mesh's
+ * `morphTargetInfluences`).
+ */
+function morphModel(arrays, map) {
+  const positions = arrays.positions();
+  const count = positions.length / 3;
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+  geometry.setAttribute('normal', new THREE.BufferAttribute(arrays.normals(), 3));
+  geometry.setAttribute('uv', new THREE.BufferAttribute(arrays.uvs(), 2));
+  geometry.setIndex(new THREE.BufferAttribute(arrays.indices(), 1));
+  const names = arrays.targetNames();
+  const targets = (flat) => names.map((_, k) => new THREE.BufferAttribute(flat.subarray(k * count * 3, (k + 1) * count * 3), 3));
+  if (names.length > 0) {
+    geometry.morphAttributes.position = targets(arrays.targetPositions());
+    const normals = arrays.targetNormals();
+    if (normals.length > 0) geometry.morphAttributes.normal = targets(normals);
+    geometry.morphTargetsRelative = true;
+  }
+  const material = gltfMaterial(JSON.parse(arrays.material()));
+  if (map) material.map = map;
+  const mesh = new THREE.Mesh(geometry, material);
+  mesh.name = THREE.PropertyBinding.sanitizeNodeName(arrays.name) || 'mesh_0';
+  mesh.updateMorphTargets();
+  if (names.length > 0) {
+    mesh.morphTargetInfluences.splice(0, names.length, ...arrays.weights());
+    mesh.morphTargetDictionary = Object.fromEntries(names.map((n, i) => [n, i]));
+  }
+  const clips = [];
+  for (let i = 0; i < arrays.clipCount; i++) {
+    const interpolation = arrays.clipInterpolation(i) === 'STEP' ? THREE.InterpolateDiscrete : THREE.InterpolateLinear;
+    const track = new THREE.NumberKeyframeTrack(`${mesh.name}.morphTargetInfluences`, arrays.clipTimes(i), arrays.clipValues(i), interpolation);
+    clips.push(new THREE.AnimationClip(arrays.clipName(i) || `animation_${i}`, undefined, [track]));
+  }
+  const group = new THREE.Group();
+  group.add(mesh);
+  return { scene: group, animations: clips };
+}
+
 export class Viewer {
   constructor(canvas) {
     this.canvas = canvas;
@@ -126,6 +198,25 @@ export class Viewer {
   async show(glb, images = [], materialImages = []) {
     const buffer = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength);
     const gltf = await this.loader.parseAsync(buffer, '');
+    this.addTextures(gltf, images, materialImages);
+    this.showModel(gltf.scene, gltf.animations);
+    return this.clips;
+  }
+
+  /**
+   * Shows a scene of one morphing mesh given as arrays (`ShownArrays`,
+   * an MD2's), as `show` shows the GLB of that scene; `image` is the
+   * decoded base colour image of its material (or null). Returns the
+   * animation clips.
+   */
+  showArrays(arrays, image = null) {
+    const model = morphModel(arrays, image && imageTexture(image));
+    this.showModel(model.scene, model.animations);
+    return this.clips;
+  }
+
+  /** Gives the GLB's materials the decoded images it leaves out (see `show`). */
+  addTextures(gltf, images, materialImages) {
     if (images.some(Boolean)) {
       const textures = images.map((image) => image && imageTexture(image));
       gltf.scene.traverse((o) => {
@@ -140,14 +231,17 @@ export class Viewer {
         }
       });
     }
+  }
+
+  /** Replaces the model shown by `model` (an Object3D) with its clips. */
+  showModel(model, clips) {
     this.clear();
-    this.model = gltf.scene;
+    this.model = model;
     this.scene.add(this.model);
-    this.clips = gltf.animations;
+    this.clips = clips;
     this.originalInterpolation = this.clips.map((c) => c.tracks.map((t) => t.getInterpolation()));
     this.mixer = new THREE.AnimationMixer(this.model);
     this.applyFlags();
-    return this.clips;
   }
 
   meshes() {
