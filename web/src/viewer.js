@@ -54,37 +54,151 @@ function gltfMaterial(m) {
 }
 
 /**
+ * A mesh whose morph targets (relative, as glTF's) are blended on the
+ * CPU, into its position and normal attributes, rather than in the vertex
+ * shader from a morph texture: for an MD2's 198 frames that texture, its
+ * upload and the shader's loop over every target were a third of the
+ * time to the first frame. The blend is the vertex shader's, operation
+ * for operation in 32-bit floats (`transformed += morph * influence`, for
+ * each non-zero influence in target order), so the pixels are those of
+ * the same mesh morphed by three.js on the GPU (tested against
+ * GLTFLoader's); `getVertexPosition` is three.js's own morphing (in
+ * doubles), so framing and picking are the same too.
+ */
+class BlendedMesh extends THREE.Mesh {
+  /**
+   * `base`: {position, normal} (Float32Arrays, the rest pose); `targets`:
+   * {position, normal (or null)}, every target's displacements, target
+   * after target; `names`: the targets' names.
+   */
+  constructor(geometry, material, base, targets, names) {
+    super(geometry, material);
+    this.base = base;
+    this.targets = targets;
+    this.morphTargetInfluences = new Array(names.length).fill(0);
+    this.morphTargetDictionary = Object.fromEntries(names.map((n, i) => [n, i]));
+    this.blended = null;
+    this.blend();
+  }
+
+  /** Puts the pose of the current influences into the attributes (when they changed). */
+  blend() {
+    const influences = this.morphTargetInfluences;
+    // The influences as the shader gets them (a float uniform array).
+    const active = [];
+    for (let i = 0; i < influences.length; i++) {
+      const w = Math.fround(influences[i]);
+      if (w !== 0) active.push(i, w);
+    }
+    const key = active.join(',');
+    if (key === this.blended) return;
+    this.blended = key;
+    const f = Math.fround;
+    const count = this.base.position.length;
+    for (const name of ['position', 'normal']) {
+      const deltas = this.targets[name];
+      const attribute = this.geometry.getAttribute(name);
+      const out = attribute.array;
+      out.set(this.base[name]);
+      if (deltas) {
+        for (let k = 0; k < active.length; k += 2) {
+          const offset = active[k] * count;
+          const w = active[k + 1];
+          for (let j = 0; j < count; j++) out[j] = f(out[j] + f(deltas[offset + j] * w));
+        }
+      }
+      attribute.needsUpdate = true;
+    }
+  }
+
+  /** three.js's `Mesh.getVertexPosition` of the unblended mesh with these influences. */
+  getVertexPosition(index, target) {
+    const p = this.base.position;
+    const deltas = this.targets.position;
+    const count = p.length;
+    const influences = this.morphTargetInfluences;
+    let x = 0;
+    let y = 0;
+    let z = 0;
+    for (let i = 0; i < influences.length; i++) {
+      const w = influences[i];
+      if (w === 0) continue;
+      const o = i * count + index * 3;
+      x += deltas[o] * w;
+      y += deltas[o + 1] * w;
+      z += deltas[o + 2] * w;
+    }
+    return target.set(p[index * 3], p[index * 3 + 1], p[index * 3 + 2]).add(_morph.set(x, y, z));
+  }
+}
+const _morph = new THREE.Vector3();
+
+/**
+ * A box holding every pose: the base positions' box, grown by each morph
+ * target's smallest and largest displacements (as GLTFLoader bounds a
+ * glTF mesh from its accessors' min and max); the sphere around it (as
+ * GLTFLoader's). The attributes change with the pose, so three.js must
+ * not compute the bounds from them (they serve frustum culling and the
+ * bounding box helper).
+ */
+function morphBounds(base, deltas, targets) {
+  const count = base.length;
+  const box = new THREE.Box3();
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  const extent = (array, from, min, max) => {
+    for (let j = from; j < from + count; j += 3) {
+      for (let c = 0; c < 3; c++) {
+        const v = array[j + c];
+        if (v < min[c]) min[c] = v;
+        if (v > max[c]) max[c] = v;
+      }
+    }
+  };
+  extent(base, 0, lo, hi);
+  box.min.fromArray(lo);
+  box.max.fromArray(hi);
+  const baseBox = box.clone();
+  for (let k = 0; k < targets; k++) {
+    const tlo = [Infinity, Infinity, Infinity];
+    const thi = [-Infinity, -Infinity, -Infinity];
+    extent(deltas, k * count, tlo, thi);
+    box.expandByPoint(new THREE.Vector3().fromArray(tlo).add(baseBox.min));
+    box.expandByPoint(new THREE.Vector3().fromArray(thi).add(baseBox.max));
+  }
+  const sphere = new THREE.Sphere();
+  box.getCenter(sphere.center);
+  sphere.radius = box.min.distanceTo(box.max) / 2;
+  return { box, sphere };
+}
+
+/**
  * What GLTFLoader makes of a GLB of one mesh with morph targets and
  * animations of its weights (an MD2's), made from the arrays
- * (`ShownArrays`) instead: a group holding the mesh, whose geometry has
- * the base as attributes and the targets as relative morph attributes,
- * and one clip per animation (`NumberKeyframeTrack`s of the mesh's
- * `morphTargetInfluences`).
+ * (`ShownArrays`) instead: a group holding the mesh (blended on the CPU:
+ * `BlendedMesh`), and one clip per animation (`NumberKeyframeTrack`s of
+ * the mesh's `morphTargetInfluences`).
  */
 function morphModel(arrays, map) {
-  const positions = arrays.positions();
-  const count = positions.length / 3;
+  const base = { position: arrays.positions(), normal: arrays.normals() };
   const geometry = new THREE.BufferGeometry();
-  geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
-  geometry.setAttribute('normal', new THREE.BufferAttribute(arrays.normals(), 3));
+  geometry.setAttribute('position', new THREE.BufferAttribute(base.position.slice(), 3));
+  geometry.setAttribute('normal', new THREE.BufferAttribute(base.normal.slice(), 3));
   geometry.setAttribute('uv', new THREE.BufferAttribute(arrays.uvs(), 2));
   geometry.setIndex(new THREE.BufferAttribute(arrays.indices(), 1));
   const names = arrays.targetNames();
-  const targets = (flat) => names.map((_, k) => new THREE.BufferAttribute(flat.subarray(k * count * 3, (k + 1) * count * 3), 3));
-  if (names.length > 0) {
-    geometry.morphAttributes.position = targets(arrays.targetPositions());
-    const normals = arrays.targetNormals();
-    if (normals.length > 0) geometry.morphAttributes.normal = targets(normals);
-    geometry.morphTargetsRelative = true;
-  }
+  const normals = arrays.targetNormals();
+  const targets = { position: arrays.targetPositions(), normal: names.length > 0 && normals.length > 0 ? normals : null };
+  const { box, sphere } = morphBounds(base.position, targets.position, names.length);
+  geometry.boundingBox = box;
+  geometry.boundingSphere = sphere;
   const material = gltfMaterial(JSON.parse(arrays.material()));
   if (map) material.map = map;
-  const mesh = new THREE.Mesh(geometry, material);
+  const mesh = new BlendedMesh(geometry, material, base, targets, names);
   mesh.name = THREE.PropertyBinding.sanitizeNodeName(arrays.name) || 'mesh_0';
-  mesh.updateMorphTargets();
   if (names.length > 0) {
     mesh.morphTargetInfluences.splice(0, names.length, ...arrays.weights());
-    mesh.morphTargetDictionary = Object.fromEntries(names.map((n, i) => [n, i]));
+    mesh.blend();
   }
   const clips = [];
   for (let i = 0; i < arrays.clipCount; i++) {
@@ -147,6 +261,7 @@ export class Viewer {
     }
     if (this.flags.bbox) for (const h of this.helpers) if (h.isBoxHelper) h.update();
     this.controls.update();
+    this.model?.traverse((o) => o instanceof BlendedMesh && o.blend());
     this.renderer.render(this.scene, this.camera);
     const listeners = this.frameListeners;
     this.frameListeners = [];
