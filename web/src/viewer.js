@@ -382,10 +382,15 @@ export class Viewer {
     this.camera.updateProjectionMatrix();
     this.controls.target.copy(center);
     this.scene.remove(this.grid);
-    this.grid.dispose();
+    // The new grid keeps the old one's material: disposing it would
+    // release its shader program, compiled again for the next frame.
+    this.grid.geometry.dispose();
+    const material = this.grid.material;
     const step = 10 ** Math.floor(Math.log10(radius));
     const divisions = 20;
     this.grid = new THREE.GridHelper(step * divisions, divisions, 0x555c6c, 0x2c313c);
+    this.grid.material.dispose();
+    this.grid.material = material;
     this.grid.position.set(center.x, box.min.y, center.z);
     this.grid.visible = this.flags.grid;
     this.scene.add(this.grid);
