@@ -30,6 +30,10 @@ window.retromodel = { state, viewer };
 const wasmReady = init().then(() => {
   state.ready = true;
 });
+// The MD2 shader, compiled while the module downloads and compiles (off
+// the main thread); `?nowarmup` leaves it to the first model (the
+// benchmark measures both).
+if (!new URLSearchParams(location.search).has('nowarmup')) viewer.warmUp();
 
 function options() {
   return {

@@ -245,6 +245,41 @@ export class Viewer {
     this.renderer.setAnimationLoop(() => this.tick());
   }
 
+  /**
+   * Has the shader program an MD2 is drawn with compiled now, and built
+   * by the GPU (SwiftShader compiles its pipeline at the first draw), so
+   * that the first model dropped does not wait for it: an MD2 is one
+   * `BlendedMesh` (no morph targets on the GPU, so the program does not
+   * depend on the model) with GLTFLoader's material for an MD2's (white,
+   * rough, not metallic, opaque, one-sided) and a skin set up as
+   * `imageTexture` sets it up. Draws one triangle of no area (no pixel
+   * changes) and keeps the material, which keeps the program cached.
+   * The page calls it while its WebAssembly module loads.
+   */
+  warmUp() {
+    const started = performance.now();
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(9), 3));
+    geometry.setAttribute('normal', new THREE.BufferAttribute(new Float32Array([0, 1, 0, 0, 1, 0, 0, 1, 0]), 3));
+    geometry.setAttribute('uv', new THREE.BufferAttribute(new Float32Array(6), 2));
+    geometry.setIndex(new THREE.BufferAttribute(new Uint32Array([0, 1, 2]), 1));
+    const material = gltfMaterial({ baseColor: [1, 1, 1, 1], metallic: 0, roughness: 1, emissive: [0, 0, 0], alphaMode: 'OPAQUE', doubleSided: false });
+    const map = imageTexture({ width: 2, height: 2, pixels: new Uint8Array(16) });
+    material.map = map;
+    const mesh = new THREE.Mesh(geometry, material);
+    mesh.frustumCulled = false;
+    this.scene.add(mesh);
+    this.renderer.render(this.scene, this.camera);
+    this.finish();
+    this.scene.remove(mesh);
+    geometry.dispose();
+    map.dispose();
+    material.map = null;
+    this.warmMaterial = material;
+    /** How long the warm-up took (ms), for the benchmark. */
+    this.warmUpMs = performance.now() - started;
+  }
+
   resize() {
     const { clientWidth: w, clientHeight: h } = this.canvas.parentElement;
     if (w === 0 || h === 0) return;
