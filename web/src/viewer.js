@@ -134,45 +134,6 @@ class BlendedMesh extends THREE.Mesh {
 const _morph = new THREE.Vector3();
 
 /**
- * A box holding every pose: the base positions' box, grown by each morph
- * target's smallest and largest displacements (as GLTFLoader bounds a
- * glTF mesh from its accessors' min and max); the sphere around it (as
- * GLTFLoader's). The attributes change with the pose, so three.js must
- * not compute the bounds from them (they serve frustum culling and the
- * bounding box helper).
- */
-function morphBounds(base, deltas, targets) {
-  const count = base.length;
-  const box = new THREE.Box3();
-  const lo = [Infinity, Infinity, Infinity];
-  const hi = [-Infinity, -Infinity, -Infinity];
-  const extent = (array, from, min, max) => {
-    for (let j = from; j < from + count; j += 3) {
-      for (let c = 0; c < 3; c++) {
-        const v = array[j + c];
-        if (v < min[c]) min[c] = v;
-        if (v > max[c]) max[c] = v;
-      }
-    }
-  };
-  extent(base, 0, lo, hi);
-  box.min.fromArray(lo);
-  box.max.fromArray(hi);
-  const baseBox = box.clone();
-  for (let k = 0; k < targets; k++) {
-    const tlo = [Infinity, Infinity, Infinity];
-    const thi = [-Infinity, -Infinity, -Infinity];
-    extent(deltas, k * count, tlo, thi);
-    box.expandByPoint(new THREE.Vector3().fromArray(tlo).add(baseBox.min));
-    box.expandByPoint(new THREE.Vector3().fromArray(thi).add(baseBox.max));
-  }
-  const sphere = new THREE.Sphere();
-  box.getCenter(sphere.center);
-  sphere.radius = box.min.distanceTo(box.max) / 2;
-  return { box, sphere };
-}
-
-/**
  * What GLTFLoader makes of a GLB of one mesh with morph targets and
  * animations of its weights (an MD2's), made from the arrays
  * (`ShownArrays`) instead: a group holding the mesh (blended on the CPU:
@@ -189,7 +150,14 @@ function morphModel(arrays, map) {
   const names = arrays.targetNames();
   const normals = arrays.targetNormals();
   const targets = { position: arrays.targetPositions(), normal: names.length > 0 && normals.length > 0 ? normals : null };
-  const { box, sphere } = morphBounds(base.position, targets.position, names.length);
+  // The attributes change with the pose: the bounds (for frustum culling
+  // and the box helper) hold every frame, the sphere is GLTFLoader's
+  // (around the box).
+  const bounds = arrays.bounds();
+  const box = new THREE.Box3().setFromArray(bounds);
+  const sphere = new THREE.Sphere();
+  box.getCenter(sphere.center);
+  sphere.radius = box.min.distanceTo(box.max) / 2;
   geometry.boundingBox = box;
   geometry.boundingSphere = sphere;
   const material = gltfMaterial(JSON.parse(arrays.material()));

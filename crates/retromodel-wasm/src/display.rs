@@ -185,6 +185,10 @@ pub struct MorphMesh {
     pub target_normals: Vec<f32>,
     /// The default weight of each target (the GLB mesh's `weights`).
     pub weights: Vec<f32>,
+    /// The smallest box holding the base and every pose with one target
+    /// at weight 1 (an MD2's frames; their blends lie between), as (min,
+    /// max).
+    pub bounds: ([f32; 3], [f32; 3]),
     /// The mesh's material; `None` for none (GLTFLoader's default one).
     pub material: Option<Material>,
     /// The index of that material in the scene (and the GLB).
@@ -256,6 +260,20 @@ impl MorphMesh {
                 interpolation,
             });
         }
+        let grow = |(lo, hi): ([f32; 3], [f32; 3]), p: [f32; 3]| {
+            (
+                std::array::from_fn(|c| lo[c].min(p[c])),
+                std::array::from_fn(|c| hi[c].max(p[c])),
+            )
+        };
+        let empty = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+        let base_box = mesh.positions.iter().copied().fold(empty, grow);
+        let bounds = targets.iter().fold(base_box, |b, t| {
+            mesh.positions
+                .iter()
+                .zip(&t.positions)
+                .fold(b, |b, (p, d)| grow(b, std::array::from_fn(|c| p[c] + d[c])))
+        });
         let material_index = mesh.material.filter(|&m| m < scene.materials.len());
         let mut weights = vec![0.0; targets.len()];
         weights[..mesh.morph_weights.len()].copy_from_slice(&mesh.morph_weights);
@@ -277,6 +295,7 @@ impl MorphMesh {
                 .copied()
                 .collect(),
             weights,
+            bounds,
             material: material_index.and_then(|m| scene.materials.get(m)).cloned(),
             material_index,
             clips,
@@ -453,6 +472,24 @@ mod tests {
         assert_eq!(arrays.target_positions, flat(|t| &t.positions));
         assert_eq!(arrays.target_normals, flat(|t| &t.normals));
         assert_eq!(arrays.weights, vec![0.0; targets.len()]);
+        // Every frame's every vertex lies in the bounds, and each side is
+        // touched by one (target 0, frame 0, is the base).
+        let (lo, hi) = arrays.bounds;
+        let mut touched = [[false; 3]; 2];
+        for t in targets {
+            for (p, d) in mesh.positions.iter().zip(&t.positions) {
+                for c in 0..3 {
+                    let v = p[c] + d[c];
+                    assert!(lo[c] <= v && v <= hi[c], "{v} outside {lo:?}..{hi:?}");
+                    touched[0][c] |= v == lo[c];
+                    touched[1][c] |= v == hi[c];
+                }
+            }
+        }
+        assert_eq!(
+            touched, [[true; 3]; 2],
+            "bounds {lo:?}..{hi:?} wider than the frames"
+        );
         // The material, but its texture (given as pixels).
         assert_eq!(arrays.material_index, mesh.material);
         let material = arrays.material.as_ref().unwrap();

@@ -423,6 +423,12 @@ impl ShownArrays {
         self.mesh.weights.clone()
     }
 
+    /// The box holding every frame: min x, y, z, then max x, y, z.
+    pub fn bounds(&self) -> Vec<f32> {
+        let (lo, hi) = self.mesh.bounds;
+        [lo, hi].concat()
+    }
+
     /// JSON of the material, as the GLB stores it: `{name, baseColor,
     /// metallic, roughness, emissive, alphaMode, alphaCutoff,
     /// doubleSided}` (`alphaMode` `OPAQUE`, `MASK` or `BLEND`), or `null`
