@@ -1,7 +1,7 @@
 // The page: dropped files go to the library (WebAssembly), whose info,
-// validate and convert results are shown; the GLB it makes is drawn by
-// three.js (viewer.js). `window.retromodel` exposes the state for the
-// browser tests and the benchmark.
+// validate and convert results are shown; the scene it makes (a GLB, or
+// an MD2's arrays) is drawn by three.js (viewer.js). `window.retromodel`
+// exposes the state for the browser tests and the benchmark.
 import init, { DroppedFiles, LoadedModel } from './pkg/retromodel_wasm.js';
 import { Viewer } from './viewer.js';
 import { filesOfDrop, filesOfList, readAll } from './dropped.js';

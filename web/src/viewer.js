@@ -1,5 +1,7 @@
-// The three.js side: draws the GLB the library made (GLTFLoader), plays
-// its animations (AnimationMixer) and the view's helpers.
+// The three.js side: draws the GLB the library made (GLTFLoader), or an
+// MD2's scene from the library's arrays (as GLTFLoader would build it,
+// its frames blended on the CPU), plays its animations (AnimationMixer)
+// and the view's helpers.
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';

@@ -1,6 +1,9 @@
 //! What the page draws: the scene that `retromodel convert MODEL STEM.glb`
 //! exports, as a GLB without the images the library decoded, and those
-//! images as RGBA pixels for the page to hand to three.js directly.
+//! images as RGBA pixels for the page to hand to three.js directly; an
+//! MD2's scene as the arrays that GLB would hold ([`MorphMesh`]), from
+//! which the page builds three.js's objects without writing or parsing a
+//! GLB.
 //!
 //! The downloaded `.glb` embeds every texture as PNG (and is byte-identical
 //! to the command line's); drawing it meant encoding the decoded skin as

@@ -15,8 +15,8 @@
 //! - [`LoadedModel::md2_preview`]: the MD2 a model would become, as GLB,
 //!   with each MD2 vertex's quantisation error;
 //! - [`LoadedModel::display`]: what the page draws, the `.glb`'s scene
-//!   with its decoded images as RGBA pixels instead of embedded PNG
-//!   ([`display`]).
+//!   with its decoded images as RGBA pixels instead of embedded PNG, an
+//!   MD2's as typed arrays instead of a GLB ([`display`]).
 //!
 //! Errors become JavaScript exceptions (`Error`) with the library's
 //! message. Nothing here touches the network or a file system: the bytes
@@ -229,8 +229,9 @@ impl LoadedModel {
 
     /// What the page draws: the scene `convert("glb", options, auto_skin)`
     /// exports, as a GLB without the images decoded here, which come as
-    /// RGBA pixels (see [`Shown`]). Faster than `convert`: no PNG is
-    /// encoded here nor decoded by the browser.
+    /// RGBA pixels (see [`Shown`]); an MD2's (without `quantize` and
+    /// `compress`) as arrays, with no GLB ([`Shown::arrays`]). Faster than
+    /// `convert`: no PNG is encoded here nor decoded by the browser.
     pub fn display(&self, options: &str, auto_skin: bool) -> Result<Shown, JsError> {
         let options = WebOptions::from_json(options).map_err(js_error)?;
         display::display(&self.session, &options, auto_skin)
