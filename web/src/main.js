@@ -1,7 +1,7 @@
 // The page: dropped files go to the library (WebAssembly), whose info,
-// validate and convert results are shown; the GLB it makes is drawn by
-// three.js (viewer.js). `window.retromodel` exposes the state for the
-// browser tests and the benchmark.
+// validate and convert results are shown; the scene it makes (a GLB, or
+// an MD2's arrays) is drawn by three.js (viewer.js). `window.retromodel`
+// exposes the state for the browser tests and the benchmark.
 import init, { DroppedFiles, LoadedModel } from './pkg/retromodel_wasm.js';
 import { Viewer } from './viewer.js';
 import { filesOfDrop, filesOfList, readAll } from './dropped.js';
@@ -30,6 +30,10 @@ window.retromodel = { state, viewer };
 const wasmReady = init().then(() => {
   state.ready = true;
 });
+// The MD2 shader, compiled while the module downloads and compiles (off
+// the main thread); `?nowarmup` leaves it to the first model (the
+// benchmark measures both).
+if (!new URLSearchParams(location.search).has('nowarmup')) viewer.warmUp();
 
 function options() {
   return {
@@ -154,7 +158,11 @@ function convert(format) {
 }
 
 async function showGlb(glb, images, materialImages) {
-  const clips = await viewer.show(glb, images, materialImages);
+  return showClips(await viewer.show(glb, images, materialImages));
+}
+
+/** Fills the animation list with the clips of the model just shown, and frames it. */
+function showClips(clips) {
   state.clips = clips.map((c) => ({ name: c.name, duration: c.duration }));
   showAnimations(clips);
   // Framed in the first clip's first pose (a skinned model's rest pose
@@ -187,16 +195,24 @@ async function loadModel(path, started = performance.now()) {
     // asked for) with its decoded images as pixels, not PNG.
     const drawn = model.display(JSON.stringify(options()), $('opt-autoskin').checked);
     state.skinGiven = drawn.skin ?? null;
-    const glb = drawn.glb();
     const materialImages = [...drawn.materialImages()];
     const images = [];
     for (const i of materialImages) {
       if (i >= 0 && !images[i]) images[i] = { width: drawn.imageWidth(i), height: drawn.imageHeight(i), pixels: drawn.imagePixels(i) };
     }
     const warnings = JSON.parse(drawn.warnings());
+    // An MD2 comes as arrays (no GLB written nor parsed), anything else
+    // as a GLB.
+    const arrays = drawn.arrays();
+    const glb = arrays ? null : drawn.glb();
     drawn.free();
     phases.convert = performance.now();
-    await showGlb(glb, images, materialImages);
+    if (arrays) {
+      showClips(viewer.showArrays(arrays, images[materialImages[arrays.materialIndex] ?? -1] ?? null));
+      arrays.free();
+    } else {
+      await showGlb(glb, images, materialImages);
+    }
     phases.three = performance.now();
     await viewer.nextFrame();
     // A second frame: the mixer has advanced, the model is animated.

@@ -1,5 +1,7 @@
-// The three.js side: draws the GLB the library made (GLTFLoader), plays
-// its animations (AnimationMixer) and the view's helpers.
+// The three.js side: draws the GLB the library made (GLTFLoader), or an
+// MD2's scene from the library's arrays (as GLTFLoader would build it,
+// its frames blended on the CPU), plays its animations (AnimationMixer)
+// and the view's helpers.
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
@@ -23,6 +25,160 @@ function imageTexture({ width, height, pixels }) {
   texture.generateMipmaps = true;
   texture.needsUpdate = true;
   return texture;
+}
+
+/**
+ * The material GLTFLoader makes of a glTF material (`m`: the JSON of
+ * `ShownArrays.material()`, or null for a primitive without one), and
+ * then for a mesh without tangents (GLTFLoader's assignFinalMaterial).
+ */
+function gltfMaterial(m) {
+  if (!m) {
+    return new THREE.MeshStandardMaterial({ color: 0xffffff, emissive: 0x000000, metalness: 1, roughness: 1, transparent: false, depthTest: true, side: THREE.FrontSide });
+  }
+  const [r, g, b, a] = m.baseColor;
+  const params = {
+    color: new THREE.Color().setRGB(r, g, b, THREE.LinearSRGBColorSpace),
+    opacity: a,
+    metalness: m.metallic,
+    roughness: m.roughness,
+    emissive: new THREE.Color().setRGB(...m.emissive, THREE.LinearSRGBColorSpace),
+    transparent: m.alphaMode === 'BLEND',
+  };
+  if (m.doubleSided) params.side = THREE.DoubleSide;
+  if (m.alphaMode === 'BLEND') params.depthWrite = false;
+  if (m.alphaMode === 'MASK') params.alphaTest = m.alphaCutoff ?? 0.5;
+  const material = new THREE.MeshStandardMaterial(params);
+  if (m.name) material.name = m.name;
+  // GLTFLoader's clone for a mesh without tangents.
+  material.normalScale.y *= -1;
+  return material;
+}
+
+/**
+ * A mesh whose morph targets (relative, as glTF's) are blended on the
+ * CPU, into its position and normal attributes, rather than in the vertex
+ * shader from a morph texture: for an MD2's 198 frames that texture, its
+ * upload and the shader's loop over every target were a third of the
+ * time to the first frame. The blend is the vertex shader's, operation
+ * for operation in 32-bit floats (`transformed += morph * influence`, for
+ * each non-zero influence in target order), so the pixels are those of
+ * the same mesh morphed by three.js on the GPU (tested against
+ * GLTFLoader's); `getVertexPosition` is three.js's own morphing (in
+ * doubles), so framing and picking are the same too.
+ */
+class BlendedMesh extends THREE.Mesh {
+  /**
+   * `base`: {position, normal} (Float32Arrays, the rest pose); `targets`:
+   * {position, normal (or null)}, every target's displacements, target
+   * after target; `names`: the targets' names.
+   */
+  constructor(geometry, material, base, targets, names) {
+    super(geometry, material);
+    this.base = base;
+    this.targets = targets;
+    this.morphTargetInfluences = new Array(names.length).fill(0);
+    this.morphTargetDictionary = Object.fromEntries(names.map((n, i) => [n, i]));
+    this.blended = null;
+    this.blend();
+  }
+
+  /** Puts the pose of the current influences into the attributes (when they changed). */
+  blend() {
+    const influences = this.morphTargetInfluences;
+    // The influences as the shader gets them (a float uniform array).
+    const active = [];
+    for (let i = 0; i < influences.length; i++) {
+      const w = Math.fround(influences[i]);
+      if (w !== 0) active.push(i, w);
+    }
+    const key = active.join(',');
+    if (key === this.blended) return;
+    this.blended = key;
+    const f = Math.fround;
+    const count = this.base.position.length;
+    for (const name of ['position', 'normal']) {
+      const deltas = this.targets[name];
+      const attribute = this.geometry.getAttribute(name);
+      const out = attribute.array;
+      out.set(this.base[name]);
+      if (deltas) {
+        for (let k = 0; k < active.length; k += 2) {
+          const offset = active[k] * count;
+          const w = active[k + 1];
+          for (let j = 0; j < count; j++) out[j] = f(out[j] + f(deltas[offset + j] * w));
+        }
+      }
+      attribute.needsUpdate = true;
+    }
+  }
+
+  /** three.js's `Mesh.getVertexPosition` of the unblended mesh with these influences. */
+  getVertexPosition(index, target) {
+    const p = this.base.position;
+    const deltas = this.targets.position;
+    const count = p.length;
+    const influences = this.morphTargetInfluences;
+    let x = 0;
+    let y = 0;
+    let z = 0;
+    for (let i = 0; i < influences.length; i++) {
+      const w = influences[i];
+      if (w === 0) continue;
+      const o = i * count + index * 3;
+      x += deltas[o] * w;
+      y += deltas[o + 1] * w;
+      z += deltas[o + 2] * w;
+    }
+    return target.set(p[index * 3], p[index * 3 + 1], p[index * 3 + 2]).add(_morph.set(x, y, z));
+  }
+}
+const _morph = new THREE.Vector3();
+
+/**
+ * What GLTFLoader makes of a GLB of one mesh with morph targets and
+ * animations of its weights (an MD2's), made from the arrays
+ * (`ShownArrays`) instead: a group holding the mesh (blended on the CPU:
+ * `BlendedMesh`), and one clip per animation (`NumberKeyframeTrack`s of
+ * the mesh's `morphTargetInfluences`).
+ */
+function morphModel(arrays, map) {
+  const base = { position: arrays.positions(), normal: arrays.normals() };
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(base.position.slice(), 3));
+  geometry.setAttribute('normal', new THREE.BufferAttribute(base.normal.slice(), 3));
+  geometry.setAttribute('uv', new THREE.BufferAttribute(arrays.uvs(), 2));
+  geometry.setIndex(new THREE.BufferAttribute(arrays.indices(), 1));
+  const names = arrays.targetNames();
+  const normals = arrays.targetNormals();
+  const targets = { position: arrays.targetPositions(), normal: names.length > 0 && normals.length > 0 ? normals : null };
+  // The attributes change with the pose: the bounds (for frustum culling
+  // and the box helper) hold every frame, the sphere is GLTFLoader's
+  // (around the box).
+  const bounds = arrays.bounds();
+  const box = new THREE.Box3().setFromArray(bounds);
+  const sphere = new THREE.Sphere();
+  box.getCenter(sphere.center);
+  sphere.radius = box.min.distanceTo(box.max) / 2;
+  geometry.boundingBox = box;
+  geometry.boundingSphere = sphere;
+  const material = gltfMaterial(JSON.parse(arrays.material()));
+  if (map) material.map = map;
+  const mesh = new BlendedMesh(geometry, material, base, targets, names);
+  mesh.name = THREE.PropertyBinding.sanitizeNodeName(arrays.name) || 'mesh_0';
+  if (names.length > 0) {
+    mesh.morphTargetInfluences.splice(0, names.length, ...arrays.weights());
+    mesh.blend();
+  }
+  const clips = [];
+  for (let i = 0; i < arrays.clipCount; i++) {
+    const interpolation = arrays.clipInterpolation(i) === 'STEP' ? THREE.InterpolateDiscrete : THREE.InterpolateLinear;
+    const track = new THREE.NumberKeyframeTrack(`${mesh.name}.morphTargetInfluences`, arrays.clipTimes(i), arrays.clipValues(i), interpolation);
+    clips.push(new THREE.AnimationClip(arrays.clipName(i) || `animation_${i}`, undefined, [track]));
+  }
+  const group = new THREE.Group();
+  group.add(mesh);
+  return { scene: group, animations: clips };
 }
 
 export class Viewer {
@@ -59,6 +215,41 @@ export class Viewer {
     this.renderer.setAnimationLoop(() => this.tick());
   }
 
+  /**
+   * Has the shader program an MD2 is drawn with compiled now, and built
+   * by the GPU (SwiftShader compiles its pipeline at the first draw), so
+   * that the first model dropped does not wait for it: an MD2 is one
+   * `BlendedMesh` (no morph targets on the GPU, so the program does not
+   * depend on the model) with GLTFLoader's material for an MD2's (white,
+   * rough, not metallic, opaque, one-sided) and a skin set up as
+   * `imageTexture` sets it up. Draws one triangle of no area (no pixel
+   * changes) and keeps the material, which keeps the program cached.
+   * The page calls it while its WebAssembly module loads.
+   */
+  warmUp() {
+    const started = performance.now();
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(9), 3));
+    geometry.setAttribute('normal', new THREE.BufferAttribute(new Float32Array([0, 1, 0, 0, 1, 0, 0, 1, 0]), 3));
+    geometry.setAttribute('uv', new THREE.BufferAttribute(new Float32Array(6), 2));
+    geometry.setIndex(new THREE.BufferAttribute(new Uint32Array([0, 1, 2]), 1));
+    const material = gltfMaterial({ baseColor: [1, 1, 1, 1], metallic: 0, roughness: 1, emissive: [0, 0, 0], alphaMode: 'OPAQUE', doubleSided: false });
+    const map = imageTexture({ width: 2, height: 2, pixels: new Uint8Array(16) });
+    material.map = map;
+    const mesh = new THREE.Mesh(geometry, material);
+    mesh.frustumCulled = false;
+    this.scene.add(mesh);
+    this.renderer.render(this.scene, this.camera);
+    this.finish();
+    this.scene.remove(mesh);
+    geometry.dispose();
+    map.dispose();
+    material.map = null;
+    this.warmMaterial = material;
+    /** How long the warm-up took (ms), for the benchmark. */
+    this.warmUpMs = performance.now() - started;
+  }
+
   resize() {
     const { clientWidth: w, clientHeight: h } = this.canvas.parentElement;
     if (w === 0 || h === 0) return;
@@ -75,6 +266,7 @@ export class Viewer {
     }
     if (this.flags.bbox) for (const h of this.helpers) if (h.isBoxHelper) h.update();
     this.controls.update();
+    this.model?.traverse((o) => o instanceof BlendedMesh && o.blend());
     this.renderer.render(this.scene, this.camera);
     const listeners = this.frameListeners;
     this.frameListeners = [];
@@ -126,6 +318,25 @@ export class Viewer {
   async show(glb, images = [], materialImages = []) {
     const buffer = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength);
     const gltf = await this.loader.parseAsync(buffer, '');
+    this.addTextures(gltf, images, materialImages);
+    this.showModel(gltf.scene, gltf.animations);
+    return this.clips;
+  }
+
+  /**
+   * Shows a scene of one morphing mesh given as arrays (`ShownArrays`,
+   * an MD2's), as `show` shows the GLB of that scene; `image` is the
+   * decoded base colour image of its material (or null). Returns the
+   * animation clips.
+   */
+  showArrays(arrays, image = null) {
+    const model = morphModel(arrays, image && imageTexture(image));
+    this.showModel(model.scene, model.animations);
+    return this.clips;
+  }
+
+  /** Gives the GLB's materials the decoded images it leaves out (see `show`). */
+  addTextures(gltf, images, materialImages) {
     if (images.some(Boolean)) {
       const textures = images.map((image) => image && imageTexture(image));
       gltf.scene.traverse((o) => {
@@ -140,14 +351,17 @@ export class Viewer {
         }
       });
     }
+  }
+
+  /** Replaces the model shown by `model` (an Object3D) with its clips. */
+  showModel(model, clips) {
     this.clear();
-    this.model = gltf.scene;
+    this.model = model;
     this.scene.add(this.model);
-    this.clips = gltf.animations;
+    this.clips = clips;
     this.originalInterpolation = this.clips.map((c) => c.tracks.map((t) => t.getInterpolation()));
     this.mixer = new THREE.AnimationMixer(this.model);
     this.applyFlags();
-    return this.clips;
   }
 
   meshes() {
@@ -173,10 +387,15 @@ export class Viewer {
     this.camera.updateProjectionMatrix();
     this.controls.target.copy(center);
     this.scene.remove(this.grid);
-    this.grid.dispose();
+    // The new grid keeps the old one's material: disposing it would
+    // release its shader program, compiled again for the next frame.
+    this.grid.geometry.dispose();
+    const material = this.grid.material;
     const step = 10 ** Math.floor(Math.log10(radius));
     const divisions = 20;
     this.grid = new THREE.GridHelper(step * divisions, divisions, 0x555c6c, 0x2c313c);
+    this.grid.material.dispose();
+    this.grid.material = material;
     this.grid.position.set(center.x, box.min.y, center.z);
     this.grid.visible = this.flags.grid;
     this.scene.add(this.grid);

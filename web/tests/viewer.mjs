@@ -3,9 +3,10 @@
 // `retromodel info --json`'s; playing changes the canvas and pausing
 // freezes it; the downloaded .glb, .obj (with its .mtl and textures) and
 // .md2 are byte-identical to `retromodel convert`'s with the same options;
-// what the page draws (the .glb's scene, its images handed over as pixels)
-// is pixel for pixel what three.js's GLTFLoader draws of the command
-// line's .glb; a picked folder (a game tree) finds the model's skin by the
+// what the page draws (an MD2 from the scene's arrays, its frames blended
+// on the CPU; other models from the .glb's scene; images handed over as
+// pixels) is pixel for pixel what three.js's GLTFLoader draws of the
+// command line's .glb, in three poses; a picked folder (a game tree) finds the model's skin by the
 // library's lookup rules, and a skin name leading out of the model's
 // folders is refused although the file it points at was dropped; a
 // truncated file shows an error and the next good file still loads; no
@@ -242,17 +243,24 @@ for (const c of CASES) {
       retromodel(['convert', model, `glb/${stem}.glb`, ...skin], dir);
       sameAsCli(glb, join(dir, 'glb'));
 
-      // What the page draws (the .glb's scene with its images handed over
-      // as pixels) is what three.js's GLTFLoader draws of the CLI's .glb.
+      // What the page draws (an MD2 from its scene's arrays, blended on
+      // the CPU; others from the .glb's scene; images handed over as
+      // pixels) is what three.js's GLTFLoader draws of the CLI's .glb.
       if (got.clips.length > 0) {
-        const drawn = await poseHash(page, 0.35);
+        // Poses between keys (an MD2's frames blended) and past the
+        // first clip's end.
+        const times = [0.35, 0.83, 2.04];
+        const drawn = [];
+        for (const t of times) drawn.push(await poseHash(page, t));
         const cliGlb = readFileSync(join(dir, 'glb', `${stem}.glb`)).toString('base64');
         await page.evaluate(async (b64) => {
           const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
           await window.retromodel.viewer.show(bytes);
         }, cliGlb);
         assert.equal(await page.evaluate(() => window.retromodel.viewer.textured()), c.textured);
-        assert.equal(await poseHash(page, 0.35), drawn, 'the page draws otherwise than GLTFLoader draws the CLI\'s .glb');
+        for (const [i, t] of times.entries()) {
+          assert.equal(await poseHash(page, t), drawn[i], `at ${t} s the page draws otherwise than GLTFLoader draws the CLI's .glb`);
+        }
         // Back to the page's own drawing of the model.
         await give(page, c.files);
       }

@@ -15,8 +15,8 @@
 //! - [`LoadedModel::md2_preview`]: the MD2 a model would become, as GLB,
 //!   with each MD2 vertex's quantisation error;
 //! - [`LoadedModel::display`]: what the page draws, the `.glb`'s scene
-//!   with its decoded images as RGBA pixels instead of embedded PNG
-//!   ([`display`]).
+//!   with its decoded images as RGBA pixels instead of embedded PNG, an
+//!   MD2's as typed arrays instead of a GLB ([`display`]).
 //!
 //! Errors become JavaScript exceptions (`Error`) with the library's
 //! message. Nothing here touches the network or a file system: the bytes
@@ -229,8 +229,9 @@ impl LoadedModel {
 
     /// What the page draws: the scene `convert("glb", options, auto_skin)`
     /// exports, as a GLB without the images decoded here, which come as
-    /// RGBA pixels (see [`Shown`]). Faster than `convert`: no PNG is
-    /// encoded here nor decoded by the browser.
+    /// RGBA pixels (see [`Shown`]); an MD2's (without `quantize` and
+    /// `compress`) as arrays, with no GLB ([`Shown::arrays`]). Faster than
+    /// `convert`: no PNG is encoded here nor decoded by the browser.
     pub fn display(&self, options: &str, auto_skin: bool) -> Result<Shown, JsError> {
         let options = WebOptions::from_json(options).map_err(js_error)?;
         display::display(&self.session, &options, auto_skin)
@@ -303,9 +304,17 @@ pub struct Shown {
 
 #[wasm_bindgen]
 impl Shown {
-    /// The GLB, without the images given as pixels.
+    /// The GLB, without the images given as pixels; empty when the scene
+    /// comes as arrays ([`Shown::arrays`]).
     pub fn glb(&self) -> Vec<u8> {
         self.display.glb.clone()
+    }
+
+    /// The scene as arrays (an MD2 without `quantize` and `compress`), for
+    /// the page to build three.js's objects from instead of loading a GLB;
+    /// taken out: a second call gives `undefined`.
+    pub fn arrays(&mut self) -> Option<ShownArrays> {
+        self.display.morph.take().map(|mesh| ShownArrays { mesh })
     }
 
     /// Per material of the GLB (in order), the index of its base colour
@@ -352,6 +361,155 @@ impl Shown {
 impl Shown {
     fn image(&self, index: usize) -> Option<&retromodel::texture::Rgba8Image> {
         self.display.images.get(index).and_then(Option::as_ref)
+    }
+}
+
+/// A scene of one morphing mesh as arrays ([`display::MorphMesh`]). The
+/// large arrays are moved out: each is given once, then empty.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct ShownArrays {
+    mesh: display::MorphMesh,
+}
+
+#[wasm_bindgen]
+impl ShownArrays {
+    /// The mesh's name.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.mesh.name.clone()
+    }
+
+    /// Base positions (x, y, z a vertex).
+    pub fn positions(&mut self) -> Vec<f32> {
+        std::mem::take(&mut self.mesh.positions)
+    }
+
+    /// Base normals (x, y, z a vertex).
+    pub fn normals(&mut self) -> Vec<f32> {
+        std::mem::take(&mut self.mesh.normals)
+    }
+
+    /// Texture coordinates (u, v a vertex; v top-down).
+    pub fn uvs(&mut self) -> Vec<f32> {
+        std::mem::take(&mut self.mesh.uvs)
+    }
+
+    /// Three vertex indices a triangle.
+    pub fn indices(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.mesh.indices)
+    }
+
+    /// The morph targets' names.
+    #[wasm_bindgen(js_name = targetNames)]
+    pub fn target_names(&self) -> Vec<String> {
+        self.mesh.target_names.clone()
+    }
+
+    /// Every morph target's position displacements, target after target.
+    #[wasm_bindgen(js_name = targetPositions)]
+    pub fn target_positions(&mut self) -> Vec<f32> {
+        std::mem::take(&mut self.mesh.target_positions)
+    }
+
+    /// Every morph target's normal displacements, target after target
+    /// (empty when the targets have none).
+    #[wasm_bindgen(js_name = targetNormals)]
+    pub fn target_normals(&mut self) -> Vec<f32> {
+        std::mem::take(&mut self.mesh.target_normals)
+    }
+
+    /// The default weight of each morph target.
+    pub fn weights(&self) -> Vec<f32> {
+        self.mesh.weights.clone()
+    }
+
+    /// The box holding every frame: min x, y, z, then max x, y, z.
+    pub fn bounds(&self) -> Vec<f32> {
+        let (lo, hi) = self.mesh.bounds;
+        [lo, hi].concat()
+    }
+
+    /// JSON of the material, as the GLB stores it: `{name, baseColor,
+    /// metallic, roughness, emissive, alphaMode, alphaCutoff,
+    /// doubleSided}` (`alphaMode` `OPAQUE`, `MASK` or `BLEND`), or `null`
+    /// for a mesh without one.
+    pub fn material(&self) -> String {
+        use retromodel::scene::AlphaMode;
+        let Some(m) = &self.mesh.material else {
+            return "null".to_string();
+        };
+        let (mode, cutoff) = match m.alpha_mode {
+            AlphaMode::Opaque => ("OPAQUE", None),
+            AlphaMode::Mask { cutoff } => ("MASK", Some(cutoff)),
+            AlphaMode::Blend => ("BLEND", None),
+        };
+        json(&serde_json::json!({
+            "name": m.name,
+            "baseColor": m.base_color,
+            "metallic": m.metallic,
+            "roughness": m.roughness,
+            "emissive": m.emissive,
+            "alphaMode": mode,
+            "alphaCutoff": cutoff,
+            "doubleSided": m.double_sided,
+        }))
+    }
+
+    /// The index of the mesh's material among the scene's (as in
+    /// [`Shown::material_images`]), or -1 for none.
+    #[wasm_bindgen(getter, js_name = materialIndex)]
+    pub fn material_index(&self) -> i32 {
+        self.mesh
+            .material_index
+            .and_then(|i| i32::try_from(i).ok())
+            .unwrap_or(-1)
+    }
+
+    /// How many animations.
+    #[wasm_bindgen(getter, js_name = clipCount)]
+    pub fn clip_count(&self) -> usize {
+        self.mesh.clips.len()
+    }
+
+    /// The name of animation `index` (empty for none).
+    #[wasm_bindgen(js_name = clipName)]
+    pub fn clip_name(&self, index: usize) -> String {
+        self.mesh
+            .clips
+            .get(index)
+            .map_or_else(String::new, |c| c.name.clone())
+    }
+
+    /// `LINEAR` or `STEP`: how animation `index` interpolates.
+    #[wasm_bindgen(js_name = clipInterpolation)]
+    pub fn clip_interpolation(&self, index: usize) -> String {
+        self.mesh
+            .clips
+            .get(index)
+            .map_or("LINEAR", |c| c.interpolation)
+            .to_string()
+    }
+
+    /// Key times of animation `index`, in seconds.
+    #[wasm_bindgen(js_name = clipTimes)]
+    pub fn clip_times(&mut self, index: usize) -> Vec<f32> {
+        self.mesh
+            .clips
+            .get_mut(index)
+            .map(|c| std::mem::take(&mut c.times))
+            .unwrap_or_default()
+    }
+
+    /// The weights of animation `index`: one per morph target, key after
+    /// key.
+    #[wasm_bindgen(js_name = clipValues)]
+    pub fn clip_values(&mut self, index: usize) -> Vec<f32> {
+        self.mesh
+            .clips
+            .get_mut(index)
+            .map(|c| std::mem::take(&mut c.values))
+            .unwrap_or_default()
     }
 }
 
