@@ -7,18 +7,24 @@
 /// Whether work is spread over threads.
 const THREADS: bool = cfg!(all(feature = "parallel", not(target_family = "wasm")));
 
-/// Runs `a` and `b`, at once where there are threads, and returns both
-/// results. A panic in either is passed on.
+/// Runs `a` and `b`, at once where there are threads and `work` units
+/// are [`worth`] it, and returns both results. A panic in either is
+/// passed on.
 pub(crate) fn join<RA: Send, RB: Send>(
+    work: usize,
     a: impl FnOnce() -> RA + Send,
     b: impl FnOnce() -> RB + Send,
 ) -> (RA, RB) {
     #[cfg(all(feature = "parallel", not(target_family = "wasm")))]
     {
+        if !worth(work) {
+            return (a(), b());
+        }
         rayon::join(a, b)
     }
     #[cfg(not(all(feature = "parallel", not(target_family = "wasm"))))]
     {
+        let _ = work;
         (a(), b())
     }
 }
@@ -29,6 +35,10 @@ pub(crate) fn map<T: Send, R: Send>(tasks: Vec<T>, f: impl Fn(T) -> R + Sync + S
     #[cfg(all(feature = "parallel", not(target_family = "wasm")))]
     {
         use rayon::prelude::*;
+        if tasks.len() <= 1 {
+            // One piece: no need to wake (or start) the pool.
+            return tasks.into_iter().map(f).collect();
+        }
         tasks.into_par_iter().map(f).collect()
     }
     #[cfg(not(all(feature = "parallel", not(target_family = "wasm"))))]
@@ -37,15 +47,26 @@ pub(crate) fn map<T: Send, R: Send>(tasks: Vec<T>, f: impl Fn(T) -> R + Sync + S
     }
 }
 
-/// Into how many pieces to cut `items` items of work: one without
-/// threads, else a few per thread (so a slow piece does not hold the
-/// others up), never more than `items`.
-pub(crate) fn pieces(items: usize) -> usize {
-    let threads = if THREADS { threads() } else { 1 };
-    if threads <= 1 {
+/// Below this many units of work (positions of a compile, say) starting
+/// threads costs more than it saves: the work stays on the calling thread.
+/// (The library's own tests spread everything, so they check that the
+/// pieces give what one thread gives.)
+pub(crate) const SMALL: usize = if cfg!(test) { 1 } else { 50_000 };
+
+/// Whether `work` units are worth spreading over threads.
+pub(crate) fn worth(work: usize) -> bool {
+    THREADS && work >= SMALL && threads() > 1
+}
+
+/// Into how many pieces to cut `items` items holding `work` units of work
+/// in all: one without threads or for small work, else a few per thread
+/// (so a slow piece does not hold the others up), never more than
+/// `items`.
+pub(crate) fn pieces(items: usize, work: usize) -> usize {
+    if !worth(work) {
         return 1;
     }
-    (threads * 4).min(items).max(1)
+    (threads() * 4).min(items).max(1)
 }
 
 #[cfg(all(feature = "parallel", not(target_family = "wasm")))]
@@ -73,7 +94,11 @@ mod tests {
     #[test]
     fn both_results_come_back_in_order() {
         let data: Vec<u64> = (1..=1000).collect();
-        let (sum, max) = join(|| data.iter().sum::<u64>(), || data.iter().max().copied());
+        let (sum, max) = join(
+            SMALL,
+            || data.iter().sum::<u64>(),
+            || data.iter().max().copied(),
+        );
         assert_eq!(sum, 500_500);
         assert_eq!(max, Some(1000));
     }
@@ -103,9 +128,9 @@ mod tests {
 
     #[test]
     fn a_panic_in_either_reaches_the_caller() {
-        let caught = std::panic::catch_unwind(|| join(|| panic!("a failed"), || 1));
+        let caught = std::panic::catch_unwind(|| join(SMALL, || panic!("a failed"), || 1));
         assert!(caught.is_err());
-        let caught = std::panic::catch_unwind(|| join(|| 1, || panic!("b failed")));
+        let caught = std::panic::catch_unwind(|| join(SMALL, || 1, || panic!("b failed")));
         assert!(caught.is_err());
     }
 }

@@ -566,7 +566,7 @@ fn prepare<'a>(
     // its time).
     let mut tasks = Vec::new();
     let (mut rest_positions, mut rest_normals) = (&mut positions[..], &mut normals[..]);
-    for range in crate::parallel::ranges(frames, crate::parallel::pieces(frames)) {
+    for range in crate::parallel::ranges(frames, crate::parallel::pieces(frames, frames * used)) {
         let (p, p_rest) = rest_positions.split_at_mut(range.len() * used);
         let n_len = if keep_normals { range.len() * used } else { 0 };
         let (n, n_rest) = rest_normals.split_at_mut(n_len);
@@ -647,7 +647,8 @@ fn shared_grids(prepared: &[Prepared], grid: Grid) -> Vec<FrameGrid> {
     // once.
     match grid {
         Grid::Frame => {
-            let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames));
+            let work = prepared.iter().map(|p| p.positions.len()).sum();
+            let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames, work));
             crate::parallel::map(pieces, |range| {
                 range
                     .map(|f| grid::grid_of(frame_points(f)))
@@ -662,10 +663,16 @@ fn shared_grids(prepared: &[Prepared], grid: Grid) -> Vec<FrameGrid> {
                 ranges.push(start..start + g.poses.len());
                 start += g.poses.len();
             }
-            let grids = crate::parallel::map(ranges, |range| {
+            let grid_of = |range: std::ops::Range<usize>| {
                 let grid = grid::grid_of(range.clone().flat_map(frame_points));
                 vec![grid; range.len()]
-            });
+            };
+            let work = prepared.iter().map(|p| p.positions.len()).sum();
+            let grids: Vec<Vec<FrameGrid>> = if crate::parallel::worth(work) {
+                crate::parallel::map(ranges, grid_of)
+            } else {
+                ranges.into_iter().map(grid_of).collect()
+            };
             grids.concat()
         }
         Grid::Model => {
@@ -714,8 +721,10 @@ impl Prepared<'_> {
         let n = self.source.vertices.len();
         // Frames are checked in pieces at once; the first failure in frame
         // order is the one reported.
-        let pieces =
-            crate::parallel::ranges(s.frames.len(), crate::parallel::pieces(s.frames.len()));
+        let pieces = crate::parallel::ranges(
+            s.frames.len(),
+            crate::parallel::pieces(s.frames.len(), self.positions.len()),
+        );
         let checked = crate::parallel::map(pieces, |range| {
             let mut bytes = Vec::with_capacity(range.len() * n);
             let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
@@ -785,7 +794,10 @@ impl Prepared<'_> {
         let bytes = match self.md2_bytes.take() {
             Some(bytes) if self.md2.is_some() => bytes,
             _ => {
-                let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames));
+                let pieces = crate::parallel::ranges(
+                    frames,
+                    crate::parallel::pieces(frames, self.positions.len()),
+                );
                 let quantized = crate::parallel::map(pieces, |range| {
                     let positions = &self.positions[range.start * n..range.end * n];
                     grid::quantize_frames(positions, n, &grids[range])
@@ -795,7 +807,10 @@ impl Prepared<'_> {
         };
         // Every frame's errors, in pieces at once, then summed up per
         // animation in frame order.
-        let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames));
+        let pieces = crate::parallel::ranges(
+            frames,
+            crate::parallel::pieces(frames, self.positions.len()),
+        );
         let errors: Vec<FrameErrors> = crate::parallel::map(pieces, |range| {
             range
                 .map(|f| {
@@ -917,6 +932,7 @@ impl Prepared<'_> {
         // The GL commands need only the triangles and texture coordinates:
         // they are built on a second thread while the frames are made.
         let (gl_commands, frames) = crate::parallel::join(
+            self.positions.len(),
             || gl_commands::build(&model),
             || {
                 self.frames(
@@ -1033,7 +1049,10 @@ impl Prepared<'_> {
         match &self.normals {
             // Normals kept: frames in pieces at once.
             Some(normals) if n > 0 => {
-                let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames));
+                let pieces = crate::parallel::ranges(
+                    frames,
+                    crate::parallel::pieces(frames, self.positions.len()),
+                );
                 let made = crate::parallel::map(pieces, |range| {
                     let (mut sums, mut faces) = (Vec::new(), Vec::new());
                     range
