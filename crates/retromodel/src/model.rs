@@ -299,6 +299,23 @@ impl Model {
         }
     }
 
+    /// [`Model::to_scene`], taking the model: a scene read from glTF or
+    /// OBJ is moved out rather than copied (for a glTF of 198 morph
+    /// targets, megabytes of positions and normals).
+    #[cfg(feature = "scene")]
+    pub fn into_scene(self, options: &crate::scene::SceneOptions) -> Result<crate::scene::Scene> {
+        match self {
+            Model::Imported(i) => {
+                let mut scene = i.scene;
+                if !options.name.is_empty() {
+                    scene.name = options.name.clone();
+                }
+                Ok(scene)
+            }
+            other => other.to_scene(options),
+        }
+    }
+
     /// Whether the model's animation is one timeline that clips cut
     /// (MS3D), rather than named animations of its own (MD2).
     pub fn has_timeline(&self) -> bool {

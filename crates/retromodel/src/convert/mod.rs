@@ -179,7 +179,7 @@ impl<'a> Converter<'a> {
         if !format.is_scene_export() && !recompile && !ms3d_compile {
             return self.rewrite(model, format, output_name);
         }
-        let (mut scene, warnings) = self.scene_of(&model, input_name)?;
+        let (mut scene, warnings) = self.scene_of(model, input_name)?;
         if recompile {
             return self.compile(&scene, output_name, warnings);
         }
@@ -213,7 +213,7 @@ impl<'a> Converter<'a> {
     ) -> Result<(Scene, Vec<Warning>)> {
         let model = self.read(input, input_name)?;
         self.options.check(&model, format)?;
-        self.scene_of(&model, input_name)
+        self.scene_of(model, input_name)
     }
 
     /// Reads the model, finding the files it names through the texture
@@ -233,9 +233,9 @@ impl<'a> Converter<'a> {
 
     /// The model's scene with its textures, and what the reader and the
     /// texture lookup passed over.
-    fn scene_of(&self, model: &Model, input_name: &str) -> Result<(Scene, Vec<Warning>)> {
+    fn scene_of(&self, model: Model, input_name: &str) -> Result<(Scene, Vec<Warning>)> {
         #[cfg_attr(not(feature = "textures"), allow(unused_mut))]
-        let mut warnings: Vec<Warning> = match model {
+        let mut warnings: Vec<Warning> = match &model {
             #[cfg(feature = "scene")]
             Model::Imported(i) => i.warnings.iter().cloned().map(Warning::Read).collect(),
             _ => Vec::new(),
@@ -249,11 +249,13 @@ impl<'a> Converter<'a> {
             },
             ..SceneOptions::default()
         };
+        #[cfg(feature = "textures")]
+        let named_like_model = model.format().skin_named_like_model();
         #[cfg_attr(not(feature = "textures"), allow(unused_mut))]
-        let mut scene = model.to_scene(&scene_options)?;
+        let mut scene = model.into_scene(&scene_options)?;
         #[cfg(feature = "textures")]
         warnings.extend(
-            self.attach_textures(&mut scene, model, input_name)
+            self.attach_textures(&mut scene, named_like_model, input_name)
                 .into_iter()
                 .map(Warning::Texture),
         );
@@ -371,7 +373,7 @@ impl<'a> Converter<'a> {
     fn attach_textures(
         &self,
         scene: &mut Scene,
-        model: &Model,
+        named_like_model: bool,
         input_name: &str,
     ) -> Vec<crate::scene::TextureWarning> {
         let Some(source) = self.textures else {
@@ -380,7 +382,7 @@ impl<'a> Converter<'a> {
         scene.attach_textures(&crate::scene::TextureLookup {
             source,
             model_file_name: file_name(input_name),
-            named_like_model: model.format().skin_named_like_model(),
+            named_like_model,
             user_skin: self.options.skin.as_ref(),
         })
     }

@@ -47,7 +47,8 @@ pub fn prepare_scene(
     let stem = std::path::Path::new(file_name)
         .file_stem()
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let mut scene = model.to_scene(&SceneOptions {
+    let named_like_model = model.format().skin_named_like_model();
+    let mut scene = model.into_scene(&SceneOptions {
         name: stem,
         close_loops: true,
         ..SceneOptions::default()
@@ -58,7 +59,7 @@ pub fn prepare_scene(
                 .attach_textures(&TextureLookup {
                     source,
                     model_file_name: file_name,
-                    named_like_model: model.format().skin_named_like_model(),
+                    named_like_model,
                     user_skin,
                 })
                 .into_iter()

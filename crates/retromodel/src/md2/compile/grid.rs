@@ -72,26 +72,52 @@ pub(crate) fn on_grid(x: f32, scale: f32, translate: f32, tolerance: f32) -> Opt
     ((decode_i32(q, scale, translate) - x).abs() <= tolerance).then_some(q as u8)
 }
 
+/// [`on_grid`] for one axis of a frame, its per-axis work done once:
+/// the tolerance of a coordinate `x` is `fraction` of the step plus
+/// `1e-5 · (1 + |x|)` (f32 noise).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OnGrid {
+    scale: f32,
+    translate: f32,
+    /// `fraction · |scale|`.
+    slack: f32,
+    /// `0.4 · |scale|`: below it the nearest byte needs no neighbour test.
+    fast_below: f32,
+    /// Whether the scale is finite.
+    finite: bool,
+}
+
+impl OnGrid {
+    /// The check for the axis `(scale, translate)`.
+    pub fn new(scale: f32, translate: f32, fraction: f32) -> OnGrid {
+        OnGrid {
+            scale,
+            translate,
+            slack: scale.abs() * fraction,
+            fast_below: 0.4 * scale.abs(),
+            finite: scale.is_finite(),
+        }
+    }
+
+    /// `on_grid(x, scale, translate, tolerance)` with this axis'
+    /// tolerance for `x` (the same answer, inlined), with the value the
+    /// byte decodes to.
+    #[inline(always)]
+    pub fn byte(&self, x: f32) -> Option<(u8, f32)> {
+        let tolerance = self.slack + 1e-5 * (1.0 + x.abs());
+        if !(self.finite && x.is_finite() && tolerance < self.fast_below) {
+            return on_grid(x, self.scale, self.translate, tolerance)
+                .map(|b| (b, decode_axis(b, self.scale, self.translate)));
+        }
+        let q = (((x - self.translate) / self.scale).clamp(0.0, 255.0) + 0.5) as i32;
+        let decoded = decode_i32(q, self.scale, self.translate);
+        ((decoded - x).abs() <= tolerance).then_some((q as u8, decoded))
+    }
+}
+
 #[inline(always)]
 fn decode_i32(b: i32, scale: f32, translate: f32) -> f32 {
     b as f32 * scale + translate
-}
-
-/// The bytes of `positions` (frames of `vertices` positions each, frame
-/// `f` on `grids[f]`).
-pub(crate) fn quantize_frames(
-    positions: &[[f32; 3]],
-    vertices: usize,
-    grids: &[FrameGrid],
-) -> Vec<[u8; 3]> {
-    let mut bytes = Vec::with_capacity(positions.len());
-    if vertices == 0 {
-        return bytes;
-    }
-    for (frame, grid) in positions.chunks_exact(vertices).zip(grids) {
-        bytes.extend(frame.iter().map(|p| grid.quantize(*p)));
-    }
-    bytes
 }
 
 /// The value byte `b` decodes to (as engines compute it).
@@ -100,33 +126,39 @@ pub(crate) fn decode_axis(b: u8, scale: f32, translate: f32) -> f32 {
 }
 
 /// The grid of one axis for the values `values` (see the module
-/// documentation); `(scale, translate)`.
-fn axis_grid(values: &mut dyn Iterator<Item = f32>, buffer: &mut Vec<f32>) -> (f32, f32) {
-    buffer.clear();
-    buffer.extend(values.filter(|v| v.is_finite()));
-    let lo = buffer.iter().copied().fold(f32::INFINITY, f32::min);
-    let hi = buffer.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    if buffer.is_empty() {
+/// documentation), non-finite ones left out; `(scale, translate)`.
+fn axis_grid(values: &[f32]) -> (f32, f32) {
+    let mut lo = f32::INFINITY;
+    let mut hi = f32::NEG_INFINITY;
+    let mut finite = 0usize;
+    for &v in values {
+        if v.is_finite() {
+            lo = if v < lo { v } else { lo };
+            hi = if v > hi { v } else { hi };
+            finite += 1;
+        }
+    }
+    if finite == 0 {
         return (0.0, 0.0);
     }
     let extent = hi - lo;
     if extent <= 0.0 || !extent.is_finite() {
         return (0.0, lo);
     }
+    let kept: Vec<f32>;
+    let values = if finite == values.len() {
+        values
+    } else {
+        kept = values.iter().copied().filter(|v| v.is_finite()).collect();
+        &kept
+    };
     let mut best = (f32::INFINITY, 0.0f32);
     for k in DIVISIONS.rev() {
         let scale = extent / k as f32;
         if scale <= 0.0 || !scale.is_finite() {
             continue;
         }
-        let mut worst = 0.0f32;
-        for &x in buffer.iter() {
-            let b = quantize_axis(x, scale, lo);
-            worst = worst.max((decode_axis(b, scale, lo) - x).abs());
-            if worst >= best.0 {
-                break;
-            }
-        }
+        let worst = largest_error(values, scale, lo, best.0);
         if worst < best.0 {
             best = (worst, scale);
         }
@@ -137,18 +169,72 @@ fn axis_grid(values: &mut dyn Iterator<Item = f32>, buffer: &mut Vec<f32>) -> (f
     (best.1, lo)
 }
 
+/// The largest error of [`quantize_axis`] over `values` (finite) on the
+/// grid `(scale, translate)` (`scale` positive and finite), or some error
+/// of at least `bound` as soon as one is found.
+///
+/// Each error is the smaller of the distances to the byte nearest to the
+/// value's position on the grid and to that byte's neighbour on the side of
+/// the value: exactly the distance to the byte [`quantize_axis`] picks
+/// (whichever of two bytes at a tie is taken first, the other is the
+/// neighbour). Worked out in `f32` only, without branches, a block of
+/// values at a time, so the compiler uses vector instructions (the grid
+/// search tries 16 grids per axis and frame).
+fn largest_error(values: &[f32], scale: f32, translate: f32, bound: f32) -> f32 {
+    const BLOCK: usize = 64;
+    // Adding and taking away 2^23 rounds a value in 0..=255 to the nearest
+    // whole number (ties to even) in one `f32` addition each.
+    const ROUND: f32 = 8_388_608.0;
+    // The errors are not negative, so their bit patterns as `i32` order
+    // as they do: an integer maximum, which vectorises (a float one
+    // cannot, for its NaN rules).
+    let mut worst = 0i32;
+    for block in values.chunks(BLOCK) {
+        let mut block_worst = 0i32;
+        for &x in block {
+            let q = (((x - translate) / scale).clamp(0.0, 255.0) + ROUND) - ROUND;
+            let here = q * scale + translate - x;
+            let toward_x = if here > 0.0 { q - 1.0 } else { q + 1.0 };
+            let there = if (0.0..=255.0).contains(&toward_x) {
+                (toward_x * scale + translate - x).abs()
+            } else {
+                f32::INFINITY
+            };
+            let e = if there < here.abs() {
+                there
+            } else {
+                here.abs()
+            };
+            block_worst = block_worst.max(e.to_bits() as i32);
+        }
+        worst = worst.max(block_worst);
+        if f32::from_bits(worst as u32) >= bound {
+            break;
+        }
+    }
+    f32::from_bits(worst as u32)
+}
+
 /// The grid of a set of points.
 pub(crate) fn grid_of<'a, I>(points: I) -> FrameGrid
 where
-    I: Iterator<Item = &'a [f32; 3]> + Clone,
+    I: Iterator<Item = &'a [f32; 3]>,
 {
-    let mut buffer = Vec::new();
+    // Each axis's values side by side, read in one pass.
+    let mut axes: [Vec<f32>; 3] = Default::default();
+    let (size, _) = points.size_hint();
+    for axis in &mut axes {
+        axis.reserve(size);
+    }
+    for p in points {
+        for (axis, &v) in axes.iter_mut().zip(p) {
+            axis.push(v);
+        }
+    }
     let mut scale = [0.0; 3];
     let mut translate = [0.0; 3];
-    for k in 0..3 {
-        let (s, t) = axis_grid(&mut points.clone().map(|p| p[k]), &mut buffer);
-        scale[k] = s;
-        translate[k] = t;
+    for (k, values) in axes.iter().enumerate() {
+        (scale[k], translate[k]) = axis_grid(values);
     }
     FrameGrid { scale, translate }
 }
@@ -216,6 +302,35 @@ mod tests {
                     );
                     assert!(err <= g.scale[k] / 2.0 + noise);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_vectorised_largest_error_is_quantize_axis_error() {
+        // Random values, lattice values and values at half steps (ties),
+        // on every candidate grid: the branch-free search gives exactly
+        // the largest error of the bytes `quantize_axis` picks.
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for round in 0..200 {
+            let n = 1 + (rng.next() * 300.0) as usize;
+            let lo = (rng.next() - 0.5) * 100.0;
+            let extent = [1e-3, 0.7, 10.0, 3000.0][round % 4];
+            let values: Vec<f32> = (0..n)
+                .map(|i| match i % 3 {
+                    0 => lo + rng.next() * extent,
+                    1 => lo + (rng.next() * 250.0).floor() * extent / 250.0,
+                    _ => lo + ((rng.next() * 254.0).floor() + 0.5) * extent / 255.0,
+                })
+                .collect();
+            for k in DIVISIONS {
+                let scale = extent / k as f32;
+                let expected = values
+                    .iter()
+                    .map(|&x| (decode_axis(quantize_axis(x, scale, lo), scale, lo) - x).abs())
+                    .fold(0.0f32, f32::max);
+                let got = largest_error(&values, scale, lo, f32::INFINITY);
+                assert_eq!(got.to_bits(), expected.to_bits(), "round {round} k {k}");
             }
         }
     }

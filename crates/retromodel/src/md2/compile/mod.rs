@@ -510,7 +510,7 @@ struct Prepared<'a> {
     md2: Option<source::Md2Source>,
     /// The bytes of every position on `md2`'s grids, kept from checking
     /// that the record fits (so they are not computed twice).
-    md2_bytes: Option<Vec<[u8; 3]>>,
+    md2_bytes: Option<(Vec<[u8; 3]>, Vec<FrameErrors>)>,
     warnings: Vec<CompileWarning>,
 }
 
@@ -712,9 +712,13 @@ impl Prepared<'_> {
         }
     }
 
-    /// Why the record does not fit, or `None` with the bytes of every
-    /// position on its grids.
-    fn md2_mismatch(&self, s: &source::Md2Source) -> std::result::Result<Vec<[u8; 3]>, String> {
+    /// Why the record does not fit, or the bytes of every position on its
+    /// grids with each frame's errors.
+    #[allow(clippy::type_complexity)]
+    fn md2_mismatch(
+        &self,
+        s: &source::Md2Source,
+    ) -> std::result::Result<(Vec<[u8; 3]>, Vec<FrameErrors>), String> {
         if self.source.vertices.iter().any(|&(mesh, _)| mesh != s.mesh) {
             return Err("a mesh without MD2 vertices".to_string());
         }
@@ -727,56 +731,64 @@ impl Prepared<'_> {
         );
         let checked = crate::parallel::map(pieces, |range| {
             let mut bytes = Vec::with_capacity(range.len() * n);
+            let mut errors = Vec::with_capacity(range.len());
             let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
             for f in range {
-                self.md2_frame_bytes(s, f, &mut bytes_of, &mut bytes)?;
+                errors.push(self.md2_frame_bytes(s, f, &mut bytes_of, &mut bytes)?);
             }
-            Ok::<_, String>(bytes)
+            Ok::<_, String>((bytes, errors))
         });
         let mut bytes = Vec::with_capacity(self.positions.len());
+        let mut errors = Vec::with_capacity(s.frames.len());
         for piece in checked {
-            bytes.extend_from_slice(&piece?);
+            let (b, e) = piece?;
+            bytes.extend_from_slice(&b);
+            errors.extend(e);
         }
-        Ok(bytes)
+        Ok((bytes, errors))
     }
 
-    /// Appends frame `f`'s bytes on its recorded grid to `bytes`, or says
-    /// why they do not fit the record.
+    /// Appends frame `f`'s bytes on its recorded grid to `bytes` and gives
+    /// its errors, or says why they do not fit the record.
     fn md2_frame_bytes(
         &self,
         s: &source::Md2Source,
         f: usize,
         bytes_of: &mut [Option<[u8; 3]>],
         bytes: &mut Vec<[u8; 3]>,
-    ) -> std::result::Result<(), String> {
+    ) -> std::result::Result<FrameErrors, String> {
         let n = self.source.vertices.len();
         let lost = || "a vertex outside the record".to_string();
+        let off_grid = || format!("frame {f}: a vertex lies off its recorded grid (moved since?)");
         bytes_of.fill(None);
         let g = &s.frames[f].grid;
         // A scene made from the MD2 sits on the grid up to f32 noise, or,
         // through a `--quantize`d glTF, up to that grid's step (1/65535 of
         // the model's extent, which is a sizeable part of an MD2 step on an
         // axis where a frame is flat); more than a quarter step was moved.
-        let quarter = g.scale.map(|s| s.abs() * 0.25);
-        for (u, &(_, i)) in self.source.vertices.iter().enumerate() {
+        let axes: [grid::OnGrid; 3] =
+            std::array::from_fn(|k| grid::OnGrid::new(g.scale[k], g.translate[k], 0.25));
+        let positions = &self.positions[f * n..(f + 1) * n];
+        let mut tally = ErrorTally::new(g);
+        bytes.reserve(n);
+        for (&(_, i), p) in self.source.vertices.iter().zip(positions) {
             let v = *s.vertex_of.get(i as usize).ok_or_else(lost)? as usize;
-            let p = self.positions[f * n + u];
-            let mut b = [0u8; 3];
-            for k in 0..3 {
-                let tolerance = quarter[k] + 1e-5 * (1.0 + p[k].abs());
-                b[k] = grid::on_grid(p[k], g.scale[k], g.translate[k], tolerance).ok_or_else(
-                    || format!("frame {f}: a vertex lies off its recorded grid (moved since?)"),
-                )?;
-            }
+            let (Some((b0, d0)), Some((b1, d1)), Some((b2, d2))) =
+                (axes[0].byte(p[0]), axes[1].byte(p[1]), axes[2].byte(p[2]))
+            else {
+                return Err(off_grid());
+            };
+            let b = [b0, b1, b2];
             match bytes_of.get_mut(v).ok_or_else(lost)? {
                 Some(prev) if *prev != b => {
                     return Err(format!("frame {f}: copies of MD2 vertex {v} differ"))
                 }
                 slot => *slot = Some(b),
             }
+            tally.add(p, [d0, d1, d2]);
             bytes.push(b);
         }
-        Ok(())
+        Ok(tally.finish())
     }
 
     fn finish(
@@ -791,8 +803,8 @@ impl Prepared<'_> {
         let n = self.source.vertices.len();
         // Quantise (unless checking the MD2 record did), with the error
         // report.
-        let bytes = match self.md2_bytes.take() {
-            Some(bytes) if self.md2.is_some() => bytes,
+        let (bytes, errors) = match self.md2_bytes.take() {
+            Some(done) if self.md2.is_some() => done,
             _ => {
                 let pieces = crate::parallel::ranges(
                     frames,
@@ -800,29 +812,17 @@ impl Prepared<'_> {
                 );
                 let quantized = crate::parallel::map(pieces, |range| {
                     let positions = &self.positions[range.start * n..range.end * n];
-                    grid::quantize_frames(positions, n, &grids[range])
+                    quantize_frames(positions, n, &grids[range])
                 });
-                quantized.concat()
+                let mut bytes = Vec::with_capacity(self.positions.len());
+                let mut errors = Vec::with_capacity(frames);
+                for (b, e) in quantized {
+                    bytes.extend_from_slice(&b);
+                    errors.extend(e);
+                }
+                (bytes, errors)
             }
         };
-        // Every frame's errors, in pieces at once, then summed up per
-        // animation in frame order.
-        let pieces = crate::parallel::ranges(
-            frames,
-            crate::parallel::pieces(frames, self.positions.len()),
-        );
-        let errors: Vec<FrameErrors> = crate::parallel::map(pieces, |range| {
-            range
-                .map(|f| {
-                    FrameErrors::of(
-                        &self.positions[f * n..(f + 1) * n],
-                        &bytes[f * n..(f + 1) * n],
-                        &grids[f],
-                    )
-                })
-                .collect::<Vec<_>>()
-        })
-        .concat();
         let mut reports = Vec::new();
         let mut clamped = 0usize;
         let mut f = 0;
@@ -1317,32 +1317,82 @@ struct FrameErrors {
     clamped: usize,
 }
 
-impl FrameErrors {
-    fn of(positions: &[[f32; 3]], bytes: &[[u8; 3]], grid: &FrameGrid) -> FrameErrors {
-        let per_step = grid
-            .scale
-            .map(|s| if s > 0.0 { 1.0 / s } else { f32::INFINITY });
-        let mut out = FrameErrors {
+/// [`FrameErrors`] summed up point by point, as the points are quantised
+/// (so they are read once).
+struct ErrorTally {
+    per_step: [f32; 3],
+    squares: f32,
+    max_error: [f32; 3],
+    max_fraction: [f32; 3],
+    clamped: usize,
+}
+
+impl ErrorTally {
+    fn new(grid: &FrameGrid) -> ErrorTally {
+        ErrorTally {
+            per_step: grid
+                .scale
+                .map(|s| if s > 0.0 { 1.0 / s } else { f32::INFINITY }),
             squares: 0.0,
-            max_error: 0.0,
-            max_step_fraction: 0.0,
+            max_error: [0.0; 3],
+            max_fraction: [0.0; 3],
             clamped: 0,
-        };
-        for (p, &b) in positions.iter().zip(bytes) {
-            let d = grid.decode(b);
-            let mut off = false;
-            for k in 0..3 {
-                let e = (d[k] - p[k]).abs();
-                out.squares += e * e;
-                out.max_error = out.max_error.max(e);
-                let fraction = if e == 0.0 { 0.0 } else { e * per_step[k] };
-                off |= fraction > 0.5 + 1e-3 && e > 1e-5 * (1.0 + p[k].abs());
-                out.max_step_fraction = out.max_step_fraction.max(fraction);
-            }
-            out.clamped += usize::from(off);
         }
-        out
     }
+
+    /// Adds point `p`, which decodes to `d`. The squares are summed in
+    /// order (point by point, x, y, z), so the report is the same on any
+    /// machine and any split of the work; the largest values are kept per
+    /// axis (a maximum does not depend on the order).
+    #[inline(always)]
+    fn add(&mut self, p: &[f32; 3], d: [f32; 3]) {
+        let mut off = false;
+        for k in 0..3 {
+            let e = (d[k] - p[k]).abs();
+            self.squares += e * e;
+            self.max_error[k] = self.max_error[k].max(e);
+            let fraction = if e == 0.0 { 0.0 } else { e * self.per_step[k] };
+            off |= fraction > 0.5 + 1e-3 && e > 1e-5 * (1.0 + p[k].abs());
+            self.max_fraction[k] = self.max_fraction[k].max(fraction);
+        }
+        self.clamped += usize::from(off);
+    }
+
+    fn finish(self) -> FrameErrors {
+        FrameErrors {
+            squares: self.squares,
+            max_error: self.max_error.into_iter().fold(0.0, f32::max),
+            max_step_fraction: self.max_fraction.into_iter().fold(0.0, f32::max),
+            clamped: self.clamped,
+        }
+    }
+}
+
+/// The bytes of frames of `n` positions each (frame `f` on `grids[f]`)
+/// and each frame's errors.
+fn quantize_frames(
+    positions: &[[f32; 3]],
+    n: usize,
+    grids: &[FrameGrid],
+) -> (Vec<[u8; 3]>, Vec<FrameErrors>) {
+    let mut bytes = Vec::with_capacity(positions.len());
+    let mut errors = Vec::with_capacity(grids.len());
+    if n == 0 {
+        return (
+            bytes,
+            grids.iter().map(|g| ErrorTally::new(g).finish()).collect(),
+        );
+    }
+    for (frame, grid) in positions.chunks_exact(n).zip(grids) {
+        let mut tally = ErrorTally::new(grid);
+        for p in frame {
+            let b = grid.quantize(*p);
+            tally.add(p, grid.decode(b));
+            bytes.push(b);
+        }
+        errors.push(tally.finish());
+    }
+    (bytes, errors)
 }
 
 fn round_i16(x: f32) -> i16 {
