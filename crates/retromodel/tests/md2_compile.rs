@@ -796,3 +796,39 @@ fn a_skin_over_the_engines_limit_is_scaled_down_with_its_texcoords() {
         );
     }
 }
+
+#[test]
+fn a_png_texture_used_as_it_is_is_the_png_skin_byte_for_byte() {
+    let source = png(64, 32, [10, 200, 30, 255]);
+    let scene = |color: [f32; 4]| Scene {
+        name: "crate".into(),
+        meshes: vec![cube("box", [0.0; 3], 1.0)],
+        materials: vec![Material {
+            texture: Some(0),
+            base_color: color,
+            ..Material::default()
+        }],
+        textures: vec![Texture {
+            path: "crate.png".into(),
+            image: Some(retromodel::scene::TextureImage::Png(source.clone())),
+        }],
+        ..Scene::default()
+    };
+    let options = CompileOptions {
+        skin: SkinOptions {
+            format: SkinFormat::Png,
+            ..SkinOptions::default()
+        },
+        ..CompileOptions::default()
+    };
+    // White base colour: the skin is the texture's file as it is.
+    let c = compile(&scene([1.0; 4]), &options).unwrap();
+    assert_eq!(c.skin.as_ref().unwrap().bytes, source);
+    assert_eq!((c.model.skin_width, c.model.skin_height), (64, 32));
+    // A tint changes the pixels: encoded anew, with the tinted colour.
+    let c = compile(&scene([0.5, 1.0, 1.0, 1.0]), &options).unwrap();
+    let skin = &c.skin.as_ref().unwrap().bytes;
+    assert_ne!(skin, &source);
+    let image = decode(skin).unwrap();
+    assert_eq!(image.pixel(5, 5), Some([7, 200, 30, 255]));
+}

@@ -1188,7 +1188,7 @@ impl Prepared<'_> {
                         ),
                     });
                 }
-                let file = skin::write_skin(&atlas.image, name.clone(), &options.skin, warnings)?;
+                let file = skin::write_skin(&atlas, name.clone(), &options.skin, warnings)?;
                 plan.size = (atlas.image.width() as i32, atlas.image.height() as i32);
                 plan.names = vec![SkinName::new(&name)];
                 plan.file = Some(file);

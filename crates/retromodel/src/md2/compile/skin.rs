@@ -28,7 +28,7 @@ use super::report::CompileWarning;
 use super::{SkinFile, SkinFormat, SkinOptions};
 use crate::error::{Error, Result};
 use crate::md2::EngineLimits;
-use crate::scene::Scene;
+use crate::scene::{Scene, TextureImage};
 use crate::texture::Rgba8Image;
 
 /// The largest atlas a compile makes, in RGBA8 bytes (256 MiB, as
@@ -55,6 +55,10 @@ pub(crate) struct Atlas {
     /// The image's size over the size the tiles were laid out in (1 unless
     /// [`Atlas::fit`] shrank it).
     scale: [f32; 2],
+    /// The PNG file the image was decoded from, when the skin is one
+    /// texture used as it is: a PNG skin is that file, byte for byte (no
+    /// pixel lost or changed, and nothing to encode).
+    png: Option<Vec<u8>>,
 }
 
 impl Atlas {
@@ -116,6 +120,7 @@ impl Atlas {
             self.scale[1] * nh as f32 / h as f32,
         ];
         self.image = image;
+        self.png = None;
         self
     }
 }
@@ -244,10 +249,15 @@ pub(crate) fn build_atlas(
         };
         if let Some(image) = image {
             let tiles = looks.iter().map(|l| (l.0, None)).collect();
+            let png = match first.and_then(|t| scene.textures.get(t)?.image.as_ref()) {
+                Some(TextureImage::Png(bytes)) if first_color == [1.0; 4] => Some(bytes.clone()),
+                _ => None,
+            };
             return Ok(Some(Atlas {
                 image,
                 tiles,
                 scale: [1.0; 2],
+                png,
             }));
         }
     }
@@ -370,12 +380,13 @@ pub(crate) fn build_atlas(
         image,
         tiles,
         scale: [1.0; 2],
+        png: None,
     }))
 }
 
-/// The skin file of `image` in the chosen format.
+/// The skin file of `atlas` in the chosen format.
 pub(crate) fn write_skin(
-    image: &Rgba8Image,
+    atlas: &Atlas,
     name: String,
     options: &SkinOptions,
     warnings: &mut Vec<CompileWarning>,
@@ -384,6 +395,7 @@ pub(crate) fn write_skin(
         context: format!("skin {name}"),
         source: e,
     };
+    let image = &atlas.image;
     let bytes = match options.format {
         SkinFormat::Pcx => {
             let Some(palette) = &options.palette else {
@@ -405,7 +417,10 @@ pub(crate) fn write_skin(
             crate::texture::pcx::encode(image.width(), image.height(), &indices, palette)
                 .map_err(err)?
         }
-        SkinFormat::Png => image.to_png().map_err(err)?,
+        SkinFormat::Png => match &atlas.png {
+            Some(png) => png.clone(),
+            None => image.to_png().map_err(err)?,
+        },
         SkinFormat::Tga => image.to_tga().map_err(err)?,
     };
     Ok(SkinFile {
