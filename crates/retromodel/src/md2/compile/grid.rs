@@ -115,6 +115,64 @@ impl OnGrid {
     }
 }
 
+/// [`OnGrid::byte`] of every coordinate of `points` on the frame grid of
+/// `axes`, into `bytes` and `decoded`, when every one takes the fast
+/// path (is within its tolerance of the byte it rounds to, which is less
+/// than 0.4 of a step); `false` (and `bytes`, `decoded` unspecified)
+/// when some coordinate needs [`OnGrid::byte`]'s slow path or is off the
+/// grid. Four points at a time with each axis' constants laid out
+/// alongside, so the compiler uses vector instructions.
+pub(crate) fn on_grid_fast(
+    axes: &[OnGrid; 3],
+    points: &[[f32; 3]],
+    bytes: &mut Vec<[u8; 3]>,
+    decoded: &mut Vec<[f32; 3]>,
+) -> bool {
+    const LANES: usize = 12;
+    let lane = |f: fn(&OnGrid) -> f32| -> [f32; LANES] { std::array::from_fn(|j| f(&axes[j % 3])) };
+    let scale = lane(|a| a.scale);
+    let translate = lane(|a| a.translate);
+    let slack = lane(|a| a.slack);
+    let fast_below = lane(|a| if a.finite { a.fast_below } else { f32::NAN });
+    bytes.clear();
+    decoded.clear();
+    let mut all = true;
+    let mut chunks = points.chunks_exact(4);
+    for chunk in &mut chunks {
+        let mut x = [0.0f32; LANES];
+        for (j, p) in chunk.iter().enumerate() {
+            x[3 * j..3 * j + 3].copy_from_slice(p);
+        }
+        let mut b = [0u8; LANES];
+        let mut d = [0.0f32; LANES];
+        let mut ok = [true; LANES];
+        for j in 0..LANES {
+            let tolerance = slack[j] + 1e-5 * (1.0 + x[j].abs());
+            let q = (((x[j] - translate[j]) / scale[j]).clamp(0.0, 255.0) + 0.5) as i32;
+            d[j] = decode_i32(q, scale[j], translate[j]);
+            b[j] = q as u8;
+            // A NaN limit (an infinite scale) or coordinate fails both
+            // tests, as `byte` sends them to its slow path.
+            ok[j] = tolerance < fast_below[j] && (d[j] - x[j]).abs() <= tolerance;
+        }
+        all &= ok.iter().all(|&o| o);
+        for j in 0..4 {
+            bytes.push([b[3 * j], b[3 * j + 1], b[3 * j + 2]]);
+            decoded.push([d[3 * j], d[3 * j + 1], d[3 * j + 2]]);
+        }
+    }
+    for p in chunks.remainder() {
+        match (axes[0].byte(p[0]), axes[1].byte(p[1]), axes[2].byte(p[2])) {
+            (Some((b0, d0)), Some((b1, d1)), Some((b2, d2))) => {
+                bytes.push([b0, b1, b2]);
+                decoded.push([d0, d1, d2]);
+            }
+            _ => all = false,
+        }
+    }
+    all
+}
+
 #[inline(always)]
 fn decode_i32(b: i32, scale: f32, translate: f32) -> f32 {
     b as f32 * scale + translate
@@ -333,6 +391,60 @@ mod tests {
                 assert_eq!(got.to_bits(), expected.to_bits(), "round {round} k {k}");
             }
         }
+    }
+
+    #[test]
+    fn the_vectorised_grid_check_agrees_with_byte() {
+        // Points on a grid, nudged by up to half a step, some not finite,
+        // on grids with a zero, negative, tiny or infinite scale: when the
+        // fast check takes every point, each byte and decoded value is
+        // `OnGrid::byte`'s; when it refuses, some point needs the slow path.
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let (mut taken, mut refused) = (0, 0);
+        for round in 0..400 {
+            let scale = [0.37, -0.02, 0.0, 1e-30, f32::INFINITY][round % 5];
+            let grids = [
+                OnGrid::new(scale, 3.0, 0.25),
+                OnGrid::new(0.11, -7.0, 0.25),
+                OnGrid::new(2.5, 100.0, 0.25),
+            ];
+            let nudge = [0.0, 0.05, 0.2, 0.5][(round / 5) % 4];
+            let n = (rng.next() * 40.0) as usize;
+            let points: Vec<[f32; 3]> = (0..n)
+                .map(|_| {
+                    std::array::from_fn(|k| {
+                        let g = &grids[k];
+                        let b = (rng.next() * 255.0).floor();
+                        let x =
+                            b * g.scale + g.translate + (rng.next() - 0.5) * nudge * g.scale.abs();
+                        if rng.next() < 0.01 {
+                            f32::NAN
+                        } else {
+                            x
+                        }
+                    })
+                })
+                .collect();
+            let (mut bytes, mut decoded) = (Vec::new(), Vec::new());
+            if on_grid_fast(&grids, &points, &mut bytes, &mut decoded) {
+                taken += 1;
+                assert_eq!(bytes.len(), n);
+                for ((p, b), d) in points.iter().zip(&bytes).zip(&decoded) {
+                    for k in 0..3 {
+                        let (want_b, want_d) = grids[k].byte(p[k]).expect("on the grid");
+                        assert_eq!((b[k], d[k].to_bits()), (want_b, want_d.to_bits()));
+                    }
+                }
+            } else {
+                refused += 1;
+                assert!(points.iter().any(|p| (0..3).any(|k| {
+                    let tolerance = grids[k].slack + 1e-5 * (1.0 + p[k].abs());
+                    !(grids[k].finite && p[k].is_finite() && tolerance < grids[k].fast_below)
+                        || grids[k].byte(p[k]).is_none()
+                })));
+            }
+        }
+        assert!(taken > 50 && refused > 50, "{taken} {refused}");
     }
 
     #[test]

@@ -733,8 +733,9 @@ impl Prepared<'_> {
             let mut bytes = Vec::with_capacity(range.len() * n);
             let mut errors = Vec::with_capacity(range.len());
             let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
+            let mut scratch = (Vec::with_capacity(n), Vec::with_capacity(n));
             for f in range {
-                errors.push(self.md2_frame_bytes(s, f, &mut bytes_of, &mut bytes)?);
+                errors.push(self.md2_frame_bytes(s, f, &mut bytes_of, &mut bytes, &mut scratch)?);
             }
             Ok::<_, String>((bytes, errors))
         });
@@ -749,13 +750,16 @@ impl Prepared<'_> {
     }
 
     /// Appends frame `f`'s bytes on its recorded grid to `bytes` and gives
-    /// its errors, or says why they do not fit the record.
+    /// its errors, or says why they do not fit the record. `scratch` holds
+    /// the frame's bytes and decoded values between the two passes.
+    #[allow(clippy::type_complexity)]
     fn md2_frame_bytes(
         &self,
         s: &source::Md2Source,
         f: usize,
         bytes_of: &mut [Option<[u8; 3]>],
         bytes: &mut Vec<[u8; 3]>,
+        scratch: &mut (Vec<[u8; 3]>, Vec<[f32; 3]>),
     ) -> std::result::Result<FrameErrors, String> {
         let n = self.source.vertices.len();
         let lost = || "a vertex outside the record".to_string();
@@ -769,23 +773,40 @@ impl Prepared<'_> {
         let axes: [grid::OnGrid; 3] =
             std::array::from_fn(|k| grid::OnGrid::new(g.scale[k], g.translate[k], 0.25));
         let positions = &self.positions[f * n..(f + 1) * n];
+        // Every coordinate at once when all are plainly on the grid (the
+        // usual case); else one by one, which finds the one that is not.
+        let (frame_bytes, decoded) = scratch;
+        if !grid::on_grid_fast(&axes, positions, frame_bytes, decoded) {
+            frame_bytes.clear();
+            decoded.clear();
+            for p in positions {
+                let (Some((b0, d0)), Some((b1, d1)), Some((b2, d2))) =
+                    (axes[0].byte(p[0]), axes[1].byte(p[1]), axes[2].byte(p[2]))
+                else {
+                    return Err(off_grid());
+                };
+                frame_bytes.push([b0, b1, b2]);
+                decoded.push([d0, d1, d2]);
+            }
+        }
         let mut tally = ErrorTally::new(g);
         bytes.reserve(n);
-        for (&(_, i), p) in self.source.vertices.iter().zip(positions) {
+        for (((&(_, i), p), &b), &d) in self
+            .source
+            .vertices
+            .iter()
+            .zip(positions)
+            .zip(frame_bytes.iter())
+            .zip(decoded.iter())
+        {
             let v = *s.vertex_of.get(i as usize).ok_or_else(lost)? as usize;
-            let (Some((b0, d0)), Some((b1, d1)), Some((b2, d2))) =
-                (axes[0].byte(p[0]), axes[1].byte(p[1]), axes[2].byte(p[2]))
-            else {
-                return Err(off_grid());
-            };
-            let b = [b0, b1, b2];
             match bytes_of.get_mut(v).ok_or_else(lost)? {
                 Some(prev) if *prev != b => {
                     return Err(format!("frame {f}: copies of MD2 vertex {v} differ"))
                 }
                 slot => *slot = Some(b),
             }
-            tally.add(p, [d0, d1, d2]);
+            tally.add(p, d);
             bytes.push(b);
         }
         Ok(tally.finish())
