@@ -32,6 +32,8 @@ mod mesh;
 mod prim;
 mod qdata;
 #[cfg(test)]
+mod dump;
+#[cfg(test)]
 mod test_support;
 
 use crate::md2::Md2;
