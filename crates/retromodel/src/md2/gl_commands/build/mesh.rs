@@ -81,7 +81,9 @@ impl Mesh {
                 });
             }
         }
-        edges.sort_unstable_by_key(|e| (e.key, e.tri, e.k));
+        // Pushed in (tri, k) order, so a stable sort by key alone gives
+        // the (key, tri, k) order with cheaper comparisons.
+        edges.sort_by_key(|e| e.key);
         let mut mesh = Mesh {
             tris,
             edges,
@@ -107,7 +109,16 @@ impl Mesh {
     fn range(&self, a: Corner, b: Corner) -> (u32, u32) {
         let key = edge_key(a, b);
         let lo = self.edges.partition_point(|e| e.key < key);
-        let hi = lo + self.edges[lo..].partition_point(|e| e.key == key);
+        // Most edges are held by one or two triangles: look at a few
+        // entries before searching the rest.
+        let rest = &self.edges[lo..];
+        let near = rest.iter().take(4).take_while(|e| e.key == key).count();
+        let hi = lo
+            + if near < 4 {
+                near
+            } else {
+                near + rest[near..].partition_point(|e| e.key == key)
+            };
         (lo as u32, hi as u32)
     }
 
