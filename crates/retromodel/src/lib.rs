@@ -77,7 +77,6 @@ mod model;
 pub mod ms3d;
 #[cfg(feature = "scene")]
 pub mod obj;
-#[cfg(feature = "scene")]
 mod parallel;
 mod problem;
 #[cfg(feature = "render")]

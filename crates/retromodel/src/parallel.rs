@@ -10,6 +10,7 @@ const THREADS: bool = cfg!(all(feature = "parallel", not(target_family = "wasm")
 /// Runs `a` and `b`, at once where there are threads and `work` units
 /// are [`worth`] it, and returns both results. A panic in either is
 /// passed on.
+#[cfg_attr(not(feature = "scene"), allow(dead_code))] // used by compiles only
 pub(crate) fn join<RA: Send, RB: Send>(
     work: usize,
     a: impl FnOnce() -> RA + Send,
@@ -54,14 +55,24 @@ pub(crate) fn map<T: Send, R: Send>(tasks: Vec<T>, f: impl Fn(T) -> R + Sync + S
 pub(crate) const SMALL: usize = if cfg!(test) { 1 } else { 50_000 };
 
 /// Whether `work` units are worth spreading over threads.
+#[cfg_attr(not(feature = "scene"), allow(dead_code))] // used by compiles only
 pub(crate) fn worth(work: usize) -> bool {
     THREADS && work >= SMALL && threads() > 1
+}
+
+/// Whether `work` units are worth spreading over threads when `small`
+/// units (at least) are: for work whose units are dearer than
+/// [`SMALL`]'s. In the library's tests everything is spread, as with
+/// [`worth`].
+pub(crate) fn worth_at(work: usize, small: usize) -> bool {
+    THREADS && work >= small.min(SMALL) && threads() > 1
 }
 
 /// Into how many pieces to cut `items` items holding `work` units of work
 /// in all: one without threads or for small work, else a few per thread
 /// (so a slow piece does not hold the others up), never more than
 /// `items`.
+#[cfg_attr(not(feature = "scene"), allow(dead_code))] // used by compiles only
 pub(crate) fn pieces(items: usize, work: usize) -> usize {
     if !worth(work) {
         return 1;
@@ -80,6 +91,7 @@ fn threads() -> usize {
 }
 
 /// `0..items` cut into `pieces` ranges of nearly equal length, in order.
+#[cfg_attr(not(feature = "scene"), allow(dead_code))] // used by compiles only
 pub(crate) fn ranges(items: usize, pieces: usize) -> Vec<std::ops::Range<usize>> {
     let pieces = pieces.clamp(1, items.max(1));
     (0..pieces)

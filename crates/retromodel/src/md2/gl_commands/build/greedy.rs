@@ -66,6 +66,7 @@ pub(super) const STRATEGIES: [Strategy; 8] = {
 };
 
 /// State of one greedy run.
+#[derive(Clone)]
 pub(super) struct Greedy<'m> {
     /// The mesh being covered.
     mesh: &'m Mesh,
@@ -90,7 +91,8 @@ pub(super) struct Greedy<'m> {
 }
 
 impl<'m> Greedy<'m> {
-    /// A run over `mesh` with no triangle used yet.
+    /// A run over `mesh` with no triangle used yet (clone it for each
+    /// run rather than building it again).
     pub(super) fn new(mesh: &'m Mesh) -> Self {
         let n = mesh.tris.len();
         let mut g = Greedy {
@@ -128,16 +130,24 @@ impl<'m> Greedy<'m> {
         !self.used[t] && self.mark[t] != self.stamp
     }
 
-    /// The best free triangle holding the directed edge `a → b`, where
-    /// triangle `t` holds `b → a`: fewest unused neighbours, then lowest
+    /// The best free triangle across edge `k` of triangle `t` (holding
+    /// the reverse of that edge): fewest unused neighbours, then lowest
     /// index.
-    fn pick(&self, t: u32, a: Corner, b: Corner) -> Option<EdgeEntry> {
-        self.mesh
-            .across(t as usize, a, b)
-            .iter()
-            .filter(|e| self.free(e.tri as usize))
-            .min_by_key(|e| (self.degree[e.tri as usize], e.tri))
-            .copied()
+    fn pick(&self, t: u32, k: usize) -> Option<EdgeEntry> {
+        let mut best: Option<(u32, EdgeEntry)> = None;
+        for e in self.mesh.across_edge(t as usize, k) {
+            let u = e.tri as usize;
+            if !self.free(u) {
+                continue;
+            }
+            let d = self.degree[u];
+            // Entries come by triangle index, so the first of the lowest
+            // degree is the lowest index.
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, *e));
+            }
+        }
+        best.map(|(_, e)| e)
     }
 
     /// Adds the entry's triangle to the primitive being grown.
@@ -158,21 +168,24 @@ impl<'m> Greedy<'m> {
         let mut fwd = std::mem::take(&mut self.scratch);
         fwd.clear();
         fwd.extend([c[1], c[2]]);
-        let mut last = start as u32;
-        while let Some(e) = self.pick(last, c[0], fwd[fwd.len() - 1]) {
+        // A triangle joins by its edge c0 → y (edge `e.k`), adds its
+        // third corner z, and the next joins across z → c0 (its edge
+        // `e.k + 2`).
+        let (mut last, mut k) = (start as u32, (rot + 2) % 3);
+        while let Some(e) = self.pick(last, k) {
             fwd.push(self.mesh.third(&e));
             self.take(&mut out.tris, &e);
-            last = e.tri;
+            (last, k) = (e.tri, (usize::from(e.k) + 2) % 3);
         }
-        // The triangle before (c0, x, c1) holds c1 → c0.
+        // The triangle before (c0, x, c1) holds c1 → c0: it joins by
+        // its edge y → c0 (edge `e.k`), adds z, and the one before joins
+        // across c0 → z (its edge `e.k + 1`).
         out.corners.clear();
-        let mut first = c[1];
-        let mut last = start as u32;
-        while let Some(e) = self.pick(last, first, c[0]) {
-            first = self.mesh.third(&e);
-            out.corners.push(first);
+        let (mut last, mut k) = (start as u32, rot % 3);
+        while let Some(e) = self.pick(last, k) {
+            out.corners.push(self.mesh.third(&e));
             self.take(&mut out.tris, &e);
-            last = e.tri;
+            (last, k) = (e.tri, (usize::from(e.k) + 1) % 3);
         }
         out.corners.push(c[0]);
         out.corners.reverse();
@@ -191,31 +204,28 @@ impl<'m> Greedy<'m> {
         out.tris.push(start as u32);
         out.corners.clear();
         out.corners.extend(self.mesh.rotated(start, rot));
-        let mut last = start as u32;
-        loop {
-            let n = out.corners.len();
-            let (a, b) = if n % 2 == 1 {
-                (out.corners[n - 1], out.corners[n - 2])
-            } else {
-                (out.corners[n - 2], out.corners[n - 1])
-            };
-            let Some(e) = self.pick(last, a, b) else {
-                break;
-            };
+        // A triangle joins by edge `e.k` and adds its third corner; the
+        // next joins across its edge `e.k + 2` when the strip had an odd
+        // number of corners before, `e.k + 1` when even (the winding
+        // alternates).
+        let (mut last, mut k) = (start as u32, (rot + 1) % 3);
+        while let Some(e) = self.pick(last, k) {
+            let step = if out.corners.len() % 2 == 1 { 2 } else { 1 };
             out.corners.push(self.mesh.third(&e));
             self.take(&mut out.tris, &e);
-            last = e.tri;
+            (last, k) = (e.tri, (usize::from(e.k) + step) % 3);
         }
-        // Strip (u2, u1, p, q, ...): (p, u1, q) holds q → p, and
-        // (u2, u1, p) holds u1 → p.
+        // Strip (u2, u1, p, q, ...): (p, u1, q) holds q → p (edge
+        // `b.k`), and (u2, u1, p) holds u1 → p (edge `a.k`), across
+        // p → u1 (edge `b.k + 1` of the first); the next pair joins
+        // across u2 → u1 (edge `a.k + 2` of the second).
         let mut front = std::mem::take(&mut self.scratch);
         front.clear();
-        let (mut p, mut q) = (out.corners[0], out.corners[1]);
-        let mut first = start as u32;
-        while let Some(b) = self.pick(first, q, p) {
+        let (mut first, mut k) = (start as u32, rot % 3);
+        while let Some(b) = self.pick(first, k) {
             let u1 = self.mesh.third(&b);
             self.mark[b.tri as usize] = self.stamp;
-            let Some(a) = self.pick(b.tri, u1, p) else {
+            let Some(a) = self.pick(b.tri, (usize::from(b.k) + 1) % 3) else {
                 self.mark[b.tri as usize] = 0;
                 break;
             };
@@ -224,8 +234,7 @@ impl<'m> Greedy<'m> {
             self.take(&mut out.tris, &a);
             front.push(u1);
             front.push(u2);
-            (p, q) = (u2, u1);
-            first = a.tri;
+            (first, k) = (a.tri, (usize::from(a.k) + 2) % 3);
         }
         if !front.is_empty() {
             front.reverse();
@@ -309,17 +318,29 @@ impl<'m> Greedy<'m> {
             }
         }
         // Score: covered triangles minus the weighted stranded ones; ties
-        // go to fewer stranded, then to the first tried.
+        // go to fewer stranded, then to the first tried. Candidates are
+        // scored longest first, and one that could not win even if it
+        // stranded none (score `4 × length`, fewest stranded) is not
+        // scored at all: counting stranded triangles is the dear part.
         let w = i64::from(s.isolation_weight);
         let longest = candidates.iter().map(|p| p.tris.len()).max().unwrap_or(0);
+        let mut order = [0, 1, 2, 3, 4, 5];
+        order.sort_by_key(|&i| Reverse(candidates.get(i).map_or(0, |p| p.tris.len())));
         let mut best: Option<(usize, (i64, usize))> = None;
-        for (i, p) in candidates.iter().enumerate() {
+        for i in order {
+            let Some(p) = candidates.get(i) else { continue };
             if w == 0 && p.tris.len() < longest {
+                continue;
+            }
+            let better = |key: (i64, usize), best: Option<(usize, (i64, usize))>| {
+                best.is_none_or(|(b, bkey)| key > bkey || (key == bkey && i < b))
+            };
+            if !better((4 * p.tris.len() as i64, usize::MAX), best) {
                 continue;
             }
             let iso = self.isolated_by(p);
             let key = (4 * p.tris.len() as i64 - w * iso as i64, usize::MAX - iso);
-            if best.is_none_or(|(_, b)| key > b) {
+            if better(key, best) {
                 best = Some((i, key));
             }
         }
@@ -358,9 +379,15 @@ struct StartQueue {
     start: Start,
     /// Next index to look at (First), or one past it (Last).
     cursor: usize,
-    /// Min-heap of (degree, tie key, triangle); stale entries are
-    /// skipped.
-    heap: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    /// Min-heap of `degree << 32 | rank`, where `rank` is the triangle's
+    /// place in the order that breaks ties between equal degrees; stale
+    /// entries are skipped.
+    heap: BinaryHeap<Reverse<u64>>,
+    /// The triangle of each rank, for the shuffled order (the other
+    /// orders compute it).
+    order: Vec<u32>,
+    /// The rank of each triangle, for the shuffled order.
+    rank: Vec<u32>,
 }
 
 impl StartQueue {
@@ -374,32 +401,58 @@ impl StartQueue {
                 _ => 0,
             },
             heap: BinaryHeap::new(),
+            order: Vec::new(),
+            rank: Vec::new(),
         };
+        if let Start::FewestNeighboursShuffled(seed) = start {
+            // The hash is a bijection, so no two triangles tie.
+            let salt = seed.wrapping_mul(0x9E37_79B9);
+            let mut keyed: Vec<(u32, u32)> = (0..degree.len() as u32)
+                .map(|t| (mix(t ^ salt), t))
+                .collect();
+            keyed.sort_unstable();
+            q.order = keyed.into_iter().map(|(_, t)| t).collect();
+            q.rank = vec![0; degree.len()];
+            for (r, &t) in q.order.iter().enumerate() {
+                q.rank[t as usize] = r as u32;
+            }
+        }
         if !matches!(start, Start::First | Start::Last) {
-            q.heap = degree
-                .iter()
-                .enumerate()
-                .map(|(t, &d)| Reverse((d, q.tie_key(t as u32), t as u32)))
+            q.heap = (0..degree.len() as u32)
+                .map(|t| Reverse(q.entry(degree[t as usize], t)))
                 .collect::<Vec<_>>()
                 .into();
         }
         q
     }
 
-    /// The key that orders triangles of equal degree.
-    fn tie_key(&self, t: u32) -> u32 {
-        match self.start {
+    /// The heap entry of triangle `t` with `degree` unused neighbours.
+    fn entry(&self, degree: u32, t: u32) -> u64 {
+        let rank = match self.start {
             Start::FewestNeighboursLast => u32::MAX - t,
-            Start::FewestNeighboursShuffled(seed) => mix(t ^ seed.wrapping_mul(0x9E37_79B9)),
+            Start::FewestNeighboursShuffled(_) => self.rank.get(t as usize).copied().unwrap_or(t),
             _ => t,
-        }
+        };
+        (u64::from(degree) << 32) | u64::from(rank)
+    }
+
+    /// The triangle of the rank in a heap entry.
+    fn triangle(&self, entry: u64) -> usize {
+        let rank = entry as u32;
+        (match self.start {
+            Start::FewestNeighboursLast => u32::MAX - rank,
+            Start::FewestNeighboursShuffled(_) => {
+                self.order.get(rank as usize).copied().unwrap_or(rank)
+            }
+            _ => rank,
+        }) as usize
     }
 
     /// Triangle `t` now has `degree` unused neighbours.
     fn changed(&mut self, degree: u32, t: u32) {
         if !matches!(self.start, Start::First | Start::Last) {
-            let key = self.tie_key(t);
-            self.heap.push(Reverse((degree, key, t)));
+            let e = self.entry(degree, t);
+            self.heap.push(Reverse(e));
         }
     }
 
@@ -420,9 +473,9 @@ impl StartQueue {
                 self.cursor.checked_sub(1)
             }
             _ => {
-                while let Some(Reverse((d, _, t))) = self.heap.pop() {
-                    let t = t as usize;
-                    if !used[t] && degree[t] == d {
+                while let Some(Reverse(e)) = self.heap.pop() {
+                    let t = self.triangle(e);
+                    if !used[t] && u64::from(degree[t]) == e >> 32 {
                         return Some(t);
                     }
                 }

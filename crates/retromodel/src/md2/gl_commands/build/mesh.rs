@@ -34,7 +34,7 @@ pub(super) struct EdgeEntry {
     /// Index of the triangle in [`Mesh::tris`].
     pub(super) tri: u32,
     /// Position of the edge's first corner in the triangle.
-    k: u8,
+    pub(super) k: u8,
 }
 
 /// The drawable triangles of a model and their directed edges.
@@ -81,7 +81,9 @@ impl Mesh {
                 });
             }
         }
-        edges.sort_unstable_by_key(|e| (e.key, e.tri, e.k));
+        // Pushed in (tri, k) order, so a stable sort by key alone gives
+        // the (key, tri, k) order with cheaper comparisons.
+        edges.sort_by_key(|e| e.key);
         let mut mesh = Mesh {
             tris,
             edges,
@@ -107,28 +109,17 @@ impl Mesh {
     fn range(&self, a: Corner, b: Corner) -> (u32, u32) {
         let key = edge_key(a, b);
         let lo = self.edges.partition_point(|e| e.key < key);
-        let hi = lo + self.edges[lo..].partition_point(|e| e.key == key);
+        // Most edges are held by one or two triangles: look at a few
+        // entries before searching the rest.
+        let rest = &self.edges[lo..];
+        let near = rest.iter().take(4).take_while(|e| e.key == key).count();
+        let hi = lo
+            + if near < 4 {
+                near
+            } else {
+                near + rest[near..].partition_point(|e| e.key == key)
+            };
         (lo as u32, hi as u32)
-    }
-
-    /// Entries of triangles holding the directed edge `a → b`, by triangle
-    /// index then corner.
-    fn edge(&self, a: Corner, b: Corner) -> &[EdgeEntry] {
-        let (lo, hi) = self.range(a, b);
-        &self.edges[lo as usize..hi as usize]
-    }
-
-    /// Entries of triangles holding `a → b`, where triangle `t` holds
-    /// `b → a` (a table look-up instead of a search).
-    pub(super) fn across(&self, t: usize, a: Corner, b: Corner) -> &[EdgeEntry] {
-        let c = self.tris[t];
-        for k in 0..3 {
-            if c[k] == b && c[(k + 1) % 3] == a {
-                let (lo, hi) = self.adj[t][k];
-                return &self.edges[lo as usize..hi as usize];
-            }
-        }
-        self.edge(a, b)
     }
 
     /// The triangles across edge `k` of triangle `t`.

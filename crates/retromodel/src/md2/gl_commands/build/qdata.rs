@@ -12,6 +12,8 @@ use super::prim::Prim;
 /// if that triangle is already used (by an earlier primitive or by this
 /// one) the primitive ends there, even when a later unused triangle would
 /// have fitted. Triangles before `start` are never looked at.
+/// The primitive is grown into `p` (its buffers reused).
+#[allow(clippy::too_many_arguments)]
 fn qdata_grow(
     mesh: &Mesh,
     start: usize,
@@ -20,35 +22,36 @@ fn qdata_grow(
     used: &[bool],
     mark: &mut [u32],
     stamp: u32,
-) -> Prim {
-    let corners = mesh.rotated(start, startv);
-    let mut p = Prim {
-        fan,
-        corners: corners.to_vec(),
-        tris: vec![start as u32],
-    };
+    p: &mut Prim,
+) {
+    p.fan = fan;
+    p.corners.clear();
+    p.corners.extend(mesh.rotated(start, startv));
+    p.tris.clear();
+    p.tris.push(start as u32);
+    // The edge of the last triangle to grow across: a fan (c0, x, y)
+    // goes on across y → c0, the edge after next from the one it came
+    // in by; a strip across its last two corners, alternately the edge
+    // after next and the one after (see `Greedy::strip`).
+    let (mut last, mut k) = (start, (startv + if fan { 2 } else { 1 }) % 3);
     loop {
-        let n = p.corners.len();
-        let (a, b) = if fan {
-            (p.corners[0], p.corners[n - 1])
-        } else if n % 2 == 1 {
-            (p.corners[n - 1], p.corners[n - 2])
-        } else {
-            (p.corners[n - 2], p.corners[n - 1])
-        };
-        let last = p.tris[p.tris.len() - 1] as usize;
-        let range = mesh.across(last, a, b);
+        let range = mesh.across_edge(last, k);
         let first = range.partition_point(|e| e.tri as usize <= start);
         let Some(e) = range.get(first) else { break };
         let j = e.tri as usize;
         if used[j] || mark[j] == stamp {
             break;
         }
+        let step = if fan || p.corners.len() % 2 == 1 {
+            2
+        } else {
+            1
+        };
         mark[j] = stamp;
         p.corners.push(mesh.third(e));
         p.tris.push(e.tri);
+        (last, k) = (j, (usize::from(e.k) + step) % 3);
     }
-    p
 }
 
 /// qdata's `BuildGlCmds`. With `fans_first` false the two types are tried
@@ -60,6 +63,8 @@ pub(super) fn qdata_prims(mesh: &Mesh, fans_first: bool) -> Vec<Prim> {
     let mut mark = vec![0u32; n];
     let mut stamp = 0u32;
     let mut out = Vec::new();
+    let mut best = Prim::default();
+    let mut tried = Prim::default();
     for i in 0..n {
         if used[i] {
             continue;
@@ -68,22 +73,20 @@ pub(super) fn qdata_prims(mesh: &Mesh, fans_first: bool) -> Vec<Prim> {
         // 0, 1, 2; a later try replaces the best only when strictly longer,
         // so fans win ties against strips and lower start corners win ties
         // within a type.
-        let mut best: Option<Prim> = None;
+        best.tris.clear();
         for fan in [fans_first, !fans_first] {
             for startv in 0..3 {
                 stamp += 1;
-                let p = qdata_grow(mesh, i, startv, fan, &used, &mut mark, stamp);
-                if best.as_ref().is_none_or(|b| p.tris.len() > b.tris.len()) {
-                    best = Some(p);
+                qdata_grow(mesh, i, startv, fan, &used, &mut mark, stamp, &mut tried);
+                if best.tris.is_empty() || tried.tris.len() > best.tris.len() {
+                    std::mem::swap(&mut best, &mut tried);
                 }
             }
         }
-        if let Some(b) = best {
-            for &t in &b.tris {
-                used[t as usize] = true;
-            }
-            out.push(b);
+        for &t in &best.tris {
+            used[t as usize] = true;
         }
+        out.push(best.clone());
     }
     out
 }
