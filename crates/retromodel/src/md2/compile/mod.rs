@@ -952,8 +952,11 @@ impl Prepared<'_> {
         };
         // The GL commands need only the triangles and texture coordinates:
         // they are built on a second thread while the frames are made.
+        // Building them costs about 50 times a position's work per
+        // triangle (ten runs over the mesh), which counts towards whether
+        // two threads pay.
         let (gl_commands, frames) = crate::parallel::join(
-            self.positions.len(),
+            self.positions.len() + 50 * model.triangles.len(),
             || gl_commands::build(&model),
             || {
                 self.frames(
