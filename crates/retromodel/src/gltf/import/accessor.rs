@@ -7,9 +7,7 @@
 //! `byteStride`, matrices with padded columns, and sparse accessors (also
 //! over no buffer view, which means zeros) are read.
 
-use serde_json::Value;
-
-use super::json::{err, At};
+use super::json::{err, At, Json};
 use super::Ctx;
 use crate::error::Result;
 
@@ -260,7 +258,7 @@ pub(crate) struct Accessor<'a> {
     pub count: usize,
     view: Option<usize>,
     offset: usize,
-    sparse: Option<&'a Value>,
+    sparse: Option<&'a Json<'a>>,
 }
 
 /// Where each component of an element is, relative to the element's start
@@ -662,7 +660,7 @@ impl<'a> Ctx<'a> {
     fn apply_sparse<T>(
         &self,
         a: &Accessor,
-        sparse: &Value,
+        sparse: &Json,
         element: usize,
         out: &mut [T],
         set: impl Fn(&[u8], &mut T),
