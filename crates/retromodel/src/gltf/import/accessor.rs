@@ -7,9 +7,7 @@
 //! `byteStride`, matrices with padded columns, and sparse accessors (also
 //! over no buffer view, which means zeros) are read.
 
-use serde_json::Value;
-
-use super::json::{err, At};
+use super::json::{err, At, Json};
 use super::Ctx;
 use crate::error::Result;
 
@@ -260,7 +258,7 @@ pub(crate) struct Accessor<'a> {
     pub count: usize,
     view: Option<usize>,
     offset: usize,
-    sparse: Option<&'a Value>,
+    sparse: Option<&'a Json<'a>>,
 }
 
 /// Where each component of an element is, relative to the element's start
@@ -376,10 +374,17 @@ fn gather_f32<const N: usize>(
                 && cfg!(target_endian = "little")
                 && bytes.len() >= count * 4 * N =>
         {
-            let start = out.len();
-            out.resize(start + count, [0.0; N]);
-            bytemuck::cast_slice_mut::<f32, u8>(out[start..].as_flattened_mut())
-                .copy_from_slice(&bytes[..count * 4 * N]);
+            let packed = &bytes[..count * 4 * N];
+            match bytemuck::try_cast_slice::<u8, f32>(packed) {
+                // Aligned (the usual case): appended without zeroing first.
+                Ok(floats) => out.extend_from_slice(floats.as_chunks::<N>().0),
+                Err(_) => {
+                    let start = out.len();
+                    out.resize(start + count, [0.0; N]);
+                    bytemuck::cast_slice_mut::<f32, u8>(out[start..].as_flattened_mut())
+                        .copy_from_slice(packed);
+                }
+            }
         }
         // Interleaved floats, components in order: whole elements at a
         // time.
@@ -414,12 +419,15 @@ fn gather_f32<const N: usize>(
     }
 }
 
-/// Whether every value is finite, in blocks without an early exit inside
-/// (which the compiler turns into vector operations).
+/// Whether every value is finite (its exponent bits not all ones), in
+/// blocks without an early exit inside, on the bits as integers (which the
+/// compiler turns into vector operations).
 fn all_finite(values: &[f32]) -> bool {
-    values
-        .chunks(64)
-        .all(|block| block.iter().fold(true, |all, x| all & x.is_finite()))
+    values.chunks(64).all(|block| {
+        block.iter().fold(0u32, |any, x| {
+            any | u32::from(x.to_bits() & 0x7f80_0000 == 0x7f80_0000)
+        }) == 0
+    })
 }
 
 impl<'a> Ctx<'a> {
@@ -662,7 +670,7 @@ impl<'a> Ctx<'a> {
     fn apply_sparse<T>(
         &self,
         a: &Accessor,
-        sparse: &Value,
+        sparse: &Json,
         element: usize,
         out: &mut [T],
         set: impl Fn(&[u8], &mut T),

@@ -227,7 +227,7 @@ impl<'a> Ctx<'a> {
     fn decoded_view(
         &self,
         index: usize,
-        ext: &'a serde_json::Value,
+        ext: &'a super::json::Json<'a>,
         length: usize,
         stride: Option<usize>,
     ) -> Result<&[u8]> {
@@ -247,7 +247,7 @@ impl<'a> Ctx<'a> {
     fn decoded_view(
         &self,
         index: usize,
-        _: &'a serde_json::Value,
+        _: &'a super::json::Json<'a>,
         _: usize,
         _: Option<usize>,
     ) -> Result<&[u8]> {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::accessor::{allowed, Component};
-use super::json::{err, escape, At};
+use super::json::{err, escape, At, Json};
 use super::materials::Materials;
 use super::nodes::{Included, Skins};
 use super::Ctx;
@@ -216,7 +216,7 @@ fn build_mesh(
     let mut targets: Option<usize> = None;
     for (k, p) in prims.iter().enumerate() {
         p.object()?;
-        let t = p.opt_array("targets")?.map_or(0, <[Value]>::len);
+        let t = p.opt_array("targets")?.map_or(0, <[Json]>::len);
         match targets {
             None => targets = Some(t),
             Some(first) if first != t => {
@@ -290,7 +290,7 @@ fn target_names(ctx: &Ctx, mpath: &str, extras: &mut Value, targets: usize) -> V
             Some(s) => *n = s.to_string(),
             None => ctx.warn(
                 path.clone(),
-                format!("a name that is {}", super::json::describe(v)),
+                format!("a name that is {}", super::json::describe_value(v)),
             ),
         }
     }
@@ -451,7 +451,7 @@ fn build_primitive(
     );
     let morph_targets = morph_targets(ctx, p, &ppath, n)?;
     let extras = application_attributes(ctx, &attributes, n, &apath)?;
-    for (key, _) in attributes.object()? {
+    for (key, _) in attributes.object()?.iter() {
         if key.starts_with("COLOR_") {
             ctx.warn(
                 apath(key),
@@ -765,7 +765,7 @@ fn application_attributes(
     apath: &dyn Fn(&str) -> String,
 ) -> Result<Value> {
     let mut out = serde_json::Map::new();
-    for (key, value) in attributes.object()? {
+    for (key, value) in attributes.object()?.iter() {
         if !key.starts_with('_') {
             continue;
         }
@@ -806,7 +806,7 @@ fn application_attributes(
                 .collect(),
             _ => ctx.read_uints(&a)?.into_iter().map(Value::from).collect(),
         };
-        out.insert(key.clone(), Value::Array(numbers));
+        out.insert(key.to_string(), Value::Array(numbers));
     }
     Ok(if out.is_empty() {
         Value::Null

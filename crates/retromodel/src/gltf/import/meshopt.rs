@@ -6,9 +6,8 @@
 
 use meshoptimizer_rs::codec::{BufferView, Filter, Mode};
 use meshoptimizer_rs::{Limits, Workspace};
-use serde_json::Value;
 
-use super::json::{err, At, Path};
+use super::json::{err, At, Json, Path};
 use super::Ctx;
 use crate::error::Result;
 
@@ -18,7 +17,7 @@ use crate::error::Result;
 pub(crate) fn decode(
     ctx: &Ctx,
     index: usize,
-    ext: &Value,
+    ext: &Json,
     length: usize,
     stride: Option<usize>,
 ) -> Result<Vec<u8>> {

@@ -70,7 +70,7 @@ use crate::error::Result;
 use crate::problem::{Collector, Problem};
 use crate::scene::Scene;
 use crate::texture::TextureSource;
-use json::{err, At};
+use json::{err, At, Json};
 
 /// Limits of an import, so that a hostile document cannot make it use
 /// unbounded memory. The defaults suit any real model.
@@ -180,8 +180,14 @@ pub fn import(
 ) -> Result<Import> {
     let mut warnings = Collector::default();
     let container = container::open(bytes, options.max_json_bytes, &mut warnings)?;
-    let root: Value = serde_json::from_slice(container.json)
-        .map_err(|e| err("document", format!("not valid JSON: {e}")))?;
+    // Valid UTF-8 (checked in one pass) is parsed as text, which spares the
+    // parser checking every string again; otherwise as bytes, which gives
+    // the parser's own error (where the bad bytes are).
+    let parsed: serde_json::Result<Json> = match std::str::from_utf8(container.json) {
+        Ok(text) => serde_json::from_str(text),
+        Err(_) => serde_json::from_slice(container.json),
+    };
+    let root = parsed.map_err(|e| err("document", format!("not valid JSON: {e}")))?;
     if !root.is_object() {
         return Err(err(
             "document",
@@ -241,7 +247,7 @@ const SUPPORTED: &[&str] = &[
 
 impl<'a> Ctx<'a> {
     fn new(
-        root: &'a Value,
+        root: &'a Json<'a>,
         bin: Option<&'a [u8]>,
         resources: Option<&'a dyn TextureSource>,
         options: &'a ImportOptions,
@@ -291,9 +297,9 @@ impl<'a> Ctx<'a> {
                 );
             }
         }
-        let buffers = root.opt_array("buffers")?.map_or(0, <[Value]>::len);
+        let buffers = root.opt_array("buffers")?.map_or(0, <[Json]>::len);
         #[cfg(feature = "meshopt")]
-        let views = root.opt_array("bufferViews")?.map_or(0, <[Value]>::len);
+        let views = root.opt_array("bufferViews")?.map_or(0, <[Json]>::len);
         let has = |n: &str| used.contains(&n) || required.contains(&n);
         Ok(Ctx {
             root,
@@ -318,7 +324,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The top-level array `key` (empty when absent).
-    pub fn list(&self, key: &'static str) -> Result<&'a [Value]> {
+    pub fn list(&self, key: &'static str) -> Result<&'a [Json<'a>]> {
         Ok(self.root.opt_array(key)?.unwrap_or(&[]))
     }
 
