@@ -90,6 +90,15 @@ fn main() -> ExitCode {
         eprintln!("retromodel: internal error: {info}");
     }));
     let cli = Cli::parse();
+    // The main thread is one of the pool's workers: work split in two
+    // runs half here and half on one more thread, rather than on two new
+    // threads while this one waits (each thread's allocations take fresh
+    // pages, and on a machine with transparent huge pages every fresh
+    // 2 MiB the kernel must zero; BENCHMARKS.md). Fails only if a pool was
+    // built already, which cannot have happened yet.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .use_current_thread()
+        .build_global();
     let result = match cli.command {
         Command::Info(args) => info::run(&args),
         Command::Validate(args) => validate::run(&args),
