@@ -129,6 +129,7 @@ pub(crate) fn on_grid_fast(
     decoded: &mut Vec<[f32; 3]>,
 ) -> bool {
     const LANES: usize = 12;
+    const ROUND: f32 = 8_388_608.0;
     let lane = |f: fn(&OnGrid) -> f32| -> [f32; LANES] { std::array::from_fn(|j| f(&axes[j % 3])) };
     let scale = lane(|a| a.scale);
     let translate = lane(|a| a.translate);
@@ -148,9 +149,16 @@ pub(crate) fn on_grid_fast(
         let mut ok = [true; LANES];
         for j in 0..LANES {
             let tolerance = slack[j] + 1e-5 * (1.0 + x[j].abs());
-            let q = (((x[j] - translate[j]) / scale[j]).clamp(0.0, 255.0) + 0.5) as i32;
-            d[j] = decode_i32(q, scale[j], translate[j]);
-            b[j] = q as u8;
+            // `v as i32` (v in 0.5..=255.5) without the saturating
+            // conversion, which does not vectorise well: `v + 2^23` holds
+            // the whole number nearest to `v` (ties to even) in its low
+            // bits, one less where that rounded up.
+            let v = ((x[j] - translate[j]) / scale[j]).clamp(0.0, 255.0) + 0.5;
+            let m = v + ROUND;
+            let up = (m - ROUND) > v;
+            let q = (m - ROUND) - if up { 1.0 } else { 0.0 };
+            d[j] = q * scale[j] + translate[j];
+            b[j] = (m.to_bits().wrapping_sub(u32::from(up)) & 0x1FF) as u8;
             // A NaN limit (an infinite scale) or coordinate fails both
             // tests, as `byte` sends them to its slow path.
             ok[j] = tolerance < fast_below[j] && (d[j] - x[j]).abs() <= tolerance;

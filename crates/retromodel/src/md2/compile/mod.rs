@@ -1374,10 +1374,20 @@ impl ErrorTally {
         for k in 0..3 {
             let e = (d[k] - p[k]).abs();
             self.squares += e * e;
-            self.max_error[k] = self.max_error[k].max(e);
+            // `a.max(b)` for a maximum that is never NaN: a NaN `e` or
+            // `fraction` leaves it as it is, as `f32::max` does.
+            self.max_error[k] = if e > self.max_error[k] {
+                e
+            } else {
+                self.max_error[k]
+            };
             let fraction = if e == 0.0 { 0.0 } else { e * self.per_step[k] };
             off |= fraction > 0.5 + 1e-3 && e > 1e-5 * (1.0 + p[k].abs());
-            self.max_fraction[k] = self.max_fraction[k].max(fraction);
+            self.max_fraction[k] = if fraction > self.max_fraction[k] {
+                fraction
+            } else {
+                self.max_fraction[k]
+            };
         }
         self.clamped += usize::from(off);
     }
