@@ -84,21 +84,25 @@ enum Command {
     Render(Box<render::Args>),
 }
 
+/// Makes the main thread one of the global `rayon` pool's workers, for a
+/// command that splits its work (compiling an MD2): the work then runs
+/// half here and half on one more thread, rather than on two new threads
+/// while this one waits. Each thread's allocations take fresh pages, and
+/// on a machine with transparent huge pages the kernel zeroes every fresh
+/// 2 MiB (BENCHMARKS.md). Commands that split nothing never start a pool.
+/// Does nothing when the pool exists already.
+pub(crate) fn work_on_the_main_thread_too() {
+    let _ = rayon::ThreadPoolBuilder::new()
+        .use_current_thread()
+        .build_global();
+}
+
 fn main() -> ExitCode {
     // A bug must still end in one clear line, not a backtrace.
     std::panic::set_hook(Box::new(|info| {
         eprintln!("retromodel: internal error: {info}");
     }));
     let cli = Cli::parse();
-    // The main thread is one of the pool's workers: work split in two
-    // runs half here and half on one more thread, rather than on two new
-    // threads while this one waits (each thread's allocations take fresh
-    // pages, and on a machine with transparent huge pages every fresh
-    // 2 MiB the kernel must zero; BENCHMARKS.md). Fails only if a pool was
-    // built already, which cannot have happened yet.
-    let _ = rayon::ThreadPoolBuilder::new()
-        .use_current_thread()
-        .build_global();
     let result = match cli.command {
         Command::Info(args) => info::run(&args),
         Command::Validate(args) => validate::run(&args),
