@@ -4,7 +4,7 @@
 //! `GL_DUMP_MORE`, a folder, if set) and of a few thousand random models
 //! to `FILE`, so two versions can be compared with `cmp`.
 
-use super::test_support::{corpus, model, st_grid, tri, Rng};
+use super::test_support::{corpus, grid_triangles, model, st_grid, tri, Rng};
 use super::{build, build_qdata};
 use crate::md2::{Md2, TexCoord, Triangle};
 use std::io::Write;
@@ -37,29 +37,7 @@ fn random_models() -> Vec<(String, Md2)> {
     for i in 0..600 {
         let n = 2 + rng.below(if i % 4 == 0 { 40 } else { 8 }) as u16;
         let side = n + 1;
-        let mut tris = Vec::new();
-        for y in 0..n {
-            for x in 0..n {
-                let idx = |x: u16, y: u16| y * side + x;
-                let (a, b, c, d) = (idx(x, y), idx(x + 1, y), idx(x + 1, y + 1), idx(x, y + 1));
-                let halves = if rng.below(2) == 0 {
-                    [[a, b, c], [a, c, d]]
-                } else {
-                    [[a, b, d], [b, c, d]]
-                };
-                for h in halves {
-                    if rng.below(10) > 0 {
-                        let r = rng.below(3) as usize;
-                        tris.push(tri([h[r], h[(r + 1) % 3], h[(r + 2) % 3]]));
-                    }
-                }
-            }
-        }
-        if i % 2 == 0 {
-            for k in (1..tris.len()).rev() {
-                tris.swap(k, rng.below(k as u64 + 1) as usize);
-            }
-        }
+        let tris = grid_triangles(&mut rng, n, true, i % 2 == 0);
         let m = model(usize::from(side * side), st_grid(side as i16), tris);
         out.push((format!("grid{i}"), m));
     }

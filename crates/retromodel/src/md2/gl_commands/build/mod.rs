@@ -184,7 +184,7 @@ mod tests {
     use super::*;
     use crate::md2::gl_commands::decode;
     use crate::md2::{TexCoord, Triangle};
-    use test_support::{check, model, st_grid, tri, Rng};
+    use test_support::{check, grid_triangles, model, st_grid, tri, Rng};
 
     #[test]
     fn random_soups_are_drawn_exactly() {
@@ -226,27 +226,7 @@ mod tests {
         for _ in 0..200 {
             let n = 2 + rng.below(6) as u16;
             let side = n + 1;
-            let mut tris = Vec::new();
-            for y in 0..n {
-                for x in 0..n {
-                    let i = |x: u16, y: u16| y * side + x;
-                    let (a, b, c, d) = (i(x, y), i(x + 1, y), i(x + 1, y + 1), i(x, y + 1));
-                    let halves = if rng.below(2) == 0 {
-                        [[a, b, c], [a, c, d]]
-                    } else {
-                        [[a, b, d], [b, c, d]]
-                    };
-                    for h in halves {
-                        if rng.below(10) > 0 {
-                            let r = rng.below(3) as usize;
-                            tris.push(tri([h[r], h[(r + 1) % 3], h[(r + 2) % 3]]));
-                        }
-                    }
-                }
-            }
-            for k in (1..tris.len()).rev() {
-                tris.swap(k, rng.below(k as u64 + 1) as usize);
-            }
+            let tris = grid_triangles(&mut rng, n, true, true);
             let m = model(usize::from(side * side), st_grid(side as i16), tris);
             let q = check(&m, &build_qdata(&m));
             let o = check(&m, &build(&m));
@@ -262,21 +242,7 @@ mod tests {
         let mut rng = Rng(0x0123_4567_89AB_CDEF);
         for n in [3u16, 12, 30] {
             let side = n + 1;
-            let mut tris = Vec::new();
-            for y in 0..n {
-                for x in 0..n {
-                    let i = |x: u16, y: u16| y * side + x;
-                    let (a, b, c, d) = (i(x, y), i(x + 1, y), i(x + 1, y + 1), i(x, y + 1));
-                    if rng.below(2) == 0 {
-                        tris.extend([tri([a, b, c]), tri([a, c, d])]);
-                    } else {
-                        tris.extend([tri([a, b, d]), tri([b, c, d])]);
-                    }
-                }
-            }
-            for k in (1..tris.len()).rev() {
-                tris.swap(k, rng.below(k as u64 + 1) as usize);
-            }
+            let tris = grid_triangles(&mut rng, n, false, true);
             let m = model(usize::from(side * side), st_grid(side as i16), tris);
             let on = |threads: usize| {
                 let pool = rayon::ThreadPoolBuilder::new()

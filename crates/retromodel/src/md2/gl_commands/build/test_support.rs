@@ -122,3 +122,42 @@ pub(super) fn corpus() -> Option<std::path::PathBuf> {
     eprintln!("note: corpus not found at {}; skipping", dir.display());
     None
 }
+
+/// The triangles of an `n` × `n` grid of quads (`(n + 1)²` vertices), each
+/// cut along a random diagonal. With `holes_and_turns`, about one half in
+/// ten is left out and each triangle starts at a random corner; with
+/// `shuffle`, they come in random order.
+pub(super) fn grid_triangles(
+    rng: &mut Rng,
+    n: u16,
+    holes_and_turns: bool,
+    shuffle: bool,
+) -> Vec<Triangle> {
+    let side = n + 1;
+    let mut tris = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let i = |x: u16, y: u16| y * side + x;
+            let (a, b, c, d) = (i(x, y), i(x + 1, y), i(x + 1, y + 1), i(x, y + 1));
+            let halves = if rng.below(2) == 0 {
+                [[a, b, c], [a, c, d]]
+            } else {
+                [[a, b, d], [b, c, d]]
+            };
+            for h in halves {
+                if !holes_and_turns {
+                    tris.push(tri(h));
+                } else if rng.below(10) > 0 {
+                    let r = rng.below(3) as usize;
+                    tris.push(tri([h[r], h[(r + 1) % 3], h[(r + 2) % 3]]));
+                }
+            }
+        }
+    }
+    if shuffle {
+        for k in (1..tris.len()).rev() {
+            tris.swap(k, rng.below(k as u64 + 1) as usize);
+        }
+    }
+    tris
+}
