@@ -229,6 +229,39 @@ fn md2_frames_survive_a_trip_through_glb() {
 }
 
 #[test]
+fn an_md2_vertex_left_in_no_triangle_makes_the_compiler_ignore_the_record() {
+    // Triangles deleted in an editor, their vertices kept: the record's
+    // vertex has no triangle left, so the record cannot give its bytes.
+    let original = retromodel::md2::sample::sample_model();
+    let mut scene = Scene::from_md2(&original, &Md2SceneOptions::default());
+    let md2_vertex: Vec<u64> = scene.meshes[0].extras["attributes"]["_MD2_VERTEX"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    let gone = md2_vertex[scene.meshes[0].indices[0] as usize];
+    let kept: Vec<u32> = scene.meshes[0]
+        .indices
+        .chunks_exact(3)
+        .filter(|t| t.iter().all(|&i| md2_vertex[i as usize] != gone))
+        .flatten()
+        .copied()
+        .collect();
+    assert!(kept.len() < scene.meshes[0].indices.len() && !kept.is_empty());
+    scene.meshes[0].indices = kept;
+    let c = compile(&scene, &CompileOptions::default()).unwrap();
+    assert!(!c.report.reused_md2_source);
+    assert!(c.warnings.iter().any(|w| matches!(
+        w,
+        retromodel::md2::compile::CompileWarning::Md2SourceIgnored { reason }
+            if reason.contains("no triangle")
+    )));
+    check_model("sample without a vertex's triangles", Engine::Quake2, &c);
+    assert_eq!(c.model.num_vertices, original.num_vertices - 1);
+}
+
+#[test]
 fn a_moved_vertex_makes_the_compiler_ignore_the_record() {
     let original = retromodel::md2::sample::sample_model();
     let mut scene = Scene::from_md2(&original, &Md2SceneOptions::default());

@@ -374,8 +374,26 @@ fn compile_keeping_normals(
     check_options(options)?;
     let mut prepared = scenes
         .iter()
-        .map(|s| prepare(s, options, keep_normals))
+        .map(|s| unposed(s, options))
         .collect::<Result<Vec<_>>>()?;
+    // A scene compiled alone onto its own MD2 record: in one pass.
+    if let [p] = prepared.as_slice() {
+        if options.grid_from.is_none() && p.record_fits_unposed(options) {
+            if let Some(p) = prepared.pop() {
+                match p.compile_on_record(options)? {
+                    Ok(compiled) => return Ok(vec![compiled]),
+                    Err((mut p, reason)) => {
+                        p.md2 = None;
+                        p.warnings.push(CompileWarning::Md2SourceIgnored { reason });
+                        prepared.push(p);
+                    }
+                }
+            }
+        }
+    }
+    for p in &mut prepared {
+        p.pose(options, keep_normals)?;
+    }
     let frames = prepared.first().map_or(0, |p| p.plan.frame_count());
     let shapes: Vec<Vec<usize>> = prepared
         .iter()
@@ -514,11 +532,10 @@ struct Prepared<'a> {
     warnings: Vec<CompileWarning>,
 }
 
-fn prepare<'a>(
-    scene: &'a Scene,
-    options: &CompileOptions,
-    keep_normals: usize,
-) -> Result<Prepared<'a>> {
+/// The plan, the used vertices and triangles and the scene's MD2 record,
+/// checked against the engine's frame and triangle limits; nothing posed
+/// yet (see [`Prepared::pose`]).
+fn unposed<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<Prepared<'a>> {
     let limits = options.engine.limits();
     let mut warnings = Vec::new();
     let plan = if options.player {
@@ -557,56 +574,7 @@ fn prepare<'a>(
             message: "the scene has no triangles to compile".to_string(),
         });
     }
-    let used = source.vertices.len();
-    bake::check_size(frames, used)?;
-    let keep_normals = frames * used <= keep_normals;
-    let mut positions = vec![[0.0f32; 3]; frames * used];
-    let mut normals = vec![[0.0f32; 3]; if keep_normals { frames * used } else { 0 }];
-    // Pieces of the frame range are posed at once (a pose depends only on
-    // its time).
-    let mut tasks = Vec::new();
-    let (mut rest_positions, mut rest_normals) = (&mut positions[..], &mut normals[..]);
-    for range in crate::parallel::ranges(frames, crate::parallel::pieces(frames, frames * used)) {
-        let (p, p_rest) = rest_positions.split_at_mut(range.len() * used);
-        let n_len = if keep_normals { range.len() * used } else { 0 };
-        let (n, n_rest) = rest_normals.split_at_mut(n_len);
-        (rest_positions, rest_normals) = (p_rest, n_rest);
-        tasks.push((range, p, n));
-    }
-    let posed = crate::parallel::map(tasks, |(range, positions, normals)| {
-        let start = range.start;
-        bake::for_frames(scene, &plan, &source, keep_normals, range, |f, p, n| {
-            let at = (f - start) * used;
-            positions[at..at + used].copy_from_slice(p);
-            if !n.is_empty() {
-                normals[at..at + used].copy_from_slice(n);
-            }
-        })
-    });
-    posed.into_iter().collect::<Result<()>>()?;
-    let scale = match (options.scale, options.fit_height) {
-        (Some(s), _) => s,
-        (None, Some(h)) => {
-            let lo = positions.iter().map(|p| p[2]).fold(f32::INFINITY, f32::min);
-            let hi = positions
-                .iter()
-                .map(|p| p[2])
-                .fold(f32::NEG_INFINITY, f32::max);
-            let height = hi - lo;
-            if !(height.is_finite() && height > 0.0) {
-                return Err(Error::InvalidOptions {
-                    message: "fit_height: the model has no height to scale".to_string(),
-                });
-            }
-            h / height
-        }
-        (None, None) => 1.0,
-    };
-    if scale != 1.0 {
-        for p in &mut positions {
-            *p = p.map(|x| x * scale);
-        }
-    }
+    bake::check_size(frames, source.vertices.len())?;
     let (record, md2) = match source::find(scene) {
         Ok(Some(s)) => (Some(s.clone()), options.reuse_md2_source.then_some(s)),
         Ok(None) => (None, None),
@@ -621,14 +589,77 @@ fn prepare<'a>(
         scene,
         plan,
         source,
-        positions,
-        normals: keep_normals.then_some(normals),
-        scale,
+        positions: Vec::new(),
+        normals: None,
+        scale: 1.0,
         record,
         md2,
         md2_bytes: None,
         warnings,
     })
+}
+
+impl Prepared<'_> {
+    /// Poses every frame: the positions (scaled as the options say) and,
+    /// up to `keep_normals` positions, the normals.
+    fn pose(&mut self, options: &CompileOptions, keep_normals: usize) -> Result<()> {
+        let (scene, plan, source) = (self.scene, &self.plan, &self.source);
+        let frames = plan.frame_count();
+        let used = source.vertices.len();
+        let keep_normals = frames * used <= keep_normals;
+        let mut positions = vec![[0.0f32; 3]; frames * used];
+        let mut normals = vec![[0.0f32; 3]; if keep_normals { frames * used } else { 0 }];
+        // Pieces of the frame range are posed at once (a pose depends only
+        // on its time).
+        let mut tasks = Vec::new();
+        let (mut rest_positions, mut rest_normals) = (&mut positions[..], &mut normals[..]);
+        for range in crate::parallel::ranges(frames, crate::parallel::pieces(frames, frames * used))
+        {
+            let (p, p_rest) = rest_positions.split_at_mut(range.len() * used);
+            let n_len = if keep_normals { range.len() * used } else { 0 };
+            let (n, n_rest) = rest_normals.split_at_mut(n_len);
+            (rest_positions, rest_normals) = (p_rest, n_rest);
+            tasks.push((range, p, n));
+        }
+        let posed = crate::parallel::map(tasks, |(range, positions, normals)| {
+            let start = range.start;
+            bake::for_frames(scene, plan, source, keep_normals, range, |f, p, n| {
+                let at = (f - start) * used;
+                positions[at..at + used].copy_from_slice(p);
+                if !n.is_empty() {
+                    normals[at..at + used].copy_from_slice(n);
+                }
+            })
+        });
+        posed.into_iter().collect::<Result<()>>()?;
+        let scale = match (options.scale, options.fit_height) {
+            (Some(s), _) => s,
+            (None, Some(h)) => {
+                let lo = positions.iter().map(|p| p[2]).fold(f32::INFINITY, f32::min);
+                let hi = positions
+                    .iter()
+                    .map(|p| p[2])
+                    .fold(f32::NEG_INFINITY, f32::max);
+                let height = hi - lo;
+                if !(height.is_finite() && height > 0.0) {
+                    return Err(Error::InvalidOptions {
+                        message: "fit_height: the model has no height to scale".to_string(),
+                    });
+                }
+                h / height
+            }
+            (None, None) => 1.0,
+        };
+        if scale != 1.0 {
+            for p in &mut positions {
+                *p = p.map(|x| x * scale);
+            }
+        }
+        self.positions = positions;
+        self.normals = keep_normals.then_some(normals);
+        self.scale = scale;
+        Ok(())
+    }
 }
 
 /// The grids of every frame, over the positions of all `prepared`.
@@ -722,6 +753,19 @@ impl Prepared<'_> {
         if self.source.vertices.iter().any(|&(mesh, _)| mesh != s.mesh) {
             return Err("a mesh without MD2 vertices".to_string());
         }
+        let mut in_a_triangle = vec![false; s.num_vertices];
+        for &(_, i) in &self.source.vertices {
+            if let Some(t) = s
+                .vertex_of
+                .get(i as usize)
+                .and_then(|&v| in_a_triangle.get_mut(v as usize))
+            {
+                *t = true;
+            }
+        }
+        if in_a_triangle.contains(&false) {
+            return Err("an MD2 vertex is in no triangle".to_string());
+        }
         let n = self.source.vertices.len();
         // Frames are checked in pieces at once; the first failure in frame
         // order is the one reported.
@@ -735,7 +779,15 @@ impl Prepared<'_> {
             let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
             let mut scratch = (Vec::with_capacity(n), Vec::with_capacity(n));
             for f in range {
-                errors.push(self.md2_frame_bytes(s, f, &mut bytes_of, &mut bytes, &mut scratch)?);
+                let positions = &self.positions[f * n..(f + 1) * n];
+                errors.push(self.md2_frame_bytes(
+                    s,
+                    f,
+                    positions,
+                    &mut bytes_of,
+                    &mut bytes,
+                    &mut scratch,
+                )?);
             }
             Ok::<_, String>((bytes, errors))
         });
@@ -757,6 +809,7 @@ impl Prepared<'_> {
         &self,
         s: &source::Md2Source,
         f: usize,
+        positions: &[[f32; 3]],
         bytes_of: &mut [Option<[u8; 3]>],
         bytes: &mut Vec<[u8; 3]>,
         scratch: &mut (Vec<[u8; 3]>, Vec<[f32; 3]>),
@@ -772,7 +825,6 @@ impl Prepared<'_> {
         // axis where a frame is flat); more than a quarter step was moved.
         let axes: [grid::OnGrid; 3] =
             std::array::from_fn(|k| grid::OnGrid::new(g.scale[k], g.translate[k], 0.25));
-        let positions = &self.positions[f * n..(f + 1) * n];
         // Every coordinate at once when all are plainly on the grid (the
         // usual case); else one by one, which finds the one that is not.
         let (frame_bytes, decoded) = scratch;
@@ -818,8 +870,6 @@ impl Prepared<'_> {
         clamp_reported: bool,
         options: &CompileOptions,
     ) -> Result<Compiled> {
-        let engine = options.engine;
-        let limits = engine.limits();
         let frames = self.plan.frame_count();
         let n = self.source.vertices.len();
         // Quantise (unless checking the MD2 record did), with the error
@@ -844,6 +894,164 @@ impl Prepared<'_> {
                 (bytes, errors)
             }
         };
+        let (reports, clamped) = self.reports(&errors);
+        if clamp_reported && clamped > 0 {
+            self.warnings
+                .push(CompileWarning::PositionsClamped { positions: clamped });
+        }
+        let (vertex_of, num_vertices) = self.weld(&bytes, frames);
+        let layout = self.layout(&vertex_of, num_vertices, options)?;
+        let mut model = layout.model;
+        let first_copy = first_copies(&vertex_of, num_vertices);
+        let maker = FrameMaker {
+            vertex_of: &vertex_of,
+            first_copy: &first_copy,
+            triangles: &model.triangles,
+        };
+        // The GL commands need only the triangles and texture coordinates:
+        // they are built on a second thread while the frames are made.
+        // Building them costs about 50 times a position's work per
+        // triangle (ten runs over the mesh), which counts towards whether
+        // two threads pay.
+        let (gl_commands, frames) = crate::parallel::join(
+            self.positions.len() + 50 * model.triangles.len(),
+            || gl_commands::build(&model),
+            || self.frames(&maker, &bytes, grids, &layout.names),
+        );
+        model.gl_commands = gl_commands;
+        model.frames = frames?;
+        self.conclude(model, layout.skin, reports, &vertex_of, options)
+    }
+
+    /// Whether the MD2 record can be checked while posing (see
+    /// [`Prepared::compile_on_record`]): the record is wanted, has as
+    /// many frames as the plan and nothing scales the positions.
+    fn record_fits_unposed(&self, options: &CompileOptions) -> bool {
+        self.md2
+            .as_ref()
+            .is_some_and(|s| s.frames.len() == self.plan.frame_count())
+            && options.scale.is_none_or(|s| s == 1.0)
+            && options.fit_height.is_none()
+    }
+
+    /// Compiles onto the scene's MD2 record (its grids and vertices) in
+    /// one pass: each frame is posed, checked against its recorded grid
+    /// and made into an MD2 frame at once, while the GL commands are
+    /// built on another thread (the record fixes the vertices, so they
+    /// need not wait for the frames). `Ok(Err(reason))` when the record
+    /// does not fit what was posed, with `self` as it was; the compile
+    /// then goes on without the record.
+    #[allow(clippy::type_complexity)]
+    fn compile_on_record(
+        mut self,
+        options: &CompileOptions,
+    ) -> Result<std::result::Result<Compiled, (Self, String)>> {
+        let Some(s) = self.md2.clone() else {
+            return Ok(Err((self, "no MD2 record".to_string())));
+        };
+        if self.source.vertices.iter().any(|&(mesh, _)| mesh != s.mesh) {
+            return Ok(Err((self, "a mesh without MD2 vertices".to_string())));
+        }
+        let warnings_before = self.warnings.len();
+        let (vertex_of, num_vertices) = self.weld(&[], s.frames.len());
+        let first_copy = first_copies(&vertex_of, num_vertices);
+        if first_copy.contains(&usize::MAX) {
+            return Ok(Err((self, "an MD2 vertex is in no triangle".to_string())));
+        }
+        let layout = self.layout(&vertex_of, num_vertices, options)?;
+        let mut model = layout.model;
+        let maker = FrameMaker {
+            vertex_of: &vertex_of,
+            first_copy: &first_copy,
+            triangles: &model.triangles,
+        };
+        let this = &self;
+        let n = this.source.vertices.len();
+        let (gl_commands, made) = crate::parallel::join(
+            s.frames.len() * n + 50 * model.triangles.len(),
+            || gl_commands::build(&model),
+            || this.frames_on_record(&s, &maker, &layout.names),
+        );
+        let (frames, errors) = match made? {
+            Ok(made) => made,
+            Err(reason) => {
+                self.warnings.truncate(warnings_before);
+                return Ok(Err((self, reason)));
+            }
+        };
+        model.gl_commands = gl_commands;
+        model.frames = frames;
+        let (reports, _) = self.reports(&errors);
+        self.conclude(model, layout.skin, reports, &vertex_of, options)
+            .map(Ok)
+    }
+
+    /// Every frame posed, checked against the record `s` and made, with
+    /// its errors; `Ok(Err(reason))` for the first frame (in frame order)
+    /// that does not fit the record.
+    #[allow(clippy::type_complexity)]
+    fn frames_on_record(
+        &self,
+        s: &source::Md2Source,
+        maker: &FrameMaker,
+        names: &[FrameName],
+    ) -> Result<std::result::Result<(Vec<Frame>, Vec<FrameErrors>), String>> {
+        let frames = s.frames.len();
+        let n = self.source.vertices.len();
+        let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames, frames * n));
+        let made = crate::parallel::map(pieces, |range| {
+            let mut out = Vec::with_capacity(range.len());
+            let mut failed = None;
+            let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
+            let mut scratch = (Vec::with_capacity(n), Vec::with_capacity(n));
+            let mut bytes = Vec::with_capacity(n);
+            let mut sums = FrameScratch::default();
+            let posed = bake::for_frames(
+                self.scene,
+                &self.plan,
+                &self.source,
+                true,
+                range,
+                |f, p, normals| {
+                    if failed.is_some() {
+                        return;
+                    }
+                    bytes.clear();
+                    match self.md2_frame_bytes(s, f, p, &mut bytes_of, &mut bytes, &mut scratch) {
+                        Ok(errors) => {
+                            let grid = s.frames[f].grid;
+                            let frame = maker.frame(grid, names[f], p, normals, &bytes, &mut sums);
+                            out.push((frame, errors));
+                        }
+                        Err(reason) => failed = Some(reason),
+                    }
+                },
+            );
+            posed.map(|()| match failed {
+                Some(reason) => Err(reason),
+                None => Ok(out),
+            })
+        });
+        let mut frames_out = Vec::with_capacity(frames);
+        let mut errors = Vec::with_capacity(frames);
+        for piece in made {
+            match piece? {
+                Ok(piece) => {
+                    for (f, e) in piece {
+                        frames_out.push(f);
+                        errors.push(e);
+                    }
+                }
+                Err(reason) => return Ok(Err(reason)),
+            }
+        }
+        Ok(Ok((frames_out, errors)))
+    }
+
+    /// Each animation's report from its frames' errors, and how many
+    /// positions were clamped.
+    fn reports(&self, errors: &[FrameErrors]) -> (Vec<AnimationReport>, usize) {
+        let n = self.source.vertices.len();
         let mut reports = Vec::new();
         let mut clamped = 0usize;
         let mut f = 0;
@@ -867,12 +1075,21 @@ impl Prepared<'_> {
             r.rms_error = (squares / samples).sqrt() as f32;
             reports.push(r);
         }
-        if clamp_reported && clamped > 0 {
-            self.warnings
-                .push(CompileWarning::PositionsClamped { positions: clamped });
-        }
-        // Weld.
-        let (vertex_of, num_vertices) = self.weld(&bytes, frames);
+        (reports, clamped)
+    }
+
+    /// Everything of the model but its frames and GL commands: the
+    /// vertex count checked, the skin, texture coordinates, triangles and
+    /// frame names.
+    fn layout(
+        &mut self,
+        vertex_of: &[u32],
+        num_vertices: usize,
+        options: &CompileOptions,
+    ) -> Result<Layout> {
+        let engine = options.engine;
+        let limits = engine.limits();
+        let n = self.source.vertices.len();
         if num_vertices > limits.max_vertices {
             return Err(limit_error(
                 "header.num_vertices",
@@ -936,9 +1153,8 @@ impl Prepared<'_> {
             self.warnings
                 .push(CompileWarning::TrianglesDropped { count: dropped });
         }
-        // Frame names.
         let names = self.frame_names();
-        let mut model = Md2 {
+        let model = Md2 {
             skin_width,
             skin_height,
             skins: skin.names,
@@ -950,27 +1166,23 @@ impl Prepared<'_> {
             source: None,
             num_vertices,
         };
-        // The GL commands need only the triangles and texture coordinates:
-        // they are built on a second thread while the frames are made.
-        // Building them costs about 50 times a position's work per
-        // triangle (ten runs over the mesh), which counts towards whether
-        // two threads pay.
-        let (gl_commands, frames) = crate::parallel::join(
-            self.positions.len() + 50 * model.triangles.len(),
-            || gl_commands::build(&model),
-            || {
-                self.frames(
-                    &bytes,
-                    grids,
-                    &names,
-                    &vertex_of,
-                    num_vertices,
-                    &model.triangles,
-                )
-            },
-        );
-        model.gl_commands = gl_commands;
-        model.frames = frames?;
+        Ok(Layout {
+            model,
+            skin: skin.file,
+            names,
+        })
+    }
+
+    /// The model checked against the engine, with its report.
+    fn conclude(
+        mut self,
+        model: Md2,
+        skin: Option<SkinFile>,
+        mut reports: Vec<AnimationReport>,
+        vertex_of: &[u32],
+        options: &CompileOptions,
+    ) -> Result<Compiled> {
+        let engine = options.engine;
         for p in model.validate_for(engine) {
             match p.severity {
                 Severity::Error => return Err(limit_error(&p.path, p.message, engine)),
@@ -986,17 +1198,17 @@ impl Prepared<'_> {
         }
         let report = CompileReport {
             animations: reports,
-            source_vertices: n,
-            vertices: num_vertices,
+            source_vertices: self.source.vertices.len(),
+            vertices: model.num_vertices,
             triangles: model.triangles.len(),
             texcoords: model.texcoords.len(),
             scale: self.scale,
             reused_md2_source: self.md2.is_some(),
         };
-        let vertex_map = self.source.vertex_map(&vertex_of);
+        let vertex_map = self.source.vertex_map(vertex_of);
         Ok(Compiled {
             model,
-            skin: skin.file,
+            skin,
             report,
             warnings: self.warnings,
             vertex_map,
@@ -1007,69 +1219,14 @@ impl Prepared<'_> {
     /// kept poses (or a second pass over them).
     fn frames(
         &self,
+        maker: &FrameMaker,
         bytes: &[[u8; 3]],
         grids: &[FrameGrid],
         names: &[FrameName],
-        vertex_of: &[u32],
-        num_vertices: usize,
-        triangles: &[Triangle],
     ) -> Result<Vec<Frame>> {
         let n = self.source.vertices.len();
         let frames = self.plan.frame_count();
-        let mut first_copy = vec![usize::MAX; num_vertices];
-        for (u, &v) in vertex_of.iter().enumerate() {
-            let slot = &mut first_copy[v as usize];
-            if *slot == usize::MAX {
-                *slot = u;
-            }
-        }
-        let frame = |f: usize,
-                     p: &[[f32; 3]],
-                     normals: &[[f32; 3]],
-                     sums: &mut Vec<Vec3>,
-                     faces: &mut Vec<Vec3>| {
-            sums.clear();
-            sums.resize(num_vertices, Vec3::ZERO);
-            for (u, nrm) in normals.iter().enumerate() {
-                sums[vertex_of[u] as usize] += Vec3::from(*nrm);
-            }
-            let zero = sums.iter().any(|s| s.length_squared() < 1e-12);
-            if zero {
-                faces.clear();
-                faces.resize(num_vertices, Vec3::ZERO);
-                for t in triangles {
-                    let q = t
-                        .vertices
-                        .map(|v| Vec3::from(p[first_copy[usize::from(v)]]));
-                    // Quake's clockwise corners: the outward normal.
-                    let nrm = (q[2] - q[0]).cross(q[1] - q[0]);
-                    for &v in &t.vertices {
-                        faces[usize::from(v)] += nrm;
-                    }
-                }
-            }
-            let grid = grids[f];
-            let vertices = (0..num_vertices)
-                .map(|v| {
-                    let s = sums[v];
-                    let nrm = s
-                        .try_normalize()
-                        .or_else(|| faces.get(v).and_then(|f| f.try_normalize()))
-                        .unwrap_or(Vec3::Z);
-                    PackedVertex {
-                        position: bytes[f * n + first_copy[v]],
-                        normal_index: nearest_normal_index(nrm.to_array()),
-                    }
-                })
-                .collect();
-            Frame {
-                scale: grid.scale,
-                translate: grid.translate,
-                name: names[f],
-                vertices,
-                padding: Vec::new(),
-            }
-        };
+        let frame_bytes = |f: usize| &bytes[f * n..(f + 1) * n];
         match &self.normals {
             // Normals kept: frames in pieces at once.
             Some(normals) if n > 0 => {
@@ -1078,14 +1235,14 @@ impl Prepared<'_> {
                     crate::parallel::pieces(frames, self.positions.len()),
                 );
                 let made = crate::parallel::map(pieces, |range| {
-                    let (mut sums, mut faces) = (Vec::new(), Vec::new());
+                    let mut sums = FrameScratch::default();
                     range
                         .map(|f| {
                             let (p, normals) = (
                                 &self.positions[f * n..(f + 1) * n],
                                 &normals[f * n..(f + 1) * n],
                             );
-                            frame(f, p, normals, &mut sums, &mut faces)
+                            maker.frame(grids[f], names[f], p, normals, frame_bytes(f), &mut sums)
                         })
                         .collect::<Vec<_>>()
                 });
@@ -1093,9 +1250,17 @@ impl Prepared<'_> {
             }
             _ => {
                 let mut out_frames: Vec<Frame> = Vec::with_capacity(frames);
-                let (mut sums, mut faces) = (Vec::new(), Vec::new());
-                bake::for_each_frame(self.scene, &self.plan, &self.source, true, |f, p, n| {
-                    out_frames.push(frame(f, p, n, &mut sums, &mut faces));
+                let mut sums = FrameScratch::default();
+                bake::for_each_frame(self.scene, &self.plan, &self.source, true, |f, p, nrm| {
+                    // Positions for face normals at this frame's scale.
+                    out_frames.push(maker.frame(
+                        grids[f],
+                        names[f],
+                        p,
+                        nrm,
+                        frame_bytes(f),
+                        &mut sums,
+                    ));
                 })?;
                 Ok(out_frames)
             }
@@ -1324,6 +1489,102 @@ impl SkinPlan {
         }
         let _ = (u, source, scene);
         [uv[0] * self.size.0 as f32, uv[1] * self.size.1 as f32]
+    }
+}
+
+/// Everything of the model but its frames and GL commands, from
+/// [`Prepared::layout`].
+struct Layout {
+    model: Md2,
+    skin: Option<SkinFile>,
+    names: Vec<FrameName>,
+}
+
+/// Per MD2 vertex, its first used vertex (`usize::MAX` for none).
+fn first_copies(vertex_of: &[u32], num_vertices: usize) -> Vec<usize> {
+    let mut first_copy = vec![usize::MAX; num_vertices];
+    for (u, &v) in vertex_of.iter().enumerate() {
+        if let Some(slot) = first_copy.get_mut(v as usize) {
+            if *slot == usize::MAX {
+                *slot = u;
+            }
+        }
+    }
+    first_copy
+}
+
+/// Makes MD2 frames from posed frames: each MD2 vertex takes its first
+/// copy's bytes and the table normal nearest to the sum of its copies'
+/// normals (or, where that sum is zero, of the faces around it).
+struct FrameMaker<'a> {
+    /// Per used vertex, its MD2 vertex.
+    vertex_of: &'a [u32],
+    /// Per MD2 vertex, its first used vertex (every one has one).
+    first_copy: &'a [usize],
+    /// The model's triangles.
+    triangles: &'a [Triangle],
+}
+
+/// Reused buffers of [`FrameMaker::frame`].
+#[derive(Default)]
+struct FrameScratch {
+    sums: Vec<Vec3>,
+    faces: Vec<Vec3>,
+}
+
+impl FrameMaker<'_> {
+    /// The frame on `grid` named `name`, from the used vertices' positions
+    /// `p`, unit normals `normals` and bytes `bytes`.
+    fn frame(
+        &self,
+        grid: FrameGrid,
+        name: FrameName,
+        p: &[[f32; 3]],
+        normals: &[[f32; 3]],
+        bytes: &[[u8; 3]],
+        scratch: &mut FrameScratch,
+    ) -> Frame {
+        let num_vertices = self.first_copy.len();
+        let FrameScratch { sums, faces } = scratch;
+        sums.clear();
+        sums.resize(num_vertices, Vec3::ZERO);
+        for (u, nrm) in normals.iter().enumerate() {
+            sums[self.vertex_of[u] as usize] += Vec3::from(*nrm);
+        }
+        faces.clear();
+        if sums.iter().any(|s| s.length_squared() < 1e-12) {
+            faces.resize(num_vertices, Vec3::ZERO);
+            for t in self.triangles {
+                let q = t
+                    .vertices
+                    .map(|v| Vec3::from(p[self.first_copy[usize::from(v)]]));
+                // Quake's clockwise corners: the outward normal.
+                let nrm = (q[2] - q[0]).cross(q[1] - q[0]);
+                for &v in &t.vertices {
+                    faces[usize::from(v)] += nrm;
+                }
+            }
+        }
+        let vertices = (0..num_vertices)
+            .map(|v| {
+                let s = sums[v];
+                let nrm = s
+                    .try_normalize()
+                    .or_else(|| faces.get(v).and_then(|f| f.try_normalize()))
+                    .unwrap_or(Vec3::Z);
+                PackedVertex {
+                    position: bytes[self.first_copy[v]],
+                    normal_index: nearest_normal_index(nrm.to_array()),
+                }
+            })
+            .collect();
+        Frame {
+            scale: grid.scale,
+            translate: grid.translate,
+            name,
+            vertices,
+            padding: Vec::new(),
+        }
     }
 }
 
