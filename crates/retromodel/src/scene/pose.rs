@@ -235,9 +235,11 @@ impl Pose {
     /// with weight 0 skipped), then a skinned mesh is skinned
     /// (`Σ wᵢ · G(jointᵢ) · inverse bindᵢ`, normals by the matrices'
     /// linear parts, as glTF viewers do), or a mesh placed by a node
-    /// transformed by that node (normals by the inverse transpose).
-    /// Normals so moved come out unit length (a zero one becomes +Y); a
-    /// mesh nothing moves keeps its base normals as they are.
+    /// transformed by that node (normals by the inverse transpose; an
+    /// identity transform leaves the numbers exactly as they are, `-0`
+    /// included). Normals of a mesh that is morphed, skinned or placed by
+    /// a node come out unit length (a zero one becomes +Y); a mesh
+    /// nothing moves keeps its base normals as they are.
     pub fn mesh_vertices(
         &self,
         scene: &Scene,
@@ -248,12 +250,13 @@ impl Pose {
         let Some(m) = scene.meshes.get(mesh) else {
             return;
         };
-        for (out, p) in positions.iter_mut().zip(&m.positions) {
-            *out = *p;
-        }
-        let has_normals = m.normals.len() == m.positions.len();
-        for (i, out) in normals.iter_mut().enumerate().take(m.positions.len()) {
-            *out = if has_normals { m.normals[i] } else { [0.0; 3] };
+        let count = m.positions.len().min(positions.len());
+        positions[..count].copy_from_slice(&m.positions[..count]);
+        let count_n = m.positions.len().min(normals.len());
+        if m.normals.len() == m.positions.len() {
+            normals[..count_n].copy_from_slice(&m.normals[..count_n]);
+        } else {
+            normals[..count_n].fill([0.0; 3]);
         }
         // Whether anything moved the vertices (else the normals are the
         // base's, already unit length, and are left as they are).
@@ -266,7 +269,6 @@ impl Pose {
             add_scaled(positions, &target.positions, w);
             add_scaled(normals, &target.normals, w);
         }
-        let count = m.positions.len().min(positions.len());
         let skinning = m
             .skin
             .as_ref()
@@ -299,12 +301,10 @@ impl Pose {
             }
         } else if let Some(g) = m.node.and_then(|n| self.globals.get(n)) {
             moved = true;
-            let normal_matrix = Mat3::from_mat4(*g).inverse().transpose();
-            for (i, p) in positions.iter_mut().enumerate().take(count) {
-                *p = g.transform_point3(Vec3::from(*p)).to_array();
-                if let Some(n) = normals.get_mut(i) {
-                    *n = (normal_matrix * Vec3::from(*n)).to_array();
-                }
+            // The identity moves nothing (multiplying by 1 and adding 0
+            // would only turn -0 into 0).
+            if *g != Mat4::IDENTITY {
+                transform(g, &mut positions[..count], normals);
             }
         }
         if moved {
@@ -315,10 +315,23 @@ impl Pose {
     }
 }
 
-/// `out[i] += w · add[i]` where both exist.
+/// Positions by `g`, normals (as many as there are, up to the positions)
+/// by its inverse transpose.
+fn transform(g: &Mat4, positions: &mut [[f32; 3]], normals: &mut [[f32; 3]]) {
+    let normal_matrix = Mat3::from_mat4(*g).inverse().transpose();
+    for (i, p) in positions.iter_mut().enumerate() {
+        *p = g.transform_point3(Vec3::from(*p)).to_array();
+        if let Some(n) = normals.get_mut(i) {
+            *n = (normal_matrix * Vec3::from(*n)).to_array();
+        }
+    }
+}
+
+/// `out[i] += w · add[i]` where both exist (component by component, over
+/// the flat numbers, so the compiler uses vector instructions).
 fn add_scaled(out: &mut [[f32; 3]], add: &[[f32; 3]], w: f32) {
-    for (o, d) in out.iter_mut().zip(add) {
-        *o = (Vec3::from(*o) + Vec3::from(*d) * w).to_array();
+    for (o, d) in out.as_flattened_mut().iter_mut().zip(add.as_flattened()) {
+        *o += *d * w;
     }
 }
 

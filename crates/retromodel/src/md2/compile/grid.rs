@@ -115,20 +115,24 @@ impl OnGrid {
     }
 }
 
+/// Coordinates [`on_grid_fast`] works on at once: four points.
+pub(crate) const LANES: usize = 12;
+
 /// [`OnGrid::byte`] of every coordinate of `points` on the frame grid of
-/// `axes`, into `bytes` and `decoded`, when every one takes the fast
-/// path (is within its tolerance of the byte it rounds to, which is less
-/// than 0.4 of a step); `false` (and `bytes`, `decoded` unspecified)
-/// when some coordinate needs [`OnGrid::byte`]'s slow path or is off the
-/// grid. Four points at a time with each axis' constants laid out
-/// alongside, so the compiler uses vector instructions.
+/// `axes`, into `bytes`, when every one takes the fast path (is within
+/// its tolerance of the byte it rounds to, which is less than 0.4 of a
+/// step); `false` (and `bytes` unspecified) when some coordinate needs
+/// [`OnGrid::byte`]'s slow path or is off the grid. Four points at a time
+/// with each axis' constants laid out alongside, so the compiler uses
+/// vector instructions; `each(x, decoded, used)` sees every four in turn
+/// (`used` lanes of them: fewer for the last of a count that is not a
+/// multiple of four, whose other lanes hold 0 and decode to 0).
 pub(crate) fn on_grid_fast(
     axes: &[OnGrid; 3],
     points: &[[f32; 3]],
     bytes: &mut Vec<[u8; 3]>,
-    decoded: &mut Vec<[f32; 3]>,
+    mut each: impl FnMut(&[f32; LANES], &[f32; LANES], usize),
 ) -> bool {
-    const LANES: usize = 12;
     const ROUND: f32 = 8_388_608.0;
     let lane = |f: fn(&OnGrid) -> f32| -> [f32; LANES] { std::array::from_fn(|j| f(&axes[j % 3])) };
     let scale = lane(|a| a.scale);
@@ -136,14 +140,10 @@ pub(crate) fn on_grid_fast(
     let slack = lane(|a| a.slack);
     let fast_below = lane(|a| if a.finite { a.fast_below } else { f32::NAN });
     bytes.clear();
-    decoded.clear();
     let mut all = true;
-    let mut chunks = points.chunks_exact(4);
-    for chunk in &mut chunks {
-        let mut x = [0.0f32; LANES];
-        for (j, p) in chunk.iter().enumerate() {
-            x[3 * j..3 * j + 3].copy_from_slice(p);
-        }
+    // Four points' coordinates `x`: their bytes, decoded values and
+    // whether each is plainly on the grid.
+    let four = |x: &[f32; LANES]| {
         let mut b = [0u8; LANES];
         let mut d = [0.0f32; LANES];
         let mut ok = [true; LANES];
@@ -163,19 +163,32 @@ pub(crate) fn on_grid_fast(
             // tests, as `byte` sends them to its slow path.
             ok[j] = tolerance < fast_below[j] && (d[j] - x[j]).abs() <= tolerance;
         }
+        (b, d, ok)
+    };
+    let mut chunks = points.chunks_exact(4);
+    for chunk in &mut chunks {
+        let mut x = [0.0f32; LANES];
+        for (j, p) in chunk.iter().enumerate() {
+            x[3 * j..3 * j + 3].copy_from_slice(p);
+        }
+        let (b, d, ok) = four(&x);
         all &= ok.iter().all(|&o| o);
+        each(&x, &d, LANES);
         for j in 0..4 {
             bytes.push([b[3 * j], b[3 * j + 1], b[3 * j + 2]]);
-            decoded.push([d[3 * j], d[3 * j + 1], d[3 * j + 2]]);
         }
     }
-    for p in chunks.remainder() {
-        match (axes[0].byte(p[0]), axes[1].byte(p[1]), axes[2].byte(p[2])) {
-            (Some((b0, d0)), Some((b1, d1)), Some((b2, d2))) => {
-                bytes.push([b0, b1, b2]);
-                decoded.push([d0, d1, d2]);
-            }
-            _ => all = false,
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let used = 3 * rest.len();
+        let mut x = [0.0f32; LANES];
+        x[..used].copy_from_slice(rest.as_flattened());
+        let (b, mut d, ok) = four(&x);
+        d[used..].fill(0.0);
+        all &= ok[..used].iter().all(|&o| o);
+        each(&x, &d, used);
+        for j in 0..rest.len() {
+            bytes.push([b[3 * j], b[3 * j + 1], b[3 * j + 2]]);
         }
     }
     all
@@ -434,7 +447,10 @@ mod tests {
                 })
                 .collect();
             let (mut bytes, mut decoded) = (Vec::new(), Vec::new());
-            if on_grid_fast(&grids, &points, &mut bytes, &mut decoded) {
+            let fast = on_grid_fast(&grids, &points, &mut bytes, |_, d, used| {
+                decoded.extend(d[..used].chunks_exact(3).map(|d| [d[0], d[1], d[2]]));
+            });
+            if fast {
                 taken += 1;
                 assert_eq!(bytes.len(), n);
                 for ((p, b), d) in points.iter().zip(&bytes).zip(&decoded) {

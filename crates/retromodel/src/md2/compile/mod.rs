@@ -767,6 +767,7 @@ impl Prepared<'_> {
             return Err("an MD2 vertex is in no triangle".to_string());
         }
         let n = self.source.vertices.len();
+        let first = self.first_copy_in_record(s);
         // Frames are checked in pieces at once; the first failure in frame
         // order is the one reported.
         let pieces = crate::parallel::ranges(
@@ -776,18 +777,11 @@ impl Prepared<'_> {
         let checked = crate::parallel::map(pieces, |range| {
             let mut bytes = Vec::with_capacity(range.len() * n);
             let mut errors = Vec::with_capacity(range.len());
-            let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
-            let mut scratch = (Vec::with_capacity(n), Vec::with_capacity(n));
+            let mut frame_bytes = Vec::with_capacity(n);
             for f in range {
                 let positions = &self.positions[f * n..(f + 1) * n];
-                errors.push(self.md2_frame_bytes(
-                    s,
-                    f,
-                    positions,
-                    &mut bytes_of,
-                    &mut bytes,
-                    &mut scratch,
-                )?);
+                errors.push(self.md2_frame_bytes(s, f, positions, &first, &mut frame_bytes)?);
+                bytes.extend_from_slice(&frame_bytes);
             }
             Ok::<_, String>((bytes, errors))
         });
@@ -801,23 +795,44 @@ impl Prepared<'_> {
         Ok((bytes, errors))
     }
 
-    /// Appends frame `f`'s bytes on its recorded grid to `bytes` and gives
-    /// its errors, or says why they do not fit the record. `scratch` holds
-    /// the frame's bytes and decoded values between the two passes.
-    #[allow(clippy::type_complexity)]
+    /// Per used vertex, the first used vertex that is a copy of the same
+    /// MD2 vertex of record `s` (itself, for the first copy); `u32::MAX`
+    /// for a vertex outside the record.
+    fn first_copy_in_record(&self, s: &source::Md2Source) -> Vec<u32> {
+        let mut first_of_md2 = vec![u32::MAX; s.num_vertices];
+        self.source
+            .vertices
+            .iter()
+            .enumerate()
+            .map(|(u, &(_, i))| {
+                let v = s.vertex_of.get(i as usize).copied().unwrap_or(u32::MAX);
+                match first_of_md2.get_mut(v as usize) {
+                    Some(first) => {
+                        if *first == u32::MAX {
+                            *first = u as u32;
+                        }
+                        *first
+                    }
+                    None => u32::MAX,
+                }
+            })
+            .collect()
+    }
+
+    /// Frame `f`'s bytes on its recorded grid (into `frame_bytes`, per
+    /// used vertex) and its errors, or why they do not fit the record:
+    /// a position off the grid, a vertex outside the record (`first`, from
+    /// [`Prepared::first_copy_in_record`], says `u32::MAX`) or copies of an
+    /// MD2 vertex with different bytes.
     fn md2_frame_bytes(
         &self,
         s: &source::Md2Source,
         f: usize,
         positions: &[[f32; 3]],
-        bytes_of: &mut [Option<[u8; 3]>],
-        bytes: &mut Vec<[u8; 3]>,
-        scratch: &mut (Vec<[u8; 3]>, Vec<[f32; 3]>),
+        first: &[u32],
+        frame_bytes: &mut Vec<[u8; 3]>,
     ) -> std::result::Result<FrameErrors, String> {
-        let n = self.source.vertices.len();
-        let lost = || "a vertex outside the record".to_string();
         let off_grid = || format!("frame {f}: a vertex lies off its recorded grid (moved since?)");
-        bytes_of.fill(None);
         let g = &s.frames[f].grid;
         // A scene made from the MD2 sits on the grid up to f32 noise, or,
         // through a `--quantize`d glTF, up to that grid's step (1/65535 of
@@ -827,10 +842,14 @@ impl Prepared<'_> {
             std::array::from_fn(|k| grid::OnGrid::new(g.scale[k], g.translate[k], 0.25));
         // Every coordinate at once when all are plainly on the grid (the
         // usual case); else one by one, which finds the one that is not.
-        let (frame_bytes, decoded) = scratch;
-        if !grid::on_grid_fast(&axes, positions, frame_bytes, decoded) {
+        let mut tally = ErrorTally::new(g);
+        let mut lanes = LaneTally::new(&tally);
+        if grid::on_grid_fast(&axes, positions, frame_bytes, |x, d, lanes_used| {
+            lanes.add(x, d, lanes_used)
+        }) {
+            lanes.add_to(&mut tally);
+        } else {
             frame_bytes.clear();
-            decoded.clear();
             for p in positions {
                 let (Some((b0, d0)), Some((b1, d1)), Some((b2, d2))) =
                     (axes[0].byte(p[0]), axes[1].byte(p[1]), axes[2].byte(p[2]))
@@ -838,28 +857,17 @@ impl Prepared<'_> {
                     return Err(off_grid());
                 };
                 frame_bytes.push([b0, b1, b2]);
-                decoded.push([d0, d1, d2]);
+                tally.add(p, [d0, d1, d2]);
             }
         }
-        let mut tally = ErrorTally::new(g);
-        bytes.reserve(n);
-        for (((&(_, i), p), &b), &d) in self
-            .source
-            .vertices
-            .iter()
-            .zip(positions)
-            .zip(frame_bytes.iter())
-            .zip(decoded.iter())
-        {
-            let v = *s.vertex_of.get(i as usize).ok_or_else(lost)? as usize;
-            match bytes_of.get_mut(v).ok_or_else(lost)? {
-                Some(prev) if *prev != b => {
-                    return Err(format!("frame {f}: copies of MD2 vertex {v} differ"))
-                }
-                slot => *slot = Some(b),
+        for (u, (&b, &first)) in frame_bytes.iter().zip(first).enumerate() {
+            let Some(&first_bytes) = frame_bytes.get(first as usize) else {
+                return Err("a vertex outside the record".to_string());
+            };
+            if first_bytes != b {
+                let v = s.vertex_of[self.source.vertices[u].1 as usize];
+                return Err(format!("frame {f}: copies of MD2 vertex {v} differ"));
             }
-            tally.add(p, d);
-            bytes.push(b);
         }
         Ok(tally.finish())
     }
@@ -998,12 +1006,11 @@ impl Prepared<'_> {
     ) -> Result<std::result::Result<(Vec<Frame>, Vec<FrameErrors>), String>> {
         let frames = s.frames.len();
         let n = self.source.vertices.len();
+        let first = self.first_copy_in_record(s);
         let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames, frames * n));
         let made = crate::parallel::map(pieces, |range| {
             let mut out = Vec::with_capacity(range.len());
             let mut failed = None;
-            let mut bytes_of: Vec<Option<[u8; 3]>> = vec![None; s.num_vertices];
-            let mut scratch = (Vec::with_capacity(n), Vec::with_capacity(n));
             let mut bytes = Vec::with_capacity(n);
             let mut sums = FrameScratch::default();
             let posed = bake::for_frames(
@@ -1016,8 +1023,7 @@ impl Prepared<'_> {
                     if failed.is_some() {
                         return;
                     }
-                    bytes.clear();
-                    match self.md2_frame_bytes(s, f, p, &mut bytes_of, &mut bytes, &mut scratch) {
+                    match self.md2_frame_bytes(s, f, p, &first, &mut bytes) {
                         Ok(errors) => {
                             let grid = s.frames[f].grid;
                             let frame = maker.frame(grid, names[f], p, normals, &bytes, &mut sums);
@@ -1660,6 +1666,84 @@ impl ErrorTally {
             max_step_fraction: self.max_fraction.into_iter().fold(0.0, f32::max),
             clamped: self.clamped,
         }
+    }
+}
+
+/// [`ErrorTally`] for twelve coordinates at a time (four points, x, y, z
+/// each), as [`grid::on_grid_fast`] hands them over: maxima per lane
+/// (folded into axes at the end), the squares summed in the same order as
+/// point by point.
+struct LaneTally {
+    per_step: [f32; grid::LANES],
+    squares: f32,
+    max_error: [f32; grid::LANES],
+    max_fraction: [f32; grid::LANES],
+    clamped: usize,
+}
+
+impl LaneTally {
+    fn new(tally: &ErrorTally) -> LaneTally {
+        LaneTally {
+            per_step: std::array::from_fn(|j| tally.per_step[j % 3]),
+            squares: tally.squares,
+            max_error: [0.0; grid::LANES],
+            max_fraction: [0.0; grid::LANES],
+            clamped: 0,
+        }
+    }
+
+    /// Adds the first `used` lanes of coordinates `x`, which decode to
+    /// `d` (what [`ErrorTally::add`] does for each of their points).
+    #[inline(always)]
+    fn add(&mut self, x: &[f32; grid::LANES], d: &[f32; grid::LANES], used: usize) {
+        let mut e = [0.0f32; grid::LANES];
+        let mut off = [false; grid::LANES];
+        for j in 0..grid::LANES {
+            e[j] = (d[j] - x[j]).abs();
+            self.max_error[j] = if e[j] > self.max_error[j] {
+                e[j]
+            } else {
+                self.max_error[j]
+            };
+            let fraction = if e[j] == 0.0 {
+                0.0
+            } else {
+                e[j] * self.per_step[j]
+            };
+            off[j] = fraction > 0.5 + 1e-3 && e[j] > 1e-5 * (1.0 + x[j].abs());
+            self.max_fraction[j] = if fraction > self.max_fraction[j] {
+                fraction
+            } else {
+                self.max_fraction[j]
+            };
+        }
+        for &e in &e[..used] {
+            self.squares += e * e;
+        }
+        for p in off[..used].chunks_exact(3) {
+            self.clamped += usize::from(p[0] | p[1] | p[2]);
+        }
+    }
+
+    /// Puts what was added into `tally`.
+    fn add_to(self, tally: &mut ErrorTally) {
+        tally.squares = self.squares;
+        for j in 0..grid::LANES {
+            let k = j % 3;
+            let e = self.max_error[j];
+            tally.max_error[k] = if e > tally.max_error[k] {
+                e
+            } else {
+                tally.max_error[k]
+            };
+            let f = self.max_fraction[j];
+            tally.max_fraction[k] = if f > tally.max_fraction[k] {
+                f
+            } else {
+                tally.max_fraction[k]
+            };
+        }
+        tally.clamped += self.clamped;
     }
 }
 
