@@ -139,8 +139,6 @@ pub(crate) fn on_grid_fast(
     let translate = lane(|a| a.translate);
     let slack = lane(|a| a.slack);
     let fast_below = lane(|a| if a.finite { a.fast_below } else { f32::NAN });
-    bytes.clear();
-    let mut all = true;
     // Four points' coordinates `x`: their bytes, decoded values and
     // whether each is plainly on the grid.
     let four = |x: &[f32; LANES]| {
@@ -165,31 +163,26 @@ pub(crate) fn on_grid_fast(
         }
         (b, d, ok)
     };
-    let mut chunks = points.chunks_exact(4);
-    for chunk in &mut chunks {
-        let mut x = [0.0f32; LANES];
-        for (j, p) in chunk.iter().enumerate() {
-            x[3 * j..3 * j + 3].copy_from_slice(p);
-        }
-        let (b, d, ok) = four(&x);
+    bytes.clear();
+    bytes.resize(points.len(), [0; 3]);
+    let (whole, rest) = points.as_flattened().as_chunks::<LANES>();
+    let (out, out_rest) = bytes.as_flattened_mut().as_chunks_mut::<LANES>();
+    let mut all = true;
+    for (x, o) in whole.iter().zip(out) {
+        let (b, d, ok) = four(x);
+        *o = b;
         all &= ok.iter().all(|&o| o);
-        each(&x, &d, LANES);
-        for j in 0..4 {
-            bytes.push([b[3 * j], b[3 * j + 1], b[3 * j + 2]]);
-        }
+        each(x, &d, LANES);
     }
-    let rest = chunks.remainder();
     if !rest.is_empty() {
-        let used = 3 * rest.len();
+        let used = rest.len();
         let mut x = [0.0f32; LANES];
-        x[..used].copy_from_slice(rest.as_flattened());
+        x[..used].copy_from_slice(rest);
         let (b, mut d, ok) = four(&x);
         d[used..].fill(0.0);
+        out_rest.copy_from_slice(&b[..used]);
         all &= ok[..used].iter().all(|&o| o);
         each(&x, &d, used);
-        for j in 0..rest.len() {
-            bytes.push([b[3 * j], b[3 * j + 1], b[3 * j + 2]]);
-        }
     }
     all
 }

@@ -1531,11 +1531,17 @@ struct FrameMaker<'a> {
     triangles: &'a [Triangle],
 }
 
-/// Reused buffers of [`FrameMaker::frame`].
+/// Reused buffers of [`FrameMaker::frame`], for frames made one after
+/// another.
 #[derive(Default)]
 struct FrameScratch {
     sums: Vec<Vec3>,
     faces: Vec<Vec3>,
+    /// Per MD2 vertex, the last normal sum it had (as bits) and the table
+    /// normal that sum gave: a vertex whose normals did not change since
+    /// the frame before (about half, in a typical animation) needs no
+    /// search.
+    last: Vec<Option<([u32; 3], u8)>>,
 }
 
 impl FrameMaker<'_> {
@@ -1551,7 +1557,11 @@ impl FrameMaker<'_> {
         scratch: &mut FrameScratch,
     ) -> Frame {
         let num_vertices = self.first_copy.len();
-        let FrameScratch { sums, faces } = scratch;
+        let FrameScratch { sums, faces, last } = scratch;
+        if last.len() != num_vertices {
+            last.clear();
+            last.resize(num_vertices, None);
+        }
         sums.clear();
         sums.resize(num_vertices, Vec3::ZERO);
         for (u, nrm) in normals.iter().enumerate() {
@@ -1574,13 +1584,29 @@ impl FrameMaker<'_> {
         let vertices = (0..num_vertices)
             .map(|v| {
                 let s = sums[v];
-                let nrm = s
-                    .try_normalize()
-                    .or_else(|| faces.get(v).and_then(|f| f.try_normalize()))
-                    .unwrap_or(Vec3::Z);
+                let key = s.to_array().map(f32::to_bits);
+                let normal_index = match last[v] {
+                    Some((k, index)) if k == key => index,
+                    _ => match s.try_normalize() {
+                        Some(unit) => {
+                            let index = nearest_normal_index(unit.to_array());
+                            last[v] = Some((key, index));
+                            index
+                        }
+                        // A zero sum: the faces' normal (which depends on
+                        // the positions, so is not remembered).
+                        None => {
+                            let unit = faces
+                                .get(v)
+                                .and_then(|f| f.try_normalize())
+                                .unwrap_or(Vec3::Z);
+                            nearest_normal_index(unit.to_array())
+                        }
+                    },
+                };
                 PackedVertex {
                     position: bytes[self.first_copy[v]],
-                    normal_index: nearest_normal_index(nrm.to_array()),
+                    normal_index,
                 }
             })
             .collect();
@@ -1670,15 +1696,16 @@ impl ErrorTally {
 }
 
 /// [`ErrorTally`] for twelve coordinates at a time (four points, x, y, z
-/// each), as [`grid::on_grid_fast`] hands them over: maxima per lane
-/// (folded into axes at the end), the squares summed in the same order as
-/// point by point.
+/// each), as [`grid::on_grid_fast`] hands them over, for the record
+/// check: maxima per lane (folded into axes at the end), the squares
+/// summed in the same order as point by point. It counts no clamped
+/// positions: those are reported only for grids from elsewhere
+/// (`grid_from`), never with the record's.
 struct LaneTally {
     per_step: [f32; grid::LANES],
     squares: f32,
     max_error: [f32; grid::LANES],
     max_fraction: [f32; grid::LANES],
-    clamped: usize,
 }
 
 impl LaneTally {
@@ -1688,16 +1715,14 @@ impl LaneTally {
             squares: tally.squares,
             max_error: [0.0; grid::LANES],
             max_fraction: [0.0; grid::LANES],
-            clamped: 0,
         }
     }
 
     /// Adds the first `used` lanes of coordinates `x`, which decode to
-    /// `d` (what [`ErrorTally::add`] does for each of their points).
+    /// `d` (lanes past `used` must decode to themselves).
     #[inline(always)]
     fn add(&mut self, x: &[f32; grid::LANES], d: &[f32; grid::LANES], used: usize) {
         let mut e = [0.0f32; grid::LANES];
-        let mut off = [false; grid::LANES];
         for j in 0..grid::LANES {
             e[j] = (d[j] - x[j]).abs();
             self.max_error[j] = if e[j] > self.max_error[j] {
@@ -1710,18 +1735,20 @@ impl LaneTally {
             } else {
                 e[j] * self.per_step[j]
             };
-            off[j] = fraction > 0.5 + 1e-3 && e[j] > 1e-5 * (1.0 + x[j].abs());
             self.max_fraction[j] = if fraction > self.max_fraction[j] {
                 fraction
             } else {
                 self.max_fraction[j]
             };
         }
-        for &e in &e[..used] {
-            self.squares += e * e;
-        }
-        for p in off[..used].chunks_exact(3) {
-            self.clamped += usize::from(p[0] | p[1] | p[2]);
+        if used == grid::LANES {
+            for e in e {
+                self.squares += e * e;
+            }
+        } else {
+            for &e in &e[..used] {
+                self.squares += e * e;
+            }
         }
     }
 
@@ -1743,7 +1770,6 @@ impl LaneTally {
                 tally.max_fraction[k]
             };
         }
-        tally.clamped += self.clamped;
     }
 }
 
