@@ -100,10 +100,7 @@ pub(crate) fn work_on_the_main_thread_too() {
     if rayon::current_thread_index().is_some() {
         return;
     }
-    if let Ok(pool) = rayon::ThreadPoolBuilder::new()
-        .use_current_thread()
-        .build()
-    {
+    if let Ok(pool) = rayon::ThreadPoolBuilder::new().use_current_thread().build() {
         // Never dropped: the main thread stays one of its workers.
         std::mem::forget(pool);
     }

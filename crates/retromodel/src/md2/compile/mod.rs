@@ -767,7 +767,7 @@ impl Prepared<'_> {
             return Err("an MD2 vertex is in no triangle".to_string());
         }
         let n = self.source.vertices.len();
-        let first = self.first_copy_in_record(s);
+        let later = self.later_copies(s)?;
         // Frames are checked in pieces at once; the first failure in frame
         // order is the one reported.
         let pieces = crate::parallel::ranges(
@@ -780,7 +780,7 @@ impl Prepared<'_> {
             let mut frame_bytes = Vec::with_capacity(n);
             for f in range {
                 let positions = &self.positions[f * n..(f + 1) * n];
-                errors.push(self.md2_frame_bytes(s, f, positions, &first, &mut frame_bytes)?);
+                errors.push(self.md2_frame_bytes(s, f, positions, &later, &mut frame_bytes)?);
                 bytes.extend_from_slice(&frame_bytes);
             }
             Ok::<_, String>((bytes, errors))
@@ -795,41 +795,37 @@ impl Prepared<'_> {
         Ok((bytes, errors))
     }
 
-    /// Per used vertex, the first used vertex that is a copy of the same
-    /// MD2 vertex of record `s` (itself, for the first copy); `u32::MAX`
-    /// for a vertex outside the record.
-    fn first_copy_in_record(&self, s: &source::Md2Source) -> Vec<u32> {
+    /// The used vertices that are not the first copy of their MD2 vertex
+    /// of record `s`, each with that first copy, in order; or why the
+    /// record does not hold every used vertex.
+    fn later_copies(&self, s: &source::Md2Source) -> std::result::Result<Vec<(u32, u32)>, String> {
         let mut first_of_md2 = vec![u32::MAX; s.num_vertices];
-        self.source
-            .vertices
-            .iter()
-            .enumerate()
-            .map(|(u, &(_, i))| {
-                let v = s.vertex_of.get(i as usize).copied().unwrap_or(u32::MAX);
-                match first_of_md2.get_mut(v as usize) {
-                    Some(first) => {
-                        if *first == u32::MAX {
-                            *first = u as u32;
-                        }
-                        *first
-                    }
-                    None => u32::MAX,
-                }
-            })
-            .collect()
+        let mut later = Vec::new();
+        for (u, &(_, i)) in self.source.vertices.iter().enumerate() {
+            let first = s
+                .vertex_of
+                .get(i as usize)
+                .and_then(|&v| first_of_md2.get_mut(v as usize))
+                .ok_or_else(|| "a vertex outside the record".to_string())?;
+            if *first == u32::MAX {
+                *first = u as u32;
+            } else {
+                later.push((u as u32, *first));
+            }
+        }
+        Ok(later)
     }
 
     /// Frame `f`'s bytes on its recorded grid (into `frame_bytes`, per
-    /// used vertex) and its errors, or why they do not fit the record:
-    /// a position off the grid, a vertex outside the record (`first`, from
-    /// [`Prepared::first_copy_in_record`], says `u32::MAX`) or copies of an
-    /// MD2 vertex with different bytes.
+    /// used vertex) and its errors, or why they do not fit the record: a
+    /// position off the grid, or copies of an MD2 vertex (`later`, from
+    /// [`Prepared::later_copies`]) with different bytes.
     fn md2_frame_bytes(
         &self,
         s: &source::Md2Source,
         f: usize,
         positions: &[[f32; 3]],
-        first: &[u32],
+        later: &[(u32, u32)],
         frame_bytes: &mut Vec<[u8; 3]>,
     ) -> std::result::Result<FrameErrors, String> {
         let off_grid = || format!("frame {f}: a vertex lies off its recorded grid (moved since?)");
@@ -860,12 +856,16 @@ impl Prepared<'_> {
                 tally.add(p, [d0, d1, d2]);
             }
         }
-        for (u, (&b, &first)) in frame_bytes.iter().zip(first).enumerate() {
-            let Some(&first_bytes) = frame_bytes.get(first as usize) else {
-                return Err("a vertex outside the record".to_string());
-            };
-            if first_bytes != b {
-                let v = s.vertex_of[self.source.vertices[u].1 as usize];
+        for &(u, first) in later {
+            let (b, first_b) = (frame_bytes.get(u as usize), frame_bytes.get(first as usize));
+            if b.is_none() || b != first_b {
+                let v = self
+                    .source
+                    .vertices
+                    .get(u as usize)
+                    .and_then(|&(_, i)| s.vertex_of.get(i as usize))
+                    .copied()
+                    .unwrap_or(u32::MAX);
                 return Err(format!("frame {f}: copies of MD2 vertex {v} differ"));
             }
         }
@@ -960,6 +960,10 @@ impl Prepared<'_> {
         if self.source.vertices.iter().any(|&(mesh, _)| mesh != s.mesh) {
             return Ok(Err((self, "a mesh without MD2 vertices".to_string())));
         }
+        let later = match self.later_copies(&s) {
+            Ok(later) => later,
+            Err(reason) => return Ok(Err((self, reason))),
+        };
         let warnings_before = self.warnings.len();
         let (vertex_of, num_vertices) = self.weld(&[], s.frames.len());
         let first_copy = first_copies(&vertex_of, num_vertices);
@@ -978,7 +982,7 @@ impl Prepared<'_> {
         let (gl_commands, made) = crate::parallel::join(
             s.frames.len() * n + 50 * model.triangles.len(),
             || gl_commands::build(&model),
-            || this.frames_on_record(&s, &maker, &layout.names),
+            || this.frames_on_record(&s, &later, &maker, &layout.names),
         );
         let (frames, errors) = match made? {
             Ok(made) => made,
@@ -1001,12 +1005,12 @@ impl Prepared<'_> {
     fn frames_on_record(
         &self,
         s: &source::Md2Source,
+        later: &[(u32, u32)],
         maker: &FrameMaker,
         names: &[FrameName],
     ) -> Result<std::result::Result<(Vec<Frame>, Vec<FrameErrors>), String>> {
         let frames = s.frames.len();
         let n = self.source.vertices.len();
-        let first = self.first_copy_in_record(s);
         let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames, frames * n));
         let made = crate::parallel::map(pieces, |range| {
             let mut out = Vec::with_capacity(range.len());
@@ -1023,7 +1027,7 @@ impl Prepared<'_> {
                     if failed.is_some() {
                         return;
                     }
-                    match self.md2_frame_bytes(s, f, p, &first, &mut bytes) {
+                    match self.md2_frame_bytes(s, f, p, later, &mut bytes) {
                         Ok(errors) => {
                             let grid = s.frames[f].grid;
                             let frame = maker.frame(grid, names[f], p, normals, &bytes, &mut sums);
@@ -1538,11 +1542,15 @@ struct FrameScratch {
     sums: Vec<Vec3>,
     faces: Vec<Vec3>,
     /// Per MD2 vertex, the last normal sum it had (as bits) and the table
-    /// normal that sum gave: a vertex whose normals did not change since
-    /// the frame before (about half, in a typical animation) needs no
-    /// search.
-    last: Vec<Option<([u32; 3], u8)>>,
+    /// normal that sum gave ([`NO_NORMAL`] before the first): a vertex
+    /// whose normals did not change since the frame before (about half,
+    /// in a typical animation) needs no search.
+    last_sum: Vec<[u32; 3]>,
+    last_index: Vec<u8>,
 }
+
+/// No table normal yet (the table has 162).
+const NO_NORMAL: u8 = u8::MAX;
 
 impl FrameMaker<'_> {
     /// The frame on `grid` named `name`, from the used vertices' positions
@@ -1557,55 +1565,57 @@ impl FrameMaker<'_> {
         scratch: &mut FrameScratch,
     ) -> Frame {
         let num_vertices = self.first_copy.len();
-        let FrameScratch { sums, faces, last } = scratch;
-        if last.len() != num_vertices {
-            last.clear();
-            last.resize(num_vertices, None);
+        let FrameScratch {
+            sums,
+            faces,
+            last_sum,
+            last_index,
+        } = scratch;
+        if last_index.len() != num_vertices {
+            last_sum.clear();
+            last_sum.resize(num_vertices, [0; 3]);
+            last_index.clear();
+            last_index.resize(num_vertices, NO_NORMAL);
         }
         sums.clear();
         sums.resize(num_vertices, Vec3::ZERO);
-        for (u, nrm) in normals.iter().enumerate() {
-            sums[self.vertex_of[u] as usize] += Vec3::from(*nrm);
+        for (&v, nrm) in self.vertex_of.iter().zip(normals) {
+            sums[v as usize] += Vec3::from(*nrm);
         }
         faces.clear();
-        if sums.iter().any(|s| s.length_squared() < 1e-12) {
-            faces.resize(num_vertices, Vec3::ZERO);
-            for t in self.triangles {
-                let q = t
-                    .vertices
-                    .map(|v| Vec3::from(p[self.first_copy[usize::from(v)]]));
-                // Quake's clockwise corners: the outward normal.
-                let nrm = (q[2] - q[0]).cross(q[1] - q[0]);
-                for &v in &t.vertices {
-                    faces[usize::from(v)] += nrm;
-                }
-            }
-        }
-        let vertices = (0..num_vertices)
-            .map(|v| {
-                let s = sums[v];
+        let mut faces_made = false;
+        let sums = &sums[..];
+        let vertices = sums
+            .iter()
+            .zip(self.first_copy)
+            .zip(last_sum.iter_mut().zip(last_index.iter_mut()))
+            .enumerate()
+            .map(|(v, ((s, &first), (last_sum, last_index)))| {
                 let key = s.to_array().map(f32::to_bits);
-                let normal_index = match last[v] {
-                    Some((k, index)) if k == key => index,
-                    _ => match s.try_normalize() {
-                        Some(unit) => {
-                            let index = nearest_normal_index(unit.to_array());
-                            last[v] = Some((key, index));
-                            index
+                let normal_index = if *last_index != NO_NORMAL && *last_sum == key {
+                    *last_index
+                } else if let Some(unit) = s.try_normalize() {
+                    let index = nearest_normal_index(unit.to_array());
+                    (*last_sum, *last_index) = (key, index);
+                    index
+                } else {
+                    // A zero sum: the faces' normal (which depends on the
+                    // positions, so is not remembered), made once for the
+                    // frame when some sum is (nearly) zero.
+                    if !faces_made {
+                        faces_made = true;
+                        if sums.iter().any(|s| s.length_squared() < 1e-12) {
+                            self.face_normals(p, faces);
                         }
-                        // A zero sum: the faces' normal (which depends on
-                        // the positions, so is not remembered).
-                        None => {
-                            let unit = faces
-                                .get(v)
-                                .and_then(|f| f.try_normalize())
-                                .unwrap_or(Vec3::Z);
-                            nearest_normal_index(unit.to_array())
-                        }
-                    },
+                    }
+                    let unit = faces
+                        .get(v)
+                        .and_then(|f| f.try_normalize())
+                        .unwrap_or(Vec3::Z);
+                    nearest_normal_index(unit.to_array())
                 };
                 PackedVertex {
-                    position: bytes[self.first_copy[v]],
+                    position: bytes[first],
                     normal_index,
                 }
             })
@@ -1616,6 +1626,23 @@ impl FrameMaker<'_> {
             name,
             vertices,
             padding: Vec::new(),
+        }
+    }
+
+    /// Per MD2 vertex, the sum of its triangles' normals (unnormalised),
+    /// from the first copies' positions `p`.
+    fn face_normals(&self, p: &[[f32; 3]], faces: &mut Vec<Vec3>) {
+        faces.clear();
+        faces.resize(self.first_copy.len(), Vec3::ZERO);
+        for t in self.triangles {
+            let q = t
+                .vertices
+                .map(|v| Vec3::from(p[self.first_copy[usize::from(v)]]));
+            // Quake's clockwise corners: the outward normal.
+            let nrm = (q[2] - q[0]).cross(q[1] - q[0]);
+            for &v in &t.vertices {
+                faces[usize::from(v)] += nrm;
+            }
         }
     }
 }
