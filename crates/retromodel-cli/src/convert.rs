@@ -381,9 +381,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             to.format().extension()
         );
     }
-    if format == OutputFormat::Md2 {
-        crate::work_on_the_main_thread_too();
-    }
     for line in convert_file(&args.input, output, format, &job)? {
         eprintln!("{line}");
     }

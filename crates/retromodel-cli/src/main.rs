@@ -84,28 +84,6 @@ enum Command {
     Render(Box<render::Args>),
 }
 
-/// Makes the main thread one of a `rayon` pool's workers, for a command
-/// that splits its work (compiling an MD2): the work then runs half here
-/// and half on one more thread, rather than on two new threads while this
-/// one waits. Each thread's allocations take fresh pages, and on a machine
-/// with transparent huge pages the kernel zeroes every fresh 2 MiB
-/// (BENCHMARKS.md). Commands that split nothing never start a pool.
-///
-/// The pool is not rayon's global one, whose `build_global` waits until
-/// every worker has started (a quarter of a millisecond, a twentieth of a
-/// small compile): this one's worker starts while the model is read. The
-/// pool lives as long as the process. Does nothing when this thread is in
-/// a pool already.
-pub(crate) fn work_on_the_main_thread_too() {
-    if rayon::current_thread_index().is_some() {
-        return;
-    }
-    if let Ok(pool) = rayon::ThreadPoolBuilder::new().use_current_thread().build() {
-        // Never dropped: the main thread stays one of its workers.
-        std::mem::forget(pool);
-    }
-}
-
 fn main() -> ExitCode {
     // A bug must still end in one clear line, not a backtrace.
     std::panic::set_hook(Box::new(|info| {

@@ -48,11 +48,16 @@ pub(crate) fn map<T: Send, R: Send>(tasks: Vec<T>, f: impl Fn(T) -> R + Sync + S
     }
 }
 
-/// Below this many units of work (positions of a compile, say) starting
-/// threads costs more than it saves: the work stays on the calling thread.
-/// (The library's own tests spread everything, so they check that the
-/// pieces give what one thread gives.)
-pub(crate) const SMALL: usize = if cfg!(test) { 1 } else { 50_000 };
+/// Below this many units of work (positions of a compile, say; one is
+/// about 25 ns of work, so this is about 6 ms) starting threads costs more
+/// than it saves: the work stays on the calling thread. Measured on a
+/// two-core virtual machine, where putting a second thread to work costs
+/// half a millisecond to a millisecond of wall time (its idle core has to
+/// be woken) and two threads run about 1.5 times as fast as one: below
+/// this, one thread finishes first (BENCHMARKS.md). (The library's own
+/// tests spread everything, so they check that the pieces give what one
+/// thread gives.)
+pub(crate) const SMALL: usize = if cfg!(test) { 1 } else { 250_000 };
 
 /// Whether `work` units are worth spreading over threads.
 #[cfg_attr(not(feature = "scene"), allow(dead_code))] // used by compiles only

@@ -143,11 +143,12 @@ enum Run {
     Greedy(Strategy),
 }
 
-/// Below this many triangles times runs (each costing about 1,500
-/// instructions, so 2,000 are about 3 M instructions or 0.6 ms on one
-/// thread) [`build`] keeps to the calling thread: waking the pool costs
-/// about 0.1 ms.
-const SMALL_RUNS: usize = 2_000;
+/// Below this many triangles times runs (each costing about 1,200
+/// instructions, so 40,000 are about 50 M instructions or 5 ms on one
+/// thread) [`build`] keeps to the calling thread: putting a second thread
+/// to work costs up to a millisecond on a virtual machine (see
+/// [`crate::parallel::SMALL`]).
+const SMALL_RUNS: usize = 40_000;
 
 /// Takes, for each component, the primitives of the run that covers it
 /// with the fewest (the earliest run on ties). Components share no
