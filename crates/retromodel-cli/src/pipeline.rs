@@ -120,7 +120,7 @@ pub fn convert_file(
     let conversion = Converter::new(&job.options)
         .with_textures(&resolver)
         .with_ascii_parts(job.ascii_parts.0.as_deref(), job.ascii_parts.1.as_deref())
-        .convert(&bytes, &file_name(input), format, &main)
+        .convert_owned(bytes, &file_name(input), format, &main)
         .map_err(|e| in_context(e, input, out))?;
     let files = conversion
         .files()

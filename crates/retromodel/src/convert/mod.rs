@@ -167,8 +167,50 @@ impl<'a> Converter<'a> {
         format: OutputFormat,
         output_name: &str,
     ) -> Result<Conversion> {
-        let options = self.options;
         let model = self.read(input, input_name)?;
+        self.convert_model(model, input_name, format, output_name)
+    }
+
+    /// [`Converter::convert`], freeing the input's bytes as soon as the
+    /// model is read (so a big file's bytes and what is made from them
+    /// are not held at once).
+    ///
+    /// ```
+    /// use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+    ///
+    /// # fn main() -> Result<(), retromodel::Error> {
+    /// let bytes = retromodel::md2::sample::sample_model().to_bytes()?;
+    /// let options = ConvertOptions::default();
+    /// let conversion = Converter::new(&options).convert_owned(
+    ///     bytes,
+    ///     "sample.md2",
+    ///     OutputFormat::Glb,
+    ///     "sample.glb",
+    /// )?;
+    /// assert_eq!(conversion.files()?.len(), 1);
+    /// # Ok(()) }
+    /// ```
+    pub fn convert_owned(
+        &self,
+        input: Vec<u8>,
+        input_name: &str,
+        format: OutputFormat,
+        output_name: &str,
+    ) -> Result<Conversion> {
+        let model = self.read(&input, input_name)?;
+        drop(input);
+        self.convert_model(model, input_name, format, output_name)
+    }
+
+    /// The rest of [`Converter::convert`], from the model read.
+    fn convert_model(
+        &self,
+        model: Model,
+        input_name: &str,
+        format: OutputFormat,
+        output_name: &str,
+    ) -> Result<Conversion> {
+        let options = self.options;
         options.check(&model, format)?;
         let recompile = format == OutputFormat::Md2
             && (options.compile.is_some() || !matches!(model, Model::Md2(_)));

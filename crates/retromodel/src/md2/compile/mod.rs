@@ -1749,6 +1749,16 @@ impl LaneTally {
     /// `d` (lanes past `used` must decode to themselves).
     #[inline(always)]
     fn add(&mut self, x: &[f32; grid::LANES], d: &[f32; grid::LANES], used: usize) {
+        // Coordinates exactly on the grid (all of a scene made from the
+        // MD2) add nothing: a zero error raises no maximum and adds +0 to
+        // the squares.
+        let mut off = false;
+        for j in 0..grid::LANES {
+            off |= d[j] != x[j];
+        }
+        if !off {
+            return;
+        }
         let mut e = [0.0f32; grid::LANES];
         for j in 0..grid::LANES {
             e[j] = (d[j] - x[j]).abs();
