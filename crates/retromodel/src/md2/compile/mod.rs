@@ -839,7 +839,7 @@ impl Prepared<'_> {
         // Every coordinate at once when all are plainly on the grid (the
         // usual case); else one by one, which finds the one that is not.
         let mut tally = ErrorTally::new(g);
-        let mut lanes = LaneTally::new(&tally);
+        let mut lanes = LaneTally::<false>::new(&tally);
         if grid::on_grid_fast(&axes, positions, frame_bytes, |x, d, lanes_used| {
             lanes.add(x, d, lanes_used)
         }) {
@@ -1723,25 +1723,29 @@ impl ErrorTally {
 }
 
 /// [`ErrorTally`] for twelve coordinates at a time (four points, x, y, z
-/// each), as [`grid::on_grid_fast`] hands them over, for the record
-/// check: maxima per lane (folded into axes at the end), the squares
-/// summed in the same order as point by point. It counts no clamped
-/// positions: those are reported only for grids from elsewhere
-/// (`grid_from`), never with the record's.
-struct LaneTally {
+/// each), as [`grid::on_grid_fast`] and [`grid::quantize_fast`] hand them
+/// over: maxima per lane (folded into axes at the end), the squares
+/// summed in the same order as point by point, and, with `CLAMPED`, the
+/// positions more than half a step off counted as [`ErrorTally::add`]
+/// does (the record check leaves that out: clamped positions are
+/// reported only for grids from elsewhere, `grid_from`, never with the
+/// record's).
+struct LaneTally<const CLAMPED: bool> {
     per_step: [f32; grid::LANES],
     squares: f32,
     max_error: [f32; grid::LANES],
     max_fraction: [f32; grid::LANES],
+    clamped: usize,
 }
 
-impl LaneTally {
-    fn new(tally: &ErrorTally) -> LaneTally {
+impl<const CLAMPED: bool> LaneTally<CLAMPED> {
+    fn new(tally: &ErrorTally) -> Self {
         LaneTally {
             per_step: std::array::from_fn(|j| tally.per_step[j % 3]),
             squares: tally.squares,
             max_error: [0.0; grid::LANES],
             max_fraction: [0.0; grid::LANES],
+            clamped: 0,
         }
     }
 
@@ -1760,6 +1764,7 @@ impl LaneTally {
             return;
         }
         let mut e = [0.0f32; grid::LANES];
+        let mut clamped = [false; grid::LANES];
         for j in 0..grid::LANES {
             e[j] = (d[j] - x[j]).abs();
             self.max_error[j] = if e[j] > self.max_error[j] {
@@ -1772,11 +1777,19 @@ impl LaneTally {
             } else {
                 e[j] * self.per_step[j]
             };
+            if CLAMPED {
+                clamped[j] = fraction > 0.5 + 1e-3 && e[j] > 1e-5 * (1.0 + x[j].abs());
+            }
             self.max_fraction[j] = if fraction > self.max_fraction[j] {
                 fraction
             } else {
                 self.max_fraction[j]
             };
+        }
+        if CLAMPED {
+            for p in clamped[..used].chunks_exact(3) {
+                self.clamped += usize::from(p[0] | p[1] | p[2]);
+            }
         }
         if used == grid::LANES {
             for e in e {
@@ -1807,6 +1820,7 @@ impl LaneTally {
                 tally.max_fraction[k]
             };
         }
+        tally.clamped += self.clamped;
     }
 }
 
@@ -1825,13 +1839,15 @@ fn quantize_frames(
             grids.iter().map(|g| ErrorTally::new(g).finish()).collect(),
         );
     }
+    let mut frame_bytes = Vec::with_capacity(n);
     for (frame, grid) in positions.chunks_exact(n).zip(grids) {
         let mut tally = ErrorTally::new(grid);
-        for p in frame {
-            let b = grid.quantize(*p);
-            tally.add(p, grid.decode(b));
-            bytes.push(b);
-        }
+        let mut lanes = LaneTally::<true>::new(&tally);
+        grid::quantize_fast(grid, frame, &mut frame_bytes, |x, d, used| {
+            lanes.add(x, d, used)
+        });
+        lanes.add_to(&mut tally);
+        bytes.extend_from_slice(&frame_bytes);
         errors.push(tally.finish());
     }
     (bytes, errors)
