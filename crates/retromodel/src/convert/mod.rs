@@ -184,8 +184,8 @@ impl<'a> Converter<'a> {
     /// let conversion = Converter::new(&options).convert_owned(
     ///     bytes,
     ///     "sample.md2",
-    ///     OutputFormat::Glb,
-    ///     "sample.glb",
+    ///     OutputFormat::Md2,
+    ///     "copy.md2",
     /// )?;
     /// assert_eq!(conversion.files()?.len(), 1);
     /// # Ok(()) }
