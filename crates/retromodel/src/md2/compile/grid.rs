@@ -131,7 +131,7 @@ pub(crate) fn on_grid_fast(
     axes: &[OnGrid; 3],
     points: &[[f32; 3]],
     bytes: &mut Vec<[u8; 3]>,
-    mut each: impl FnMut(&[f32; LANES], &[f32; LANES], usize),
+    each: impl FnMut(&[f32; LANES], &[f32; LANES], usize),
 ) -> bool {
     const ROUND: f32 = 8_388_608.0;
     let lane = |f: fn(&OnGrid) -> f32| -> [f32; LANES] { std::array::from_fn(|j| f(&axes[j % 3])) };
@@ -163,27 +163,17 @@ pub(crate) fn on_grid_fast(
         }
         (b, d, ok)
     };
-    bytes.clear();
-    bytes.resize(points.len(), [0; 3]);
-    let (whole, rest) = points.as_flattened().as_chunks::<LANES>();
-    let (out, out_rest) = bytes.as_flattened_mut().as_chunks_mut::<LANES>();
     let mut all = true;
-    for (x, o) in whole.iter().zip(out) {
-        let (b, d, ok) = four(x);
-        *o = b;
-        all &= ok.iter().all(|&o| o);
-        each(x, &d, LANES);
-    }
-    if !rest.is_empty() {
-        let used = rest.len();
-        let mut x = [0.0f32; LANES];
-        x[..used].copy_from_slice(rest);
-        let (b, mut d, ok) = four(&x);
-        d[used..].fill(0.0);
-        out_rest.copy_from_slice(&b[..used]);
-        all &= ok[..used].iter().all(|&o| o);
-        each(&x, &d, used);
-    }
+    by_fours(
+        points,
+        bytes,
+        |x, used| {
+            let (b, d, ok) = four(x);
+            all &= ok[..used].iter().all(|&o| o);
+            (b, d)
+        },
+        each,
+    );
     all
 }
 
@@ -195,7 +185,7 @@ pub(crate) fn quantize_fast(
     grid: &FrameGrid,
     points: &[[f32; 3]],
     bytes: &mut Vec<[u8; 3]>,
-    mut each: impl FnMut(&[f32; LANES], &[f32; LANES], usize),
+    each: impl FnMut(&[f32; LANES], &[f32; LANES], usize),
 ) {
     const ROUND: f32 = 8_388_608.0;
     let scale: [f32; LANES] = std::array::from_fn(|j| grid.scale[j % 3]);
@@ -234,12 +224,26 @@ pub(crate) fn quantize_fast(
         }
         (b, d)
     };
+    by_fours(points, bytes, |x, _| four(x), each);
+}
+
+/// Runs `four(x, used)` on the coordinates of every four points of
+/// `points` (twelve lanes; the last four padded with 0, `used` lanes
+/// real), puts the bytes it gives into `bytes` (one per point) and hands
+/// `each(x, decoded, used)` every four in turn (padding lanes decode to 0).
+#[inline(always)]
+fn by_fours(
+    points: &[[f32; 3]],
+    bytes: &mut Vec<[u8; 3]>,
+    mut four: impl FnMut(&[f32; LANES], usize) -> ([u8; LANES], [f32; LANES]),
+    mut each: impl FnMut(&[f32; LANES], &[f32; LANES], usize),
+) {
     bytes.clear();
     bytes.resize(points.len(), [0; 3]);
     let (whole, rest) = points.as_flattened().as_chunks::<LANES>();
     let (out, out_rest) = bytes.as_flattened_mut().as_chunks_mut::<LANES>();
     for (x, o) in whole.iter().zip(out) {
-        let (b, d) = four(x);
+        let (b, d) = four(x, LANES);
         *o = b;
         each(x, &d, LANES);
     }
@@ -247,7 +251,7 @@ pub(crate) fn quantize_fast(
         let used = rest.len();
         let mut x = [0.0f32; LANES];
         x[..used].copy_from_slice(rest);
-        let (b, mut d) = four(&x);
+        let (b, mut d) = four(&x, used);
         d[used..].fill(0.0);
         out_rest.copy_from_slice(&b[..used]);
         each(&x, &d, used);

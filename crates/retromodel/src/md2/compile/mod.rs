@@ -753,19 +753,6 @@ impl Prepared<'_> {
         if self.source.vertices.iter().any(|&(mesh, _)| mesh != s.mesh) {
             return Err("a mesh without MD2 vertices".to_string());
         }
-        let mut in_a_triangle = vec![false; s.num_vertices];
-        for &(_, i) in &self.source.vertices {
-            if let Some(t) = s
-                .vertex_of
-                .get(i as usize)
-                .and_then(|&v| in_a_triangle.get_mut(v as usize))
-            {
-                *t = true;
-            }
-        }
-        if in_a_triangle.contains(&false) {
-            return Err("an MD2 vertex is in no triangle".to_string());
-        }
         let n = self.source.vertices.len();
         let later = self.later_copies(s)?;
         // Frames are checked in pieces at once; the first failure in frame
@@ -797,7 +784,8 @@ impl Prepared<'_> {
 
     /// The used vertices that are not the first copy of their MD2 vertex
     /// of record `s`, each with that first copy, in order; or why the
-    /// record does not hold every used vertex.
+    /// record does not fit the used vertices (one is outside it, or one of
+    /// its MD2 vertices has no used copy: no triangle uses it).
     fn later_copies(&self, s: &source::Md2Source) -> std::result::Result<Vec<(u32, u32)>, String> {
         let mut first_of_md2 = vec![u32::MAX; s.num_vertices];
         let mut later = Vec::new();
@@ -812,6 +800,9 @@ impl Prepared<'_> {
             } else {
                 later.push((u as u32, *first));
             }
+        }
+        if first_of_md2.contains(&u32::MAX) {
+            return Err("an MD2 vertex is in no triangle".to_string());
         }
         Ok(later)
     }
@@ -967,9 +958,6 @@ impl Prepared<'_> {
         let warnings_before = self.warnings.len();
         let (vertex_of, num_vertices) = self.weld(&[], s.frames.len());
         let first_copy = first_copies(&vertex_of, num_vertices);
-        if first_copy.contains(&usize::MAX) {
-            return Ok(Err((self, "an MD2 vertex is in no triangle".to_string())));
-        }
         let layout = self.layout(&vertex_of, num_vertices, options)?;
         let mut model = layout.model;
         let maker = FrameMaker {
