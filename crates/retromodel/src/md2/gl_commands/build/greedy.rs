@@ -374,85 +374,140 @@ fn mix(mut x: u32) -> u32 {
 }
 
 /// Hands out start triangles in a [`Start`] order.
+///
+/// The orders by degree take the unused triangle with the fewest unused
+/// neighbours, ties by the triangle's place in the order that breaks them
+/// (its slot: the index, the index from the end, or a shuffled place).
+/// Degrees only go down, so a triangle is filed under each degree it has
+/// had, and an entry is checked when it comes up (dropped when its
+/// triangle is used or has fewer neighbours by then). Degrees below
+/// [`BUCKETS`] (nearly all: at most three in a closed mesh) are bit sets
+/// by slot, whose first entry is the first set bit; higher ones share a
+/// binary heap.
 struct StartQueue {
     /// The order.
     start: Start,
     /// Next index to look at (First), or one past it (Last).
     cursor: usize,
-    /// Min-heap of `degree << 32 | rank`, where `rank` is the triangle's
-    /// place in the order that breaks ties between equal degrees; stale
-    /// entries are skipped.
+    /// Per degree below [`BUCKETS`], one bit per slot.
+    buckets: Vec<Vec<u64>>,
+    /// Per bucket, the first word that may have a bit set.
+    lowest: [usize; BUCKETS],
+    /// Min-heap of `degree << 32 | slot` for degrees of [`BUCKETS`] and
+    /// more.
     heap: BinaryHeap<Reverse<u64>>,
-    /// The triangle of each rank, for the shuffled order (the other
+    /// The triangle in each slot, for the shuffled order (the other
     /// orders compute it).
     order: Vec<u32>,
-    /// The rank of each triangle, for the shuffled order.
-    rank: Vec<u32>,
+    /// The slot of each triangle, for the shuffled order.
+    slot: Vec<u32>,
 }
+
+/// Degrees [`StartQueue`] keeps in bit sets.
+const BUCKETS: usize = 8;
 
 impl StartQueue {
     /// A queue over triangles of the given degrees (unused neighbour
     /// counts), none used yet.
     fn new(start: Start, degree: &[u32]) -> Self {
+        let n = degree.len();
         let mut q = StartQueue {
             start,
             cursor: match start {
-                Start::Last => degree.len(),
+                Start::Last => n,
                 _ => 0,
             },
+            buckets: Vec::new(),
+            lowest: [0; BUCKETS],
             heap: BinaryHeap::new(),
             order: Vec::new(),
-            rank: Vec::new(),
+            slot: Vec::new(),
         };
+        if matches!(start, Start::First | Start::Last) {
+            return q;
+        }
         if let Start::FewestNeighboursShuffled(seed) = start {
             // The hash is a bijection, so no two triangles tie.
             let salt = seed.wrapping_mul(0x9E37_79B9);
-            let mut keyed: Vec<(u32, u32)> = (0..degree.len() as u32)
-                .map(|t| (mix(t ^ salt), t))
-                .collect();
+            let mut keyed: Vec<(u32, u32)> = (0..n as u32).map(|t| (mix(t ^ salt), t)).collect();
             keyed.sort_unstable();
             q.order = keyed.into_iter().map(|(_, t)| t).collect();
-            q.rank = vec![0; degree.len()];
+            q.slot = vec![0; n];
             for (r, &t) in q.order.iter().enumerate() {
-                q.rank[t as usize] = r as u32;
+                q.slot[t as usize] = r as u32;
             }
         }
-        if !matches!(start, Start::First | Start::Last) {
-            q.heap = (0..degree.len() as u32)
-                .map(|t| Reverse(q.entry(degree[t as usize], t)))
-                .collect::<Vec<_>>()
-                .into();
+        q.buckets = vec![vec![0; n.div_ceil(64)]; BUCKETS];
+        for (t, &d) in degree.iter().enumerate() {
+            q.changed(d, t as u32);
         }
         q
     }
 
-    /// The heap entry of triangle `t` with `degree` unused neighbours.
-    fn entry(&self, degree: u32, t: u32) -> u64 {
-        let rank = match self.start {
-            Start::FewestNeighboursLast => u32::MAX - t,
-            Start::FewestNeighboursShuffled(_) => self.rank.get(t as usize).copied().unwrap_or(t),
+    /// The slot of triangle `t` (of `0..n`, n = the triangle count).
+    fn slot_of(&self, t: u32) -> u32 {
+        match self.start {
+            Start::FewestNeighboursLast => self.slots() - 1 - t,
+            Start::FewestNeighboursShuffled(_) => self.slot.get(t as usize).copied().unwrap_or(t),
             _ => t,
-        };
-        (u64::from(degree) << 32) | u64::from(rank)
+        }
     }
 
-    /// The triangle of the rank in a heap entry.
-    fn triangle(&self, entry: u64) -> usize {
-        let rank = entry as u32;
+    /// The triangle in slot `slot`.
+    fn triangle(&self, slot: u32) -> usize {
         (match self.start {
-            Start::FewestNeighboursLast => u32::MAX - rank,
+            Start::FewestNeighboursLast => self.slots() - 1 - slot,
             Start::FewestNeighboursShuffled(_) => {
-                self.order.get(rank as usize).copied().unwrap_or(rank)
+                self.order.get(slot as usize).copied().unwrap_or(slot)
             }
-            _ => rank,
+            _ => slot,
         }) as usize
+    }
+
+    /// How many slots the bit sets have (the triangle count, rounded up
+    /// to a whole word): the last-first order counts slots from there.
+    fn slots(&self) -> u32 {
+        self.buckets.first().map_or(0, |b| b.len() as u32 * 64)
     }
 
     /// Triangle `t` now has `degree` unused neighbours.
     fn changed(&mut self, degree: u32, t: u32) {
-        if !matches!(self.start, Start::First | Start::Last) {
-            let e = self.entry(degree, t);
-            self.heap.push(Reverse(e));
+        if matches!(self.start, Start::First | Start::Last) {
+            return;
+        }
+        let slot = self.slot_of(t);
+        match self.buckets.get_mut(degree as usize) {
+            Some(bits) => {
+                let w = slot as usize / 64;
+                if let Some(word) = bits.get_mut(w) {
+                    *word |= 1 << (slot % 64);
+                    let lowest = &mut self.lowest[degree as usize];
+                    *lowest = (*lowest).min(w);
+                }
+            }
+            None => self
+                .heap
+                .push(Reverse((u64::from(degree) << 32) | u64::from(slot))),
+        }
+    }
+
+    /// The first triangle filed under degree `d` (below [`BUCKETS`]) that
+    /// is unused and still has `d` unused neighbours, taken out; stale
+    /// entries met on the way are dropped.
+    fn take_from_bucket(&mut self, d: usize, used: &[bool], degree: &[u32]) -> Option<usize> {
+        loop {
+            let w = self.lowest[d];
+            let word = *self.buckets.get(d)?.get(w)?;
+            if word == 0 {
+                self.lowest[d] += 1;
+                continue;
+            }
+            let bit = word.trailing_zeros();
+            self.buckets[d][w] = word & (word - 1);
+            let t = self.triangle(w as u32 * 64 + bit);
+            if used.get(t) == Some(&false) && degree.get(t).is_some_and(|&g| g as usize == d) {
+                return Some(t);
+            }
         }
     }
 
@@ -473,14 +528,123 @@ impl StartQueue {
                 self.cursor.checked_sub(1)
             }
             _ => {
+                for d in 0..BUCKETS {
+                    if let Some(t) = self.take_from_bucket(d, used, degree) {
+                        return Some(t);
+                    }
+                }
                 while let Some(Reverse(e)) = self.heap.pop() {
-                    let t = self.triangle(e);
+                    let t = self.triangle(e as u32);
                     if !used[t] && u64::from(degree[t]) == e >> 32 {
                         return Some(t);
                     }
                 }
                 None
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::md2::gl_commands::build::test_support::Rng;
+
+    /// The queue as it was: one binary heap of `degree << 32 | rank`
+    /// entries, the rank in the order that breaks ties.
+    struct HeapQueue {
+        heap: BinaryHeap<Reverse<u64>>,
+        rank: Vec<u32>,
+        order: Vec<u32>,
+    }
+
+    impl HeapQueue {
+        fn new(start: Start, degree: &[u32]) -> Self {
+            let n = degree.len() as u32;
+            let rank: Vec<u32> = match start {
+                Start::FewestNeighboursLast => (0..n).map(|t| n - 1 - t).collect(),
+                Start::FewestNeighboursShuffled(seed) => {
+                    let salt = seed.wrapping_mul(0x9E37_79B9);
+                    let mut keyed: Vec<(u32, u32)> = (0..n).map(|t| (mix(t ^ salt), t)).collect();
+                    keyed.sort_unstable();
+                    let mut rank = vec![0; n as usize];
+                    for (r, (_, t)) in keyed.into_iter().enumerate() {
+                        rank[t as usize] = r as u32;
+                    }
+                    rank
+                }
+                _ => (0..n).collect(),
+            };
+            let mut order = vec![0; n as usize];
+            for (t, &r) in rank.iter().enumerate() {
+                order[r as usize] = t as u32;
+            }
+            let mut q = HeapQueue {
+                heap: BinaryHeap::new(),
+                rank,
+                order,
+            };
+            for (t, &d) in degree.iter().enumerate() {
+                q.changed(d, t as u32);
+            }
+            q
+        }
+        fn changed(&mut self, degree: u32, t: u32) {
+            let e = (u64::from(degree) << 32) | u64::from(self.rank[t as usize]);
+            self.heap.push(Reverse(e));
+        }
+        fn next(&mut self, used: &[bool], degree: &[u32]) -> Option<usize> {
+            while let Some(Reverse(e)) = self.heap.pop() {
+                let t = self.order[(e as u32) as usize] as usize;
+                if !used[t] && u64::from(degree[t]) == e >> 32 {
+                    return Some(t);
+                }
+            }
+            None
+        }
+    }
+
+    #[test]
+    fn the_bucket_queue_hands_out_what_a_heap_of_every_entry_does() {
+        // Random degrees (some past the bit sets), then rounds of: take
+        // the next start, mark it and a few others used, and lower some
+        // degrees (by one, as `commit` does, including at 0).
+        let mut rng = Rng(0x5EED_0000_B0C4_E7E5);
+        for case in 0..300 {
+            let n = 1 + rng.below(300) as usize;
+            let high = if case % 3 == 0 { 20 } else { 5 };
+            let mut degree: Vec<u32> = (0..n).map(|_| rng.below(high) as u32).collect();
+            let start = match case % 3 {
+                0 => Start::FewestNeighbours,
+                1 => Start::FewestNeighboursLast,
+                _ => Start::FewestNeighboursShuffled(rng.below(8) as u32),
+            };
+            let mut ours = StartQueue::new(start, &degree);
+            let mut theirs = HeapQueue::new(start, &degree);
+            let mut used = vec![false; n];
+            loop {
+                let a = ours.next(&used, &degree);
+                let b = theirs.next(&used, &degree);
+                assert_eq!(a, b, "case {case}");
+                let Some(t) = a else { break };
+                used[t] = true;
+                for _ in 0..rng.below(3) {
+                    let u = rng.below(n as u64) as usize;
+                    used[u] = true;
+                }
+                for _ in 0..rng.below(6) {
+                    let u = rng.below(n as u64) as usize;
+                    if !used[u] {
+                        degree[u] = degree[u].saturating_sub(1);
+                        ours.changed(degree[u], u as u32);
+                        theirs.changed(degree[u], u as u32);
+                    }
+                }
+            }
+            assert!(
+                used.iter().all(|&u| u),
+                "case {case}: a triangle was never handed out"
+            );
         }
     }
 }
