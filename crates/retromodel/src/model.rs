@@ -99,17 +99,7 @@ impl Model {
             )?)),
             #[cfg(feature = "gltf")]
             Format::Gltf => {
-                let options = crate::gltf::ImportOptions::default();
-                let import = crate::gltf::import(bytes, context.resources, &options)?;
-                let mut scene = import.scene;
-                if scene.name.is_empty() {
-                    scene.name = stem_of(context.file_name);
-                }
-                Ok(Model::Imported(Box::new(Imported {
-                    format,
-                    scene,
-                    warnings: import.warnings,
-                })))
+                Model::read_gltf(bytes, context, &crate::gltf::ImportOptions::default())
             }
             #[cfg(all(feature = "scene", feature = "textures"))]
             Format::Obj => {
@@ -347,6 +337,28 @@ impl fmt::Display for Info {
             #[cfg(feature = "scene")]
             Info::Scene(i) => i.fmt(f),
         }
+    }
+}
+
+#[cfg(feature = "gltf")]
+impl Model {
+    /// Reads `bytes` as glTF with `options` (the scene named after the
+    /// file when the document names none).
+    pub(crate) fn read_gltf(
+        bytes: &[u8],
+        context: &ReadContext,
+        options: &crate::gltf::ImportOptions,
+    ) -> Result<Model> {
+        let import = crate::gltf::import(bytes, context.resources, options)?;
+        let mut scene = import.scene;
+        if scene.name.is_empty() {
+            scene.name = stem_of(context.file_name);
+        }
+        Ok(Model::Imported(Box::new(Imported {
+            format: Format::Gltf,
+            scene,
+            warnings: import.warnings,
+        })))
     }
 }
 

@@ -1136,3 +1136,125 @@ fn meshopt_needs_its_feature() {
         "EXT_meshopt_compression, but retromodel was built without its `meshopt` feature"
     ));
 }
+
+/// A GLB whose one material's base colour texture is the PNG `png`,
+/// embedded through a buffer view.
+fn glb_with_png(png: &[u8]) -> Vec<u8> {
+    let mut b = Builder::new();
+    let pos = b.floats(&TRIANGLE, "VEC3");
+    let uv = b.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC2");
+    let view = b.view(png, None);
+    b.json["images"] = json!([{"bufferView": view, "mimeType": "image/png"}]);
+    b.json["textures"] = json!([{"source": 0}]);
+    b.json["materials"] = json!([{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]);
+    let mesh = b.triangle_mesh(json!({"POSITION": pos, "TEXCOORD_0": uv}), None, 4);
+    b.json["meshes"][mesh]["primitives"][0]["material"] = json!(0);
+    b.glb()
+}
+
+/// A PNG whose header (signature and `IHDR`, a 2×2 image) is whole and
+/// whose image data is not there: only decoding finds it broken.
+#[cfg(feature = "textures")]
+fn png_broken_after_its_header() -> Vec<u8> {
+    let mut png = tiny_png()[..33].to_vec();
+    assert_eq!(&png[12..16], b"IHDR");
+    png.extend_from_slice(b"\0\0\0\x04IDAT\x78\x9c\xff\xff\0\0\0\0");
+    png
+}
+
+#[cfg(feature = "textures")]
+#[test]
+fn a_png_is_decoded_to_check_it_unless_the_caller_decodes_it_later() {
+    let broken = png_broken_after_its_header();
+    assert!(retromodel::texture::decode(&broken).is_err());
+    let glb = glb_with_png(&broken);
+    // Checked (the default): the image does not decode, a warning, no image.
+    let checked = imp(&glb);
+    assert_eq!(checked.scene.textures[0].image, None);
+    assert!(
+        warned(&checked, "/images/0", "no image"),
+        "{:?}",
+        checked.warnings
+    );
+    // Not checked: kept as it is, for a caller that decodes it.
+    let mut o = ImportOptions::default();
+    o.check_images = false;
+    let kept = import(&glb, None, &o).unwrap();
+    assert!(kept.warnings.is_empty(), "{:?}", kept.warnings);
+    assert_eq!(
+        kept.scene.textures[0].image,
+        Some(retromodel::scene::TextureImage::Png(broken.clone()))
+    );
+    // A good PNG is the same either way.
+    let good = tiny_png();
+    let glb = glb_with_png(&good);
+    for o in [ImportOptions::default(), o] {
+        let i = import(&glb, None, &o).unwrap();
+        assert!(i.warnings.is_empty(), "{:?}", i.warnings);
+        assert_eq!(
+            i.scene.textures[0].image,
+            Some(retromodel::scene::TextureImage::Png(good.clone()))
+        );
+    }
+}
+
+#[test]
+fn an_unchecked_png_is_still_held_to_its_header_and_the_size_limits() {
+    let mut o = ImportOptions::default();
+    o.check_images = false;
+    o.max_image_bytes = 3;
+    let i = import(&glb_with_png(&tiny_png()), None, &o).unwrap();
+    assert_eq!(i.scene.textures[0].image, None, "a pixel is 4 bytes");
+    assert!(
+        warned(&i, "/images/0", "past the image limits"),
+        "{:?}",
+        i.warnings
+    );
+    let mut not_ihdr = tiny_png();
+    not_ihdr[12..16].copy_from_slice(b"IDAT");
+    o.max_image_bytes = ImportOptions::default().max_image_bytes;
+    let i = import(&glb_with_png(&not_ihdr), None, &o).unwrap();
+    assert_eq!(i.scene.textures[0].image, None);
+    assert!(warned(&i, "/images/0", "IHDR"), "{:?}", i.warnings);
+    let i = import(&glb_with_png(&tiny_png()[..20]), None, &o).unwrap();
+    assert_eq!(i.scene.textures[0].image, None);
+    assert!(warned(&i, "/images/0", "too short"), "{:?}", i.warnings);
+}
+
+#[cfg(all(feature = "textures", feature = "scene"))]
+#[test]
+fn converting_to_md2_decodes_each_skin_image_once_and_reports_one_that_fails() {
+    use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+    let options = ConvertOptions::default();
+    let converter = Converter::new(&options);
+    // A good PNG: the skin is that file, byte for byte.
+    let good = tiny_png();
+    let c = converter
+        .convert(&glb_with_png(&good), "m.glb", OutputFormat::Md2, "m.md2")
+        .unwrap();
+    let files = c.files().unwrap();
+    let skin = files.iter().find(|f| f.name.ends_with(".png")).unwrap();
+    assert_eq!(skin.to_vec(), good);
+    // A PNG broken after its header: the import keeps it unchecked, the
+    // compiler fails to decode it and says so, and the model is written
+    // without a skin image.
+    let c = converter
+        .convert(
+            &glb_with_png(&png_broken_after_its_header()),
+            "m.glb",
+            OutputFormat::Md2,
+            "m.md2",
+        )
+        .unwrap();
+    let said: Vec<String> = c.warnings().iter().map(ToString::to_string).collect();
+    assert!(
+        said.iter().any(|w| w.contains("cannot be decoded")),
+        "{said:?}"
+    );
+    let files = c.files().unwrap();
+    assert!(files.iter().any(|f| f.name == "m.md2"));
+    assert!(
+        !files.iter().any(|f| f.name.ends_with(".png")),
+        "no skin file"
+    );
+}

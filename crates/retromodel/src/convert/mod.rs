@@ -167,7 +167,7 @@ impl<'a> Converter<'a> {
         format: OutputFormat,
         output_name: &str,
     ) -> Result<Conversion> {
-        let model = self.read(input, input_name)?;
+        let model = self.read_for(input, input_name, format)?;
         self.convert_model(model, input_name, format, output_name)
     }
 
@@ -197,7 +197,7 @@ impl<'a> Converter<'a> {
         format: OutputFormat,
         output_name: &str,
     ) -> Result<Conversion> {
-        let model = self.read(&input, input_name)?;
+        let model = self.read_for(&input, input_name, format)?;
         drop(input);
         self.convert_model(model, input_name, format, output_name)
     }
@@ -271,6 +271,30 @@ impl<'a> Converter<'a> {
             return self.combine(model);
         }
         Ok(model)
+    }
+
+    /// [`Converter::read`] for a conversion to `format`: a glTF to be
+    /// compiled to MD2 keeps its PNGs undecoded (checked by their headers),
+    /// since the compiler decodes each image it uses and reports one that
+    /// does not decode; decoding them here too would decode each twice.
+    fn read_for(&self, input: &[u8], input_name: &str, format: OutputFormat) -> Result<Model> {
+        #[cfg(feature = "gltf")]
+        if format == OutputFormat::Md2
+            && self.ascii_parts == (None, None)
+            && matches!(crate::Format::detect(input), Ok(crate::Format::Gltf))
+        {
+            let context = ReadContext {
+                file_name: file_name(input_name),
+                resources: self.textures_source(),
+            };
+            let options = crate::gltf::ImportOptions {
+                check_images: false,
+                ..Default::default()
+            };
+            return Model::read_gltf(input, &context, &options);
+        }
+        let _ = format;
+        self.read(input, input_name)
     }
 
     /// The model's scene with its textures, and what the reader and the

@@ -294,12 +294,17 @@ fn load_image(ctx: &Ctx, index: usize) -> Result<Texture> {
 }
 
 /// The texture's image: a PNG is kept as it is (after checking that it
-/// decodes within the limits: re-encoding would lose 16-bit channels and
-/// colour information for nothing), other formats are decoded (and
-/// encoded as PNG only by a writer that needs a file).
+/// decodes within the limits, or only its header when
+/// [`ImportOptions::check_images`](super::ImportOptions::check_images) is
+/// off: re-encoding would lose 16-bit channels and colour information for
+/// nothing), other formats are decoded (and encoded as PNG only by a
+/// writer that needs a file).
 #[cfg(feature = "textures")]
 fn to_image(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<TextureImage, String> {
     use crate::texture::{decode_with_limits, DecodeLimits, ImageFormat};
+    if !ctx.options.check_images && bytes.starts_with(PNG_SIGNATURE) {
+        return png_by_its_header(ctx, bytes);
+    }
     let limits = DecodeLimits {
         max_width: ctx.options.max_image_side,
         max_height: ctx.options.max_image_side,
@@ -318,12 +323,21 @@ fn to_image(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<TextureImage, String
 /// checked against the limits); other formats cannot be decoded.
 #[cfg(not(feature = "textures"))]
 fn to_image(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<TextureImage, String> {
-    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+    if !bytes.starts_with(PNG_SIGNATURE) {
         return Err(
             "the image is not a PNG, and decoding other formats needs the `textures` feature"
                 .to_string(),
         );
     }
+    png_by_its_header(ctx, bytes)
+}
+
+/// The eight bytes every PNG file starts with.
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// A PNG kept as it is, checked by its header only: its size (from the
+/// `IHDR` chunk, which comes first) within the import's image limits.
+fn png_by_its_header(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<TextureImage, String> {
     let dim = |at: usize| {
         bytes
             .get(at..at + 4)
@@ -332,6 +346,9 @@ fn to_image(ctx: &Ctx, bytes: &[u8]) -> std::result::Result<TextureImage, String
     let (Some(w), Some(h)) = (dim(16), dim(20)) else {
         return Err("a PNG too short for its header".to_string());
     };
+    if bytes.get(12..16) != Some(b"IHDR") {
+        return Err("a PNG whose first chunk is not its header (IHDR)".to_string());
+    }
     let side = ctx.options.max_image_side;
     if w == 0
         || h == 0

@@ -73,12 +73,14 @@ use crate::texture::TextureSource;
 use json::{err, At, Json};
 
 /// Limits of an import, so that a hostile document cannot make it use
-/// unbounded memory. The defaults suit any real model.
+/// unbounded memory, and how much of its images to check. The defaults
+/// suit any real model.
 ///
 /// ```
 /// let mut options = retromodel::gltf::ImportOptions::default();
 /// options.max_output_bytes = 64 << 20; // a tighter bound
 /// assert_eq!(options.max_data_uri_bytes, 256 << 20);
+/// assert!(options.check_images);
 /// ```
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,6 +103,16 @@ pub struct ImportOptions {
     pub max_image_side: u32,
     /// Largest decoded image, in bytes of RGBA8 (default 256 MiB).
     pub max_image_bytes: u64,
+    /// Decode every PNG image to check it (default `true`): one that does
+    /// not decode is a warning and gives a texture without an image. With
+    /// `false`, a PNG is checked by its header only (a PNG, of a size
+    /// within the limits above) and kept undecoded, for a caller that
+    /// decodes the images it uses anyway and reports those that fail
+    /// (the MD2 compiler does: [`Converter`](crate::convert::Converter)
+    /// imports this way for an MD2 output, so each skin image is decoded
+    /// once, not twice). Images of other formats are always decoded: they
+    /// are kept as pixels.
+    pub check_images: bool,
 }
 
 impl Default for ImportOptions {
@@ -112,6 +124,7 @@ impl Default for ImportOptions {
             max_output_bytes: 2 << 30,
             max_image_side: 16384,
             max_image_bytes: 256 << 20,
+            check_images: true,
         }
     }
 }
