@@ -83,6 +83,37 @@ fn cells() -> Vec<[u8; MOST + 1]> {
     cells
 }
 
+/// Per table normal `t`, the cosine of the angle within which `t` is
+/// surely the nearest: half the angle to the closest other normal, less
+/// [`MARGIN`]. A unit direction `d` with `d · t` above it is closer to
+/// `t` than half the gap, and every other normal is farther than half the
+/// gap, by at least twice the margin (far more than `f32` rounding moves
+/// a dot product), so `t` is the brute force's unique answer.
+fn sure_cosines() -> Vec<f32> {
+    let normals: Vec<[f64; 3]> = NORMALS.iter().map(|n| n.map(f64::from)).collect();
+    normals
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            let closest = normals
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, &u)| dot(t, u).acos())
+                .fold(std::f64::consts::PI, f64::min);
+            let half = closest / 2.0 - MARGIN;
+            assert!(half > 0.0, "normal {i} is too close to another");
+            // Rounded up, so the test in `f32` is no looser than in `f64`.
+            let c = half.cos() as f32;
+            if f64::from(c) < half.cos() {
+                c.next_up()
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=src/md2/normals.in");
@@ -104,6 +135,22 @@ fn main() {
     )
     .unwrap();
     for c in &cells {
+        writeln!(out, "    {c:?},").unwrap();
+    }
+    writeln!(out, "];").unwrap();
+    writeln!(
+        out,
+        "/// Per table normal, the cosine within which it is surely the nearest\n\
+         /// (half the angle to the closest other normal, less a margin)."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "#[cfg_attr(not(feature = \"scene\"), allow(dead_code))] // used by compiles only"
+    )
+    .unwrap();
+    writeln!(out, "static SURE: [f32; {}] = [", NORMALS.len()).unwrap();
+    for c in sure_cosines() {
         writeln!(out, "    {c:?},").unwrap();
     }
     writeln!(out, "];").unwrap();

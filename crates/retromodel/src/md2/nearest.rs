@@ -52,6 +52,23 @@ pub(crate) fn nearest(n: [f32; 3]) -> Option<u8> {
     Some(best)
 }
 
+/// [`nearest`] of the unit direction `n` when it is close to table
+/// normal `guess` (within half the gap to the closest other normal, less
+/// a margin: then `guess` is surely the answer, with no look-up), else
+/// `None`. One dot product: for a direction that moves little from one
+/// frame to the next, the last frame's answer is a good guess.
+#[cfg_attr(not(feature = "scene"), allow(dead_code))] // used by compiles only
+#[inline]
+pub(crate) fn nearest_near(n: [f32; 3], guess: u8) -> Option<u8> {
+    let (Some(t), Some(&sure)) = (
+        NORMALS.get(usize::from(guess)),
+        SURE.get(usize::from(guess)),
+    ) else {
+        return None;
+    };
+    (n[0] * t[0] + n[1] * t[1] + n[2] * t[2] > sure).then_some(guess)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,5 +140,76 @@ mod tests {
         }
         assert_eq!(nearest([0.0; 3]), None);
         assert_eq!(nearest([f32::NAN, 0.0, 1.0]), None);
+    }
+
+    /// A unit direction `angle` radians from `t`, towards `towards`.
+    fn tilted(t: [f32; 3], towards: [f32; 3], angle: f64) -> [f32; 3] {
+        let t = t.map(f64::from);
+        let w = towards.map(f64::from);
+        let along: f64 = (0..3).map(|k| w[k] * t[k]).sum();
+        let mut u = [0.0f64; 3];
+        for k in 0..3 {
+            u[k] = w[k] - along * t[k];
+        }
+        let l = (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]).sqrt();
+        let (s, c) = angle.sin_cos();
+        [0, 1, 2].map(|k| (c * t[k] + s * u[k] / l) as f32)
+    }
+
+    #[test]
+    fn a_sure_guess_is_the_brute_forces_answer_and_a_far_one_is_refused() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0
+        };
+        let mut taken = 0;
+        for _ in 0..300_000 {
+            let v = [next(), next(), next()];
+            let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+            if l < 1e-3 {
+                continue;
+            }
+            let n = v.map(|c| c / l);
+            let want = brute(n);
+            for guess in [want, (want + 1) % 162, 0, 161] {
+                if let Some(got) = nearest_near(n, guess) {
+                    assert_eq!(got, want, "{n:?} guessed {guess}");
+                    taken += 1;
+                }
+            }
+        }
+        // Most directions near their nearest normal are taken.
+        assert!(taken > 100_000, "{taken}");
+        // Each normal's sure angle, approached from every side: just
+        // inside is taken, and anything taken is the brute force's answer;
+        // at the gap's middle toward the closest other normal, refused.
+        for (g, &t) in NORMALS.iter().enumerate() {
+            let (closest, gap) = NORMALS
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != g)
+                .map(|(j, u)| (j, f64::from(t[0] * u[0] + t[1] * u[1] + t[2] * u[2]).acos()))
+                .fold((0, f64::INFINITY), |a, b| if b.1 < a.1 { b } else { a });
+            let half = SURE[g].acos() as f64;
+            assert!(half < gap / 2.0, "normal {g}");
+            for towards in NORMALS.iter() {
+                for angle in [0.0, half * 0.5, half * 0.999, half * 1.001, gap / 2.0] {
+                    let n = tilted(t, *towards, angle);
+                    if !n.iter().all(|c| c.is_finite()) {
+                        continue;
+                    }
+                    if let Some(got) = nearest_near(n, g as u8) {
+                        assert_eq!(got, brute(n), "normal {g} tilted {angle} rad");
+                    }
+                }
+            }
+            let middle = tilted(t, NORMALS[closest], gap / 2.0);
+            assert_eq!(nearest_near(middle, g as u8), None, "normal {g}");
+            assert_eq!(nearest_near(t, g as u8), Some(g as u8));
+        }
+        assert_eq!(nearest_near([0.0, 0.0, 1.0], 200), None, "no such normal");
     }
 }
