@@ -261,12 +261,7 @@ impl<'a> Converter<'a> {
     /// Reads the model, finding the files it names through the texture
     /// source, and puts a split MilkShape ASCII model together.
     fn read(&self, input: &[u8], input_name: &str) -> Result<Model> {
-        let context = ReadContext {
-            file_name: file_name(input_name),
-            #[cfg(any(feature = "textures", feature = "gltf"))]
-            resources: self.textures_source(),
-        };
-        let model = Model::read_with(input, &context)?;
+        let model = Model::read_with(input, &self.read_context(input_name))?;
         if self.ascii_parts != (None, None) {
             return self.combine(model);
         }
@@ -283,18 +278,23 @@ impl<'a> Converter<'a> {
             && self.ascii_parts == (None, None)
             && matches!(crate::Format::detect(input), Ok(crate::Format::Gltf))
         {
-            let context = ReadContext {
-                file_name: file_name(input_name),
-                resources: self.textures_source(),
-            };
             let options = crate::gltf::ImportOptions {
                 check_images: false,
                 ..Default::default()
             };
-            return Model::read_gltf(input, &context, &options);
+            return Model::read_gltf(input, &self.read_context(input_name), &options);
         }
         let _ = format;
         self.read(input, input_name)
+    }
+
+    /// Where the file `input_name`'s other files come from.
+    fn read_context<'n>(&'n self, input_name: &'n str) -> ReadContext<'n> {
+        ReadContext {
+            file_name: file_name(input_name),
+            #[cfg(any(feature = "textures", feature = "gltf"))]
+            resources: self.textures_source(),
+        }
     }
 
     /// The model's scene with its textures, and what the reader and the

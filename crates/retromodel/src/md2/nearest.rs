@@ -73,6 +73,17 @@ pub(crate) fn nearest_near(n: [f32; 3], guess: u8) -> Option<u8> {
 mod tests {
     use super::*;
 
+    /// Pseudo-random coordinates in `[-1, 1)` from a fixed xorshift.
+    fn coordinates(seed: u64) -> impl FnMut() -> f32 {
+        let mut x = seed;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0
+        }
+    }
+
     fn brute(n: [f32; 3]) -> u8 {
         let mut best = 0usize;
         let mut best_dot = f32::NEG_INFINITY;
@@ -97,13 +108,7 @@ mod tests {
         }
         // Random directions (a fixed xorshift), the table normals, the
         // cell edges and lengths other than 1.
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0
-        };
+        let mut next = coordinates(0x2545_f491_4f6c_dd1d);
         for _ in 0..300_000 {
             let n = [next(), next(), next()];
             assert_eq!(nearest(n).unwrap_or(0), brute(n), "{n:?}");
@@ -158,13 +163,7 @@ mod tests {
 
     #[test]
     fn a_sure_guess_is_the_brute_forces_answer_and_a_far_one_is_refused() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0
-        };
+        let mut next = coordinates(0x9E37_79B9_7F4A_7C15);
         let mut taken = 0;
         for _ in 0..300_000 {
             let v = [next(), next(), next()];

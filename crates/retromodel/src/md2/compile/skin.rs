@@ -218,7 +218,7 @@ pub(crate) fn build_atlas(
                         Ok(i) => Some(i),
                         Err(err) => {
                             warnings.push(CompileWarning::Skin {
-                                message: format!("texture {t} cannot be decoded ({err}); its tile is its base colour"),
+                                message: format!("texture {t} cannot be decoded ({err}); its material is drawn untextured, in its base colour"),
                             });
                             None
                         }
