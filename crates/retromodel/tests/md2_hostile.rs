@@ -554,3 +554,42 @@ fn validate_lists_at_most_the_limit_and_counts_the_rest() {
         last.message
     );
 }
+
+#[test]
+fn a_frame_whose_positions_overflow_when_decoded_is_an_error_naming_the_vertex() {
+    use retromodel::Severity;
+    // A finite scale and translate that decode a used byte to infinity:
+    // every engine's float decode overflows, so the model is corrupt.
+    let mut model = retromodel::md2::sample::sample_model();
+    assert!(model.frames.len() >= 2 && model.vertex_count() >= 3);
+    let frame = &mut model.frames[1];
+    frame.scale[1] = -2.6e38;
+    frame.translate[1] = 0.0;
+    for v in &mut frame.vertices {
+        v.position[1] = 1; // 1 × -2.6e38: finite
+    }
+    frame.vertices[2].position[1] = 2; // -5.2e38: -inf
+    let bytes = model.to_bytes().expect("writes");
+    let read = Md2::from_bytes(&bytes).expect("reads: the frame's fields are all finite");
+    let problems = read.validate();
+    let p = problems
+        .iter()
+        .find(|p| p.path.starts_with("frames[1].vertices"))
+        .unwrap_or_else(|| panic!("no problem with the frame's vertices: {problems:?}"));
+    assert_eq!(p.severity, Severity::Error);
+    assert_eq!(p.path, "frames[1].vertices[2]");
+    assert!(p.message.contains("decodes to -inf on y"), "{}", p.message);
+    // The offset of that vertex's y byte, from the header's fields.
+    let field = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as u64;
+    let (frame_size, ofs_frames) = (field(16), field(56));
+    assert_eq!(p.offset, Some(ofs_frames + frame_size + 40 + 4 * 2 + 1));
+    // Only the bytes used count: with none at 2, nothing overflows.
+    model.frames[1].vertices[2].position[1] = 1;
+    let problems = model.validate();
+    assert!(
+        !problems
+            .iter()
+            .any(|p| p.path.starts_with("frames[1].vertices")),
+        "{problems:?}"
+    );
+}

@@ -2,7 +2,7 @@
 
 use super::gl_commands::GlFault;
 use super::header::offset_of;
-use super::{limits, Md2, FRAME_HEADER_SIZE, NORMAL_COUNT, TRIANGLE_SIZE, VERTEX_SIZE};
+use super::{limits, Frame, Md2, FRAME_HEADER_SIZE, NORMAL_COUNT, TRIANGLE_SIZE, VERTEX_SIZE};
 use crate::problem::{Collector, Problem};
 
 fn at(base: i32, add: u64) -> Option<u64> {
@@ -200,6 +200,19 @@ impl Md2 {
                     at(ofs, base),
                 );
             }
+            if let Some((v, k, x)) = first_overflow(frame) {
+                let packed = frame.vertices[v].position[k];
+                c.error(
+                    format!("frames[{i}].vertices[{v}]"),
+                    format!(
+                        "byte {packed} × scale {:?} + translate {:?} decodes to {x:?} on {}, not a finite number",
+                        frame.scale[k],
+                        frame.translate[k],
+                        ["x", "y", "z"][k]
+                    ),
+                    at(ofs, base + (FRAME_HEADER_SIZE + VERTEX_SIZE * v + k) as u64),
+                );
+            }
             if frame.name.is_unterminated() {
                 c.warn(
                     format!("frames[{i}].name"),
@@ -273,4 +286,52 @@ impl Md2 {
             }
         }
     }
+}
+
+/// The first vertex of `frame` (index, axis and decoded value) whose
+/// position decodes to a number that is not finite (`byte · scale +
+/// translate` overflows), with a finite scale and translate. Decoding is
+/// monotonic in the byte, so only the smallest and largest byte of each
+/// axis are decoded unless one overflows.
+fn first_overflow(frame: &Frame) -> Option<(usize, usize, f32)> {
+    let decode = |k: usize, b: u8| f32::from(b) * frame.scale[k] + frame.translate[k];
+    if frame
+        .scale
+        .iter()
+        .chain(&frame.translate)
+        .any(|x| !x.is_finite())
+    {
+        return None; // Reported as such.
+    }
+    // No byte can overflow when 255 steps from the translate stay below
+    // half the largest f32 (checked in f64; the half leaves room for the
+    // f32 decode's rounding): every real frame, at the cost of three
+    // comparisons.
+    let bounded = (0..3).all(|k| {
+        f64::from(frame.translate[k]).abs() + 255.0 * f64::from(frame.scale[k]).abs()
+            < 0.5 * f64::from(f32::MAX)
+    });
+    if bounded {
+        return None;
+    }
+    let (mut lo, mut hi) = ([u8::MAX; 3], [0u8; 3]);
+    for v in &frame.vertices {
+        for k in 0..3 {
+            lo[k] = lo[k].min(v.position[k]);
+            hi[k] = hi[k].max(v.position[k]);
+        }
+    }
+    if frame.vertices.is_empty() {
+        return None;
+    }
+    let overflows = (0..3).any(|k| !(decode(k, lo[k]).is_finite() && decode(k, hi[k]).is_finite()));
+    if !overflows {
+        return None;
+    }
+    frame.vertices.iter().enumerate().find_map(|(v, p)| {
+        (0..3).find_map(|k| {
+            let x = decode(k, p.position[k]);
+            (!x.is_finite()).then_some((v, k, x))
+        })
+    })
 }
