@@ -72,6 +72,20 @@ pub fn exercise_export(data: &[u8]) -> usize {
 /// GLB (plain and quantized, each also compressed with feature `meshopt`)
 /// and `.gltf` of `scene`, the GLB checked.
 pub fn check_scene_exports(scene: &Scene) {
+    if has_non_finite(scene) {
+        // A corrupt file (an MD2 frame whose scale overflows when decoded)
+        // makes infinities, which glTF cannot hold: refused, with a reason.
+        let Err(refused) = Glb::new(scene, &GltfOptions::default()) else {
+            panic!("a scene with a number that is not finite was exported");
+        };
+        assert!(
+            refused
+                .to_string()
+                .contains("glTF holds only finite numbers"),
+            "{refused}"
+        );
+        return;
+    }
     for quantize in [false, true] {
         let options = GltfOptions {
             quantize,
@@ -97,6 +111,38 @@ pub fn check_scene_exports(scene: &Scene) {
             assert_eq!(glb.to_vec().len(), glb.byte_len());
         }
     }
+}
+
+/// Whether any number of the scene that an export writes is infinite or
+/// NaN (written here apart from the library's own check).
+pub fn has_non_finite(scene: &Scene) -> bool {
+    fn bad<'a>(xs: impl IntoIterator<Item = &'a f32>) -> bool {
+        xs.into_iter().any(|x| !x.is_finite())
+    }
+    scene.meshes.iter().any(|m| {
+        bad(m.positions.iter().flatten())
+            || bad(m.normals.iter().flatten())
+            || bad(m.uvs.iter().flatten())
+            || bad(&m.morph_weights)
+            || m.morph_targets
+                .iter()
+                .any(|t| bad(t.positions.iter().flatten()) || bad(t.normals.iter().flatten()))
+            || m.skin
+                .as_ref()
+                .is_some_and(|s| bad(s.weights.iter().flatten()))
+    }) || scene
+        .nodes
+        .iter()
+        .any(|n| bad(n.translation.iter().chain(&n.rotation).chain(&n.scale)))
+        || scene
+            .skins
+            .iter()
+            .any(|s| bad(s.inverse_bind_matrices.iter().flatten()))
+        || scene.animations.iter().any(|a| {
+            a.channels
+                .iter()
+                .any(|c| bad(c.times.iter().chain(&c.values)))
+        })
 }
 
 fn u32_at(b: &[u8], at: usize) -> usize {

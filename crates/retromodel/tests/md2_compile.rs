@@ -832,3 +832,44 @@ fn a_png_texture_used_as_it_is_is_the_png_skin_byte_for_byte() {
     let image = decode(skin).unwrap();
     assert_eq!(image.pixel(5, 5), Some([7, 200, 30, 255]));
 }
+
+#[test]
+fn a_scene_that_poses_to_infinity_is_refused_naming_the_vertex_and_the_frame() {
+    use retromodel::scene::Md2SceneOptions;
+    let model = retromodel::md2::sample::sample_model();
+    let mut scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+    let last = scene.meshes[0].morph_targets.len() - 1;
+    scene.meshes[0].morph_targets[last].positions[2][0] = f32::INFINITY;
+    for reuse_md2_source in [true, false] {
+        let options = CompileOptions {
+            reuse_md2_source,
+            ..CompileOptions::default()
+        };
+        let message = compile(&scene, &options)
+            .expect_err("infinity cannot be quantised")
+            .to_string();
+        assert!(
+            message.starts_with("scene meshes[0] (\"md2\") vertex 2: posed at ")
+                && message.contains("not a finite position")
+                && message.contains(&format!("(MD2 frame {last})")),
+            "{message}"
+        );
+    }
+}
+
+#[cfg(feature = "gltf")]
+#[test]
+fn a_scene_with_infinity_is_not_exported_as_gltf() {
+    use retromodel::scene::Md2SceneOptions;
+    let model = retromodel::md2::sample::sample_model();
+    let mut scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+    scene.meshes[0].morph_targets[1].normals[0][2] = f32::NAN;
+    let message = retromodel::gltf::to_glb(&scene)
+        .expect_err("glTF cannot hold NaN")
+        .to_string();
+    assert_eq!(
+        message,
+        "cannot write glTF: scene meshes[0].morph_targets[1].normals[0] is NaN: glTF holds only \
+         finite numbers (the source is corrupt)"
+    );
+}

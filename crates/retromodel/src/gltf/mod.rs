@@ -191,6 +191,14 @@ fn build<'a>(
     options: &GltfOptions,
     files: Option<&GltfFileNames>,
 ) -> Result<Builder<'a>> {
+    if let Some((path, x)) = crate::scene::first_non_finite(scene) {
+        return Err(Error::unwritable(
+            "glTF",
+            format!(
+                "scene {path} is {x:?}: glTF holds only finite numbers (the source is corrupt)"
+            ),
+        ));
+    }
     let mut b = Builder::new();
     b.root.extras = extras(&scene.extras);
     let image_names = files.map_or(&[][..], |f| f.images.as_slice());

@@ -27,6 +27,7 @@
 #[cfg(feature = "textures")]
 mod attach;
 mod cut;
+mod finite;
 mod from_md2;
 mod from_ms3d;
 #[cfg(feature = "textures")]
@@ -36,6 +37,9 @@ mod pose;
 
 #[cfg(feature = "textures")]
 pub use attach::{Consequence, TextureLookup, TextureWarning, UserSkin};
+pub(crate) use finite::all_finite;
+#[cfg(feature = "gltf")]
+pub(crate) use finite::first_non_finite;
 pub use from_md2::{md2_axes, Md2SceneOptions};
 pub use from_ms3d::{ms3d_axes, Ms3dSceneOptions};
 pub(crate) use from_ms3d::{REMAINDER_NOTE, STATIC_NOTE};

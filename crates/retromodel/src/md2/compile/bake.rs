@@ -150,9 +150,43 @@ pub(crate) fn for_frames(
                 }
             }
         }
+        if !crate::scene::all_finite(positions.as_flattened()) {
+            return Err(not_finite(scene, source, &positions, f, &fp));
+        }
         visit(f, &positions, &normals);
     }
     Ok(())
+}
+
+/// The error for frame `f`, whose posed `positions` are not all finite
+/// (a position or transform that overflows, a singular skin matrix):
+/// there is nothing to quantise, and a grid made around infinity would
+/// be a model that draws nothing.
+fn not_finite(
+    scene: &Scene,
+    source: &Source,
+    positions: &[[f32; 3]],
+    f: usize,
+    fp: &super::plan::FramePose,
+) -> Error {
+    let u = positions
+        .iter()
+        .position(|p| !crate::scene::all_finite(p))
+        .unwrap_or_default();
+    let (m, v) = source.vertices.get(u).copied().unwrap_or_default();
+    let mesh = scene.meshes.get(m).map_or("", |mesh| mesh.name.as_str());
+    let when = match fp.animation.and_then(|a| scene.animations.get(a)) {
+        Some(a) => format!("animation {:?} at {} s", a.name, fp.time),
+        None => "the rest pose".to_string(),
+    };
+    Error::InvalidScene {
+        path: format!("meshes[{m}] ({mesh:?}) vertex {v}"),
+        message: format!(
+            "posed at {:?} in {when} (MD2 frame {f}): not a finite position, so there is nothing \
+             to quantise (a position, transform or skin that overflows)",
+            positions.get(u).copied().unwrap_or_default()
+        ),
+    }
 }
 
 /// Fails when baking `frames` frames of `vertices` vertices would take
