@@ -873,3 +873,113 @@ fn a_scene_with_infinity_is_not_exported_as_gltf() {
          finite numbers (the source is corrupt)"
     );
 }
+
+#[test]
+fn errors_on_a_mirrored_grid_are_reported_in_steps() {
+    // The sample's own grids mirrored on x (negative scale) and moved by
+    // a third of a step: every x lies a third of a step from the grid,
+    // which the report says (it said "infinitely many steps" for any
+    // error on a negative scale).
+    use retromodel::scene::Md2SceneOptions;
+    let model = retromodel::md2::sample::sample_model();
+    let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+    let grids: Vec<FrameGrid> = FrameGrid::of_model(&model)
+        .into_iter()
+        .map(|g| {
+            let s = g.scale[0];
+            FrameGrid {
+                scale: [-s, g.scale[1], g.scale[2]],
+                translate: [
+                    g.translate[0] + 255.0 * s + s / 3.0,
+                    g.translate[1],
+                    g.translate[2],
+                ],
+            }
+        })
+        .collect();
+    assert!(grids.iter().all(|g| g.scale[0] < 0.0));
+    let options = CompileOptions {
+        grid_from: Some(GridSource::Frames(grids)),
+        ..CompileOptions::default()
+    };
+    let c = compile(&scene, &options).expect("compiles on the given grids");
+    let steps = c.report.max_step_fraction();
+    assert!((0.33..0.34).contains(&steps), "{steps}");
+    assert!(
+        !c.warnings
+            .iter()
+            .any(|w| matches!(w, CompileWarning::PositionsClamped { .. })),
+        "{:?}",
+        c.warnings
+    );
+}
+
+#[test]
+fn a_shared_grid_asked_for_is_used_rather_than_the_md2_record() {
+    use retromodel::scene::Md2SceneOptions;
+    let model = retromodel::md2::sample::sample_model();
+    let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+    let distinct = |m: &Md2| {
+        let mut grids: Vec<[u32; 6]> = m
+            .frames
+            .iter()
+            .map(|f| {
+                let g = [f.scale, f.translate].concat();
+                std::array::from_fn(|i| g[i].to_bits())
+            })
+            .collect();
+        grids.sort_unstable();
+        grids.dedup();
+        grids.len()
+    };
+    assert!(
+        distinct(&model) > 1,
+        "the sample's frames have grids of their own"
+    );
+    let options = CompileOptions {
+        grid: Grid::Model,
+        ..CompileOptions::default()
+    };
+    let c = compile(&scene, &options).expect("compiles");
+    assert!(!c.report.reused_md2_source);
+    assert_eq!(distinct(&c.model), 1, "one grid for the model");
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| matches!(w, CompileWarning::Md2SourceIgnored { reason }
+            if reason == "shared grids are asked for (grid), not the recorded ones")),
+        "{:?}",
+        c.warnings
+    );
+}
+
+#[test]
+fn a_record_finer_than_the_scene_can_tell_apart_is_not_used() {
+    // Frame 1's x grid spans 1e-9 to 3.55e-9 while frame 0 sits at 10 or
+    // more: posed as frame 0 plus a displacement, frame 1's x comes out
+    // as 0, a hundred steps below its recorded grid yet within the
+    // record check's f32 slack. Kept, the record put those positions
+    // a hundred steps off; now the model is compiled afresh.
+    use retromodel::scene::Md2SceneOptions;
+    let mut model = retromodel::md2::sample::sample_model();
+    model.frames[0].translate[0] = 10.0;
+    let frame = &mut model.frames[1];
+    frame.scale[0] = 1e-11;
+    frame.translate[0] = 1e-9;
+    for (i, v) in frame.vertices.iter_mut().enumerate() {
+        v.position[0] = (i * 37 % 256) as u8;
+    }
+    let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+    let c = compile(&scene, &CompileOptions::default()).expect("compiles");
+    assert!(!c.report.reused_md2_source);
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| matches!(w, CompileWarning::Md2SourceIgnored { reason }
+            if reason == "positions more than half a step from the recorded grids")),
+        "{:?}",
+        c.warnings
+    );
+    let steps = c.report.max_step_fraction();
+    assert!(steps <= 0.5 + 1e-3, "{steps}");
+}

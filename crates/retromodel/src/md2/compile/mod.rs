@@ -291,13 +291,19 @@ pub struct CompileOptions {
     pub skin: SkinOptions,
     /// Use what [`Scene::from_md2`] recorded in the scene (directly or
     /// through glTF) when it still fits: the original grids, vertex order
-    /// and frame names, so an MD2 comes back with byte-identical frames.
+    /// and frame names, so an MD2 comes back with byte-identical frames
+    /// (but where a frame's translate swamps its scale, as in a corrupt
+    /// file, so that several bytes decode to one float: then a byte that
+    /// decodes to the same float).
     /// It fits when the scene has that one mesh, the compile makes as many
     /// frames as recorded (a scene made with `close_loops` has one more
     /// per animation, so it does not), nothing is scaled, and every vertex
     /// sits on its frame's recorded grid (to a quarter of a step) with the same
     /// bytes as the other copies of its MD2 vertex; otherwise the model
     /// is compiled from scratch with a [`CompileWarning::Md2SourceIgnored`].
+    /// Asking for other grids ([`CompileOptions::grid_from`], or a
+    /// [`CompileOptions::grid`] other than [`Grid::Frame`]) also leaves the
+    /// record unused, with that warning.
     pub reuse_md2_source: bool,
 }
 
@@ -332,8 +338,10 @@ pub struct SkinFile {
 /// What [`compile`] made.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compiled {
-    /// The model: valid ([`Md2::validate_for`] the engine finds nothing)
-    /// and in the standard layout.
+    /// The model, in the standard layout: [`Md2::validate_for`] the
+    /// engine finds no error in it, and what it warns of (such as a skin
+    /// size the engine maps wrong) is among [`Compiled::warnings`] as a
+    /// [`CompileWarning::Skin`].
     pub model: Md2,
     /// The skin image, when the scene's textures had images.
     pub skin: Option<SkinFile>,
@@ -575,8 +583,26 @@ fn unposed<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<Prepared<'a
         });
     }
     bake::check_size(frames, source.vertices.len())?;
+    // The record's grids are one per frame, its own: grids given or
+    // shared grids asked for are other grids, so the record is not used.
+    let other_grids = if options.grid_from.is_some() {
+        Some("the grids are given (grid_from)")
+    } else if options.grid != Grid::Frame {
+        Some("shared grids are asked for (grid)")
+    } else {
+        None
+    };
     let (record, md2) = match source::find(scene) {
-        Ok(Some(s)) => (Some(s.clone()), options.reuse_md2_source.then_some(s)),
+        Ok(Some(s)) => match (options.reuse_md2_source, other_grids) {
+            (true, None) => (Some(s.clone()), Some(s)),
+            (true, Some(reason)) => {
+                warnings.push(CompileWarning::Md2SourceIgnored {
+                    reason: format!("{reason}, not the recorded ones"),
+                });
+                (Some(s), None)
+            }
+            (false, _) => (Some(s), None),
+        },
         Ok(None) => (None, None),
         Err(reason) => {
             if options.reuse_md2_source {
@@ -973,6 +999,15 @@ impl Prepared<'_> {
             || this.frames_on_record(&s, &later, &maker, &layout.names),
         );
         let (frames, errors) = match made? {
+            // Half a step is what a compile promises (`AnimationReport::
+            // max_step_fraction`): a record whose grids are finer than the
+            // scene's numbers can tell apart (a corrupt frame's subnormal
+            // step) cannot keep it, though within the check's f32 slack.
+            Ok((_, errors)) if errors.iter().any(|e| e.max_step_fraction > 0.5 + 1e-3) => {
+                self.warnings.truncate(warnings_before);
+                let reason = "positions more than half a step from the recorded grids";
+                return Ok(Err((self, reason.to_string())));
+            }
             Ok(made) => made,
             Err(reason) => {
                 self.warnings.truncate(warnings_before);
@@ -1675,10 +1710,34 @@ struct FrameErrors {
     clamped: usize,
 }
 
+/// How errors on an axis with grid step `scale` become fractions of a
+/// step: `(per_step, pre_scale)` with `fraction = error · pre_scale ·
+/// per_step`. A step is as long whichever way it points (records and
+/// `grid_from` grids may mirror an axis); a step so small that its
+/// reciprocal overflows (a subnormal one) is measured with both sides
+/// scaled by 2⁶⁴; a zero step makes any error infinitely many steps.
+fn per_step(scale: f32) -> (f32, f32) {
+    const PRE: f32 = 18_446_744_073_709_551_616.0; // 2^64
+    let step = scale.abs();
+    // Zero or NaN: no step to measure in.
+    if step.is_nan() || step == 0.0 {
+        return (f32::INFINITY, 1.0);
+    }
+    let r = 1.0 / step;
+    if r.is_finite() {
+        (r, 1.0)
+    } else {
+        (1.0 / (step * PRE), PRE)
+    }
+}
+
 /// [`FrameErrors`] summed up point by point, as the points are quantised
 /// (so they are read once).
 struct ErrorTally {
+    /// Per axis, steps per unit of (pre-scaled) error.
     per_step: [f32; 3],
+    /// Per axis, what an error is multiplied by before `per_step`.
+    pre_scale: [f32; 3],
     squares: f32,
     max_error: [f32; 3],
     max_fraction: [f32; 3],
@@ -1688,9 +1747,8 @@ struct ErrorTally {
 impl ErrorTally {
     fn new(grid: &FrameGrid) -> ErrorTally {
         ErrorTally {
-            per_step: grid
-                .scale
-                .map(|s| if s > 0.0 { 1.0 / s } else { f32::INFINITY }),
+            per_step: grid.scale.map(|s| per_step(s).0),
+            pre_scale: grid.scale.map(|s| per_step(s).1),
             squares: 0.0,
             max_error: [0.0; 3],
             max_fraction: [0.0; 3],
@@ -1715,7 +1773,11 @@ impl ErrorTally {
             } else {
                 self.max_error[k]
             };
-            let fraction = if e == 0.0 { 0.0 } else { e * self.per_step[k] };
+            let fraction = if e == 0.0 {
+                0.0
+            } else {
+                e * self.pre_scale[k] * self.per_step[k]
+            };
             off |= fraction > 0.5 + 1e-3 && e > 1e-5 * (1.0 + p[k].abs());
             self.max_fraction[k] = if fraction > self.max_fraction[k] {
                 fraction
@@ -1746,6 +1808,7 @@ impl ErrorTally {
 /// record's).
 struct LaneTally<const CLAMPED: bool> {
     per_step: [f32; grid::LANES],
+    pre_scale: [f32; grid::LANES],
     squares: f32,
     max_error: [f32; grid::LANES],
     max_fraction: [f32; grid::LANES],
@@ -1756,6 +1819,7 @@ impl<const CLAMPED: bool> LaneTally<CLAMPED> {
     fn new(tally: &ErrorTally) -> Self {
         LaneTally {
             per_step: std::array::from_fn(|j| tally.per_step[j % 3]),
+            pre_scale: std::array::from_fn(|j| tally.pre_scale[j % 3]),
             squares: tally.squares,
             max_error: [0.0; grid::LANES],
             max_fraction: [0.0; grid::LANES],
@@ -1789,7 +1853,7 @@ impl<const CLAMPED: bool> LaneTally<CLAMPED> {
             let fraction = if e[j] == 0.0 {
                 0.0
             } else {
-                e[j] * self.per_step[j]
+                e[j] * self.pre_scale[j] * self.per_step[j]
             };
             if CLAMPED {
                 clamped[j] = fraction > 0.5 + 1e-3 && e[j] > 1e-5 * (1.0 + x[j].abs());
@@ -1879,6 +1943,24 @@ fn round_i16(x: f32) -> i16 {
 mod tests {
     use super::*;
     use crate::scene::Md2SceneOptions;
+
+    #[test]
+    fn errors_are_measured_in_steps_of_any_sign_and_size() {
+        let fraction = |error: f32, scale: f32| {
+            let (per, pre) = per_step(scale);
+            error * pre * per
+        };
+        assert_eq!(fraction(0.25, 0.5), 0.5);
+        assert_eq!(fraction(0.25, -0.5), 0.5, "a mirrored axis");
+        // A subnormal step, whose reciprocal overflows f32.
+        let step = 1e-40f32;
+        assert!((1.0 / step).is_infinite());
+        let half = fraction(step / 2.0, step);
+        assert!((half - 0.5).abs() < 1e-3, "{half}");
+        assert!((fraction(step * 0.125, -step) - 0.125).abs() < 1e-3);
+        assert_eq!(fraction(1e-3, 0.0), f32::INFINITY, "a flat axis");
+        assert_eq!(fraction(1e-3, f32::NAN), f32::INFINITY);
+    }
 
     #[test]
     #[cfg(feature = "parallel")]
