@@ -106,13 +106,21 @@ pub(crate) fn animation_names(
                 c
             }
             Some(c) => c,
-            None => "a".to_string(),
+            None => {
+                reason = "cut to fit 15-byte frame names, nothing but separators is left";
+                "a".to_string()
+            }
         };
         if taken.contains(&chosen) {
             reason = "another animation has this name";
-            for k in 2usize.. {
+            // At most `animations.len()` names are taken, so one of this
+            // many suffixes is free: the search ends, whatever the names.
+            for k in 2..animations.len() + 3 {
                 let suffix = format!("_{k}");
-                let Some(head) = fit(&clean, width + 1 + suffix.len()) else {
+                let room = width + 1 + suffix.len();
+                // A name that leaves nothing when cut (separators first)
+                // numbers `a`, as a name that fits nothing does above.
+                let Some(head) = fit(&clean, room).or_else(|| fit("a", room)) else {
                     continue;
                 };
                 let candidate = format!("{head}{suffix}");
@@ -177,6 +185,19 @@ pub(crate) fn check_grouping(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_that_cut_to_nothing_still_get_names_of_their_own() {
+        // Cut to fit, these leave only separators: the search for a free
+        // `_k` name once went on for ever (found by the MD2 compile fuzz
+        // target: a compile that never ended).
+        let odd = "______________x".to_string();
+        let animations = vec![(odd.clone(), 1), (odd.clone(), 1), (odd, 120)];
+        let mut warnings = Vec::new();
+        let names = animation_names(&animations, &mut warnings);
+        assert_eq!(names, ["a", "a_2", "a_3"]);
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+    }
 
     /// Names the animations, writes their frames, groups them back with
     /// the reader, and returns (written names, what the reader found).
