@@ -983,3 +983,62 @@ fn a_record_finer_than_the_scene_can_tell_apart_is_not_used() {
     let steps = c.report.max_step_fraction();
     assert!(steps <= 0.5 + 1e-3, "{steps}");
 }
+
+#[test]
+fn a_player_layout_does_not_take_the_frame_names_of_a_record_that_is_no_player() {
+    // 198 frames (the player table's count) named as two animations, walk
+    // and idle: laid out as a player model, the frames are the table's
+    // (walk and idle match no entry), so the record's names, which the
+    // compile once wrote over them, would say walk and idle where stand,
+    // run ... are. The record is left unused and the names are id's.
+    use retromodel::md2::FrameName;
+    use retromodel::scene::Md2SceneOptions;
+    let mut model = retromodel::md2::sample::sample_model();
+    let first = model.frames[0].clone();
+    model.frames = (0..198)
+        .map(|f| {
+            let mut frame = first.clone();
+            frame.name = if f < 100 {
+                FrameName::new(&format!("walk{:03}", f + 1))
+            } else {
+                FrameName::new(&format!("idle{:02}", f - 99))
+            };
+            frame
+        })
+        .collect();
+    let recorded: Vec<(String, usize)> = model
+        .animations()
+        .into_iter()
+        .map(|a| (a.name, a.frame_count))
+        .collect();
+    assert_eq!(
+        recorded,
+        [("walk".to_string(), 100), ("idle".to_string(), 98)]
+    );
+    let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+    let options = CompileOptions {
+        player: true,
+        ..CompileOptions::default()
+    };
+    let c = compile(&scene, &options).expect("compiles");
+    assert!(!c.report.reused_md2_source);
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| matches!(w, CompileWarning::Md2SourceIgnored { reason }
+            if reason == "the frames compiled are other animations than the recorded frames name")),
+        "{:?}",
+        c.warnings
+    );
+    let written: Vec<(String, usize)> = c
+        .model
+        .animations()
+        .into_iter()
+        .map(|a| (a.name, a.frame_count))
+        .collect();
+    let table: Vec<(String, usize)> = PLAYER_ANIMATIONS
+        .iter()
+        .map(|&(name, _, count)| (name.to_string(), count))
+        .collect();
+    assert_eq!(written, table);
+}

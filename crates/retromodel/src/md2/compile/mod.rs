@@ -586,23 +586,26 @@ fn unposed<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<Prepared<'a
     // The record's grids are one per frame, its own: grids given or
     // shared grids asked for are other grids, so the record is not used.
     let other_grids = if options.grid_from.is_some() {
-        Some("the grids are given (grid_from)")
+        Some("the grids are given (grid_from), not the recorded ones")
     } else if options.grid != Grid::Frame {
-        Some("shared grids are asked for (grid)")
+        Some("shared grids are asked for (grid), not the recorded ones")
     } else {
         None
     };
     let (record, md2) = match source::find(scene) {
-        Ok(Some(s)) => match (options.reuse_md2_source, other_grids) {
-            (true, None) => (Some(s.clone()), Some(s)),
-            (true, Some(reason)) => {
-                warnings.push(CompileWarning::Md2SourceIgnored {
-                    reason: format!("{reason}, not the recorded ones"),
-                });
-                (Some(s), None)
+        Ok(Some(s)) => {
+            let unfit = other_grids.or_else(|| other_frames(&plan, &s));
+            match (options.reuse_md2_source, unfit) {
+                (true, None) => (Some(s.clone()), Some(s)),
+                (true, Some(reason)) => {
+                    warnings.push(CompileWarning::Md2SourceIgnored {
+                        reason: reason.to_string(),
+                    });
+                    (Some(s), None)
+                }
+                (false, _) => (Some(s), None),
             }
-            (false, _) => (Some(s), None),
-        },
+        }
         Ok(None) => (None, None),
         Err(reason) => {
             if options.reuse_md2_source {
@@ -623,6 +626,26 @@ fn unposed<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<Prepared<'a
         md2_bytes: None,
         warnings,
     })
+}
+
+/// Why the record's frames are not the frames `plan` makes, when it has
+/// as many: its frame names group into other animations (names or
+/// frame counts) than the plan's, so written over these frames they
+/// would tell a player-table layout or animations chosen or ordered
+/// otherwise (`CompileOptions::player`, `animations`) wrongly. A record
+/// with another number of frames is left to the checks that count them.
+fn other_frames(plan: &Plan, s: &source::Md2Source) -> Option<&'static str> {
+    if s.frames.len() != plan.frame_count() {
+        return None;
+    }
+    let names: Vec<String> = s.frames.iter().map(|f| f.name.to_string_lossy()).collect();
+    let recorded = crate::md2::animations_from_names(names.iter().map(String::as_str));
+    let same = recorded.len() == plan.groups.len()
+        && recorded
+            .iter()
+            .zip(&plan.groups)
+            .all(|(a, g)| a.name == g.name && a.frame_count == g.poses.len());
+    (!same).then_some("the frames compiled are other animations than the recorded frames name")
 }
 
 impl Prepared<'_> {
