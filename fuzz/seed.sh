@@ -47,6 +47,12 @@ if [ -d "$corpus" ]; then
   cp -n "$here/corpus/gltf_import/"* "$d/" 2>/dev/null || true
   find "$corpus" -name '*.ms3d' -type f -size -64k -exec cp -n {} "$d/" \;
   echo "$d: $(ls "$d" | wc -l) seeds"
+  # The MD2 compiler takes the glTF seeds and the small MD2 and MS3D files.
+  d="$here/corpus/gltf_to_md2"
+  mkdir -p "$d"
+  cp -n "$here/corpus/gltf_import/"* "$d/" 2>/dev/null || true
+  find "$corpus" \( -name '*.md2' -o -name '*.ms3d' \) -type f -size -64k -exec cp -n {} "$d/" \;
+  echo "$d: $(ls "$d" | wc -l) seeds"
 else
   echo "note: no corpus at $corpus; seeded with the sample models only" >&2
 fi

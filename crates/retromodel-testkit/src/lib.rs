@@ -10,6 +10,9 @@
 //! - [`md2_checks`], [`ms3d_checks`], [`ms3d_ascii_checks`] and
 //!   `export_checks` (feature `export`): the property checks the fuzz
 //!   targets run, replayed by `crates/retromodel/tests/regression.rs`.
+//! - `md2_compile_checks` (feature `export`): the MD2 compiler's checks
+//!   on any scene the glTF importer, the MS3D reader or the MD2 reader
+//!   makes (the `gltf_to_md2` fuzz target).
 //! - `import_checks` (feature `export`): the glTF importer's round trip of
 //!   our own exports, compared field by field and posed; the checks of the
 //!   `gltf_import` fuzz target.
@@ -39,6 +42,8 @@ pub mod gltf_builder;
 pub mod import_checks;
 pub mod md2_builder;
 pub mod md2_checks;
+#[cfg(feature = "export")]
+pub mod md2_compile_checks;
 pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;
 pub mod ms3d_checks;

@@ -1,8 +1,9 @@
 //! The MS3D compiler's fuzz checks (`fuzz/fuzz_targets/gltf_to_ms3d.rs`),
 //! shared with `crates/retromodel/tests/regression.rs`: any bytes that
 //! import as glTF (with the fuzz limits) or read as MS3D make a scene;
-//! compiling it is an error or a model that meets MilkShape's limits,
-//! validates without errors and reads back as written.
+//! compiling it is an error or a model that meets MilkShape's limits
+//! (no error in `validate_for_milkshape`), validates without errors and
+//! reads back as written.
 
 use retromodel::ms3d::compile::{compile, Ms3dCompileOptions};
 use retromodel::ms3d::Ms3d;
@@ -36,10 +37,12 @@ fn check(scene: &Scene) -> bool {
         return false;
     };
     let model = &compiled.model;
+    // No error (`Ms3dCompiled::model`'s promise); warnings may stay, such
+    // as a recorded frame rate below 1 kept as the file had it.
+    let problems = model.validate_for_milkshape();
     assert!(
-        model.validate_for_milkshape().is_empty(),
-        "{:?}",
-        model.validate_for_milkshape()
+        problems.iter().all(|p| p.severity != Severity::Error),
+        "{problems:?}"
     );
     let bytes = model.to_bytes().expect("a compiled model writes");
     let back = Ms3d::from_bytes(&bytes).expect("a compiled model reads back");
