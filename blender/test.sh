@@ -28,6 +28,11 @@ RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-co
   --python "$here/test_blender.py" -- "$RETROMODEL_CORPUS" "$work/out" >"$work/blender.log" 2>&1 || status=$?
 grep -vE "^(Blender quit|Read prefs|Warning: Unable to find|Color management)" "$work/blender.log" || true
 [ "$status" = 0 ] || exit "$status"
+# Every corpus MD2 and MS3D imported and exported back to its own format.
+RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-code 1 \
+  --python "$here/test_roundtrip.py" -- "$RETROMODEL_CORPUS" "$work/out" >"$work/roundtrip.log" 2>&1 || status=$?
+grep -vE "^(Blender quit|Read prefs|Warning: Unable to find|Color management)" "$work/roundtrip.log" || true
+[ "$status" = 0 ] || exit "$status"
 # The installable zip: the add-on, its 4.2+ manifest naming the wheel, the wheel.
 zip=$(bash "$here/package.sh" "$wheel")
 python3 - "$zip" "$(basename "$wheel")" <<'PY'

@@ -16,7 +16,9 @@ must be importable from Blender's Python: install it there, or put the
 folder holding it in the RETROMODEL_PYTHONPATH environment variable.
 """
 
+import json
 import os
+import struct
 import sys
 import tempfile
 
@@ -55,6 +57,12 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
     bl_options = {"REGISTER", "UNDO"}
 
     filter_glob: StringProperty(default="*.md2;*.ms3d;*.txt", options={"HIDDEN"})
+    set_frame_rate: BoolProperty(
+        name="Scene frame rate",
+        description="set the scene's frame rate to the model's (MD2: 10, MS3D: its own), so that "
+        "Blender's frames are the model's frames and exporting samples them exactly",
+        default=True,
+    )
 
     def execute(self, context):
         try:
@@ -71,7 +79,80 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
         # (the model was readable, so these are warnings to the user).
         for problem in model.validate():
             self.report({"WARNING"}, f"{os.path.basename(self.filepath)}: {problem}")
-        return import_glb(glb, os.path.splitext(os.path.basename(self.filepath))[0])
+        record = glb_record(glb)
+        if self.set_frame_rate and record["fps"]:
+            set_scene_fps(context.scene, record["fps"])
+        result = import_glb(glb, os.path.splitext(os.path.basename(self.filepath))[0])
+        context.scene[RECORD_KEY] = json.dumps(record)
+        return result
+
+
+# The scene property that remembers what Blender's glTF add-on drops on its
+# way in and out (the file's extras, its animations' order and extras), so
+# that exporting an imported model gives its animations back in their order,
+# with their places on an MS3D's timeline.
+RECORD_KEY = "retromodel_import"
+
+
+def glb_json(glb: bytes):
+    """The JSON chunk of a binary glTF, and the bytes after it."""
+    if len(glb) < 20 or glb[:4] != b"glTF":
+        raise ValueError("not a binary glTF")
+    (length,) = struct.unpack_from("<I", glb, 12)
+    if glb[16:20] != b"JSON" or 20 + length > len(glb):
+        raise ValueError("binary glTF without a JSON chunk")
+    return json.loads(glb[20 : 20 + length]), glb[20 + length :]
+
+
+def glb_with_json(document, rest: bytes) -> bytes:
+    """A binary glTF of ``document`` and the chunks ``rest`` (the binary buffer)."""
+    text = json.dumps(document, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 4)
+    total = 12 + 8 + len(text) + len(rest)
+    return struct.pack("<4sII", b"glTF", 2, total) + struct.pack("<I4s", len(text), b"JSON") + text + rest
+
+
+def glb_record(glb: bytes):
+    """What an imported model's glTF (retromodel's own) says that Blender's
+    glTF add-on does not keep: its extras, and each animation's name and
+    extras in order; ``fps``: the rate its animations were made at."""
+    document, _ = glb_json(glb)
+    extras = document.get("extras") if isinstance(document.get("extras"), dict) else {}
+    animations = [
+        {"name": a.get("name", ""), "extras": a.get("extras") if isinstance(a.get("extras"), dict) else {}}
+        for a in document.get("animations", [])
+    ]
+    rates = [extras.get("fps")] + [a["extras"].get("fps") for a in animations]
+    fps = next((r for r in rates if isinstance(r, (int, float)) and r > 0), None)
+    return {"extras": extras, "animations": animations, "fps": fps}
+
+
+def set_scene_fps(scene, fps):
+    """Sets the scene's rate to ``fps`` (``fps`` over a whole ``render.fps``)."""
+    whole = max(1, min(120, round(fps)))
+    scene.render.fps = whole
+    scene.render.fps_base = whole / fps
+
+
+def restore_record(glb: bytes, record) -> bytes:
+    """Blender's glTF export ``glb`` with what the import recorded put back:
+    the file's extras (when the export has none), the recorded animations'
+    extras, and the recorded animations first, in their order (animations
+    made in Blender follow in Blender's order)."""
+    document, rest = glb_json(glb)
+    if record.get("extras") and not document.get("extras"):
+        document["extras"] = record["extras"]
+    animations = document.get("animations", [])
+    order = {a["name"]: (i, a["extras"]) for i, a in enumerate(record.get("animations", []))}
+    for a in animations:
+        known = order.get(a.get("name"))
+        if known and known[1] and not a.get("extras"):
+            a["extras"] = known[1]
+    if animations:
+        document["animations"] = sorted(
+            animations, key=lambda a: order.get(a.get("name"), (len(order), None))[0]
+        )
+    return glb_with_json(document, rest)
 
 
 def import_glb(glb: bytes, name: str):
@@ -122,6 +203,12 @@ def export_through_gltf(operator, compile_model):
     with tempfile.TemporaryDirectory() as tmp:
         glb = os.path.join(tmp, "scene.glb")
         bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=operator.use_selection)
+        recorded = bpy.context.scene.get(RECORD_KEY)
+        if recorded:
+            with open(glb, "rb") as f:
+                restored = restore_record(f.read(), json.loads(recorded))
+            with open(glb, "wb") as f:
+                f.write(restored)
         try:
             model, beside, warnings = compile_model(rm, glb, os.path.basename(operator.filepath))
         except (ValueError, OSError) as e:
