@@ -644,7 +644,10 @@ fn a_second_set_of_influences_is_checked_like_the_first() {
     set(&mut b, "WEIGHTS_1", short);
     let e = error(&b.glb());
     assert!(
-        e.starts_with(&format!("glTF {}: accessor {short} has 2 elements, but POSITION has 3", at("WEIGHTS_1"))),
+        e.starts_with(&format!(
+            "glTF {}: accessor {short} has 2 elements, but POSITION has 3",
+            at("WEIGHTS_1")
+        )),
         "{e}"
     );
     let mut b = eight_influences();
@@ -653,7 +656,10 @@ fn a_second_set_of_influences_is_checked_like_the_first() {
     set(&mut b, "JOINTS_1", long);
     let e = error(&b.glb());
     assert!(
-        e.starts_with(&format!("glTF {}: accessor {long} has 4 elements, but POSITION has 3", at("JOINTS_1"))),
+        e.starts_with(&format!(
+            "glTF {}: accessor {long} has 4 elements, but POSITION has 3",
+            at("JOINTS_1")
+        )),
         "{e}"
     );
     // A joint past the skin's eight, on vertex 2 of the second set.

@@ -738,7 +738,11 @@ fn more_than_four_weights_keep_every_set() {
     assert_eq!(s.more[0].joints, vec![[4, 5, 6, 7]; 3]);
     // Vertex 0: all eight weights divided by their sum, 1.5.
     let want = [0.05, 0.3, 0.05, 0.1, 0.4, 0.2, 0.3, 0.1].map(|w: f32| w / 1.5);
-    let got: Vec<f32> = s.weights[0].iter().chain(&s.more[0].weights[0]).copied().collect();
+    let got: Vec<f32> = s.weights[0]
+        .iter()
+        .chain(&s.more[0].weights[0])
+        .copied()
+        .collect();
     for (g, w) in got.iter().zip(want) {
         assert!((g - w).abs() < 1e-6, "{got:?}");
     }

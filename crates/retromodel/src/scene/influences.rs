@@ -18,11 +18,8 @@ impl SkinWeights {
     /// assert_eq!(w.sets().count(), 2);
     /// ```
     pub fn sets(&self) -> impl Iterator<Item = (&[[u16; 4]], &[[f32; 4]])> + '_ {
-        std::iter::once((&self.joints[..], &self.weights[..])).chain(
-            self.more
-                .iter()
-                .map(|s| (&s.joints[..], &s.weights[..])),
-        )
+        std::iter::once((&self.joints[..], &self.weights[..]))
+            .chain(self.more.iter().map(|s| (&s.joints[..], &s.weights[..])))
     }
 
     /// The influences of vertex `vertex` with a non-zero weight, as

@@ -116,7 +116,11 @@ pub(crate) fn add_meshes(
                 (Some(s), Some(weights)) => {
                     weights.skin = s;
                     let joints = scene.skins[s].joints.len();
-                    if let Some(j) = p.max_joint.as_ref().filter(|j| usize::from(j.joint) >= joints) {
+                    if let Some(j) = p
+                        .max_joint
+                        .as_ref()
+                        .filter(|j| usize::from(j.joint) >= joints)
+                    {
                         return Err(err(
                             j.path.clone(),
                             format!(
@@ -689,7 +693,10 @@ fn skin_weights<'c>(
                         let joint = flat.get(4 * i + c).copied().unwrap_or(0);
                         // JOINTS_n are unsigned bytes or shorts.
                         *slot = u16::try_from(joint).map_err(|_| {
-                            err(apath(&jk), format!("vertex {i} has joint {joint}, past 65535"))
+                            err(
+                                apath(&jk),
+                                format!("vertex {i} has joint {joint}, past 65535"),
+                            )
                         })?;
                     }
                     j_values.push(e);
