@@ -399,7 +399,11 @@ fn md2_frames(bytes: &[u8]) -> Vec<Frame> {
 /// axes), a different one for each: the source's vertices lie far apart,
 /// so the nearest is its own.
 fn nearest(frame: &Frame, source: &[DVec3]) -> Vec<usize> {
-    assert_eq!(frame.positions.len(), source.len(), "one MD2 vertex per grid vertex");
+    assert_eq!(
+        frame.positions.len(),
+        source.len(),
+        "one MD2 vertex per grid vertex"
+    );
     let mut used = vec![false; source.len()];
     frame
         .positions
@@ -462,7 +466,11 @@ fn md2_against_source(glb: &[u8], seconds: f64) -> (f64, f64) {
     let (mut all, mut four) = (0.0f64, 0.0f64);
     for (f, frame) in frames.iter().enumerate() {
         let t = f as f64 / 10.0;
-        let posed: Vec<DVec3> = source.pose(t, usize::MAX).into_iter().map(to_quake).collect();
+        let posed: Vec<DVec3> = source
+            .pose(t, usize::MAX)
+            .into_iter()
+            .map(to_quake)
+            .collect();
         let step = frame.scale.max_element();
         assert!(
             closest_pair(&posed) > 20.0 * step,
@@ -485,7 +493,9 @@ fn an_md2_baked_from_eight_influences_is_within_half_a_step_of_all_of_them() {
         .iter()
         .all(|l| l.len() == JOINTS));
     let (all, four) = md2_against_source(&glb, 1.0);
-    eprintln!("MD2 against every influence: {all:.3} steps; against the four largest: {four:.3} steps");
+    eprintln!(
+        "MD2 against every influence: {all:.3} steps; against the four largest: {four:.3} steps"
+    );
     assert!(all <= 0.5 + 1e-3, "{all} steps off");
     // The check can fail: posed with the four largest only, the grid is
     // steps away from the MD2.
@@ -595,8 +605,11 @@ fn an_ms3d_keeps_the_four_largest_in_whole_percents_and_reports_it() {
     );
 }
 
-/// Every `JOINTS_n`/`WEIGHTS_n` set of a scene's first mesh, flattened.
-fn sets(scene: &Scene) -> Vec<(Vec<[u16; 4]>, Vec<[f32; 4]>)> {
+/// One set of four influences: joints and weights per vertex.
+type Set = (Vec<[u16; 4]>, Vec<[f32; 4]>);
+
+/// Every `JOINTS_n`/`WEIGHTS_n` set of a scene's first mesh.
+fn sets(scene: &Scene) -> Vec<Set> {
     let s = scene.meshes[0].skin.as_ref().expect("skinned");
     s.sets().map(|(j, w)| (j.to_vec(), w.to_vec())).collect()
 }
