@@ -129,7 +129,7 @@ pub fn has_non_finite(scene: &Scene) -> bool {
                 .any(|t| bad(t.positions.iter().flatten()) || bad(t.normals.iter().flatten()))
             || m.skin
                 .as_ref()
-                .is_some_and(|s| bad(s.weights.iter().flatten()))
+                .is_some_and(|s| s.sets().any(|(_, w)| bad(w.iter().flatten())))
     }) || scene
         .nodes
         .iter()

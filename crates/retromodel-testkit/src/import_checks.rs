@@ -210,13 +210,18 @@ pub fn assert_round_trip(original: &Scene, imported: &Scene, variant: Variant, w
         match (&a.skin, &b.skin) {
             (None, None) => {}
             (Some(x), Some(y)) => {
-                assert_same_list(&y.joints, &x.joints, &format!("{w}: joints"));
-                for (k, (p, q)) in x.weights.iter().zip(&y.weights).enumerate() {
-                    for c in 0..4 {
-                        assert!(
-                            (p[c] - q[c]).abs() <= 1e-5,
-                            "{w}: vertex {k} weights {p:?} vs {q:?}"
-                        );
+                // Every set of four influences (JOINTS_0/WEIGHTS_0, …).
+                assert_eq!(y.more.len(), x.more.len(), "{w}: influence sets");
+                for (set, ((xj, xw), (yj, yw))) in x.sets().zip(y.sets()).enumerate() {
+                    assert_same_list(yj, xj, &format!("{w}: joints (set {set})"));
+                    assert_eq!(xw.len(), yw.len(), "{w}: weights (set {set})");
+                    for (k, (p, q)) in xw.iter().zip(yw).enumerate() {
+                        for c in 0..4 {
+                            assert!(
+                                (p[c] - q[c]).abs() <= 1e-5,
+                                "{w}: vertex {k} weights (set {set}) {p:?} vs {q:?}"
+                            );
+                        }
                     }
                 }
                 assert_eq!(
@@ -512,6 +517,7 @@ pub fn exercise_import(data: &[u8]) -> bool {
             assert!(s.skin < scene.skins.len());
             assert_eq!(s.joints.len(), n);
             assert_eq!(s.weights.len(), n);
+            assert!(s.fits(n), "every set of influences has {n} entries");
         }
     }
     let mut pose = Pose::new(&scene).expect("an imported scene has a valid hierarchy");

@@ -375,7 +375,7 @@ fn skin_and_animation_faults() {
     b.json["skins"] = json!([{"joints": [0]}]);
     assert_eq!(
         error(&b.glb()),
-        "glTF /nodes/0/skin: mesh 0 uses joint 3, but skin 0 has 1 joints"
+        "glTF /meshes/0/primitives/0/attributes/JOINTS_0: vertex 0 uses joint 3, but skin 0 (/nodes/0/skin) has 1 joints"
     );
     // Negative weights.
     let mut b2 = b.clone();
@@ -599,4 +599,108 @@ fn every_prefix_and_every_json_byte() {
         "{:?}",
         start.elapsed()
     );
+}
+
+/// A skinned triangle with eight influences per vertex (JOINTS_0/1 and
+/// WEIGHTS_0/1) on a skin of eight joints, valid as built.
+fn eight_influences() -> Builder {
+    let mut b = Builder::new();
+    let pos = b.floats(&TRIANGLE, "VEC3");
+    let j0 = b.view(&u16_bytes(&[0, 1, 2, 3].repeat(3)), None);
+    let j1 = b.view(&u16_bytes(&[4, 5, 6, 7].repeat(3)), None);
+    let ja = b.accessor(Some(j0), 0, c::U16, "VEC4", 3, false);
+    let jb = b.accessor(Some(j1), 0, c::U16, "VEC4", 3, false);
+    let wa = b.floats(&[0.125; 12], "VEC4");
+    let wb = b.floats(&[0.125; 12], "VEC4");
+    b.triangle_mesh(
+        json!({"POSITION": pos, "JOINTS_0": ja, "WEIGHTS_0": wa, "JOINTS_1": jb, "WEIGHTS_1": wb}),
+        None,
+        4,
+    );
+    let joints: Vec<usize> = (0..8).map(|_| b.push("nodes", json!({}))).collect();
+    for j in &joints {
+        b.scene_root(*j);
+    }
+    b.json["nodes"][0]["skin"] = json!(0);
+    b.json["skins"] = json!([{"joints": joints}]);
+    b
+}
+
+/// The second set of influences is checked as strictly as the first:
+/// element counts, joints past the skin, negative weights, a huge count,
+/// the wrong type; each error names the attribute.
+#[test]
+fn a_second_set_of_influences_is_checked_like_the_first() {
+    let good = ok(&eight_influences().glb());
+    let s = good.scene.meshes[0].skin.as_ref().expect("skinned");
+    assert_eq!(s.more.len(), 1);
+    let at = |key: &str| format!("/meshes/0/primitives/0/attributes/{key}");
+    let set = |b: &mut Builder, key: &str, accessor: usize| {
+        b.json["meshes"][0]["primitives"][0]["attributes"][key] = json!(accessor);
+    };
+    // Fewer elements than POSITION.
+    let mut b = eight_influences();
+    let short = b.floats(&[0.125; 8], "VEC4");
+    set(&mut b, "WEIGHTS_1", short);
+    let e = error(&b.glb());
+    assert!(
+        e.starts_with(&format!(
+            "glTF {}: accessor {short} has 2 elements, but POSITION has 3",
+            at("WEIGHTS_1")
+        )),
+        "{e}"
+    );
+    let mut b = eight_influences();
+    let v = b.view(&u16_bytes(&[4, 5, 6, 7].repeat(4)), None);
+    let long = b.accessor(Some(v), 0, c::U16, "VEC4", 4, false);
+    set(&mut b, "JOINTS_1", long);
+    let e = error(&b.glb());
+    assert!(
+        e.starts_with(&format!(
+            "glTF {}: accessor {long} has 4 elements, but POSITION has 3",
+            at("JOINTS_1")
+        )),
+        "{e}"
+    );
+    // A joint past the skin's eight, on vertex 2 of the second set.
+    let mut b = eight_influences();
+    let v = b.view(&u16_bytes(&[4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 8, 7]), None);
+    let past = b.accessor(Some(v), 0, c::U16, "VEC4", 3, false);
+    set(&mut b, "JOINTS_1", past);
+    assert_eq!(
+        error(&b.glb()),
+        format!(
+            "glTF {}: vertex 2 uses joint 8, but skin 0 (/nodes/0/skin) has 8 joints",
+            at("JOINTS_1")
+        )
+    );
+    // A negative weight in the second set.
+    let mut b = eight_influences();
+    let mut w = [0.125f32; 12];
+    w[5] = -0.125;
+    let neg = b.floats(&w, "VEC4");
+    set(&mut b, "WEIGHTS_1", neg);
+    assert_eq!(
+        error(&b.glb()),
+        format!("glTF {}: vertex 1 has a negative weight", at("WEIGHTS_1"))
+    );
+    // A huge count over a small view: refused before anything is read.
+    let mut b = eight_influences();
+    let v = b.view(&u16_bytes(&[4, 5, 6, 7]), None);
+    let huge = b.accessor(Some(v), 0, c::U16, "VEC4", 1 << 40, false);
+    set(&mut b, "JOINTS_1", huge);
+    let e = error(&b.glb());
+    assert!(e.starts_with(&format!("glTF {}", at("JOINTS_1"))), "{e}");
+    // Weights as unsigned ints (not allowed) and joints as floats.
+    let mut b = eight_influences();
+    let v = b.view(&u16_bytes(&[1; 12]), None);
+    let ints = b.accessor(Some(v), 0, c::U16, "VEC4", 3, false);
+    set(&mut b, "WEIGHTS_1", ints);
+    let e = error(&b.glb());
+    assert!(e.starts_with(&format!("glTF {}", at("WEIGHTS_1"))), "{e}");
+    let mut b = eight_influences();
+    let floats = b.floats(&[4.0; 12], "VEC4");
+    set(&mut b, "JOINTS_1", floats);
+    let e = error(&b.glb());
+    assert!(e.starts_with(&format!("glTF {}", at("JOINTS_1"))), "{e}");
 }

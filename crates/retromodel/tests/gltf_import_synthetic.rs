@@ -693,10 +693,11 @@ fn required_extensions_retromodel_lacks_are_errors() {
     }
 }
 
-/// Two JOINTS/WEIGHTS sets with eight influences: the four largest are
-/// kept, renormalised, with a warning; one set is taken as it is.
+/// Two JOINTS/WEIGHTS sets with eight influences: both sets are kept as
+/// they are stored (no influence dropped), the weights renormalised over
+/// all eight when they do not sum to 1.
 #[test]
-fn more_than_four_weights_keep_the_largest() {
+fn more_than_four_weights_keep_every_set() {
     let mut b = Builder::new();
     let pos = b.floats(&TRIANGLE, "VEC3");
     let j0 = b.view(&u16_bytes(&[0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]), None);
@@ -707,8 +708,9 @@ fn more_than_four_weights_keep_the_largest() {
         &[0.05, 0.3, 0.05, 0.1, 1.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.0],
         "VEC4",
     );
+    // Vertex 0 sums to 1.5 over both sets.
     let wb = b.floats(
-        &[0.2, 0.1, 0.15, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        &[0.4, 0.2, 0.3, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         "VEC4",
     );
     b.triangle_mesh(
@@ -726,25 +728,27 @@ fn more_than_four_weights_keep_the_largest() {
     }
     let i = imp(&b.glb());
     assert!(
-        warned(
-            &i,
-            "/meshes/0/primitives/0/attributes/JOINTS_0",
-            "1 vertices have more than 4"
-        ),
+        !i.warnings.iter().any(|w| w.message.contains("more than 4")),
         "{:?}",
         i.warnings
     );
     let s = i.scene.meshes[0].skin.as_ref().unwrap();
-    // Vertex 0: 0.3 (j1), 0.2 (j4), 0.15 (j6), 0.1 (j3 and j5: the stored
-    // order keeps j3); sum 0.75.
-    assert_eq!(s.joints[0], [1, 4, 6, 3]);
-    let want = [0.3 / 0.75, 0.2 / 0.75, 0.15 / 0.75, 0.1 / 0.75];
-    for (g, w) in s.weights[0].iter().zip(want) {
-        assert!((g - w).abs() < 1e-6, "{:?}", s.weights[0]);
+    assert_eq!(s.more.len(), 1, "JOINTS_1/WEIGHTS_1 kept");
+    assert_eq!(s.joints, vec![[0, 1, 2, 3]; 3]);
+    assert_eq!(s.more[0].joints, vec![[4, 5, 6, 7]; 3]);
+    // Vertex 0: all eight weights divided by their sum, 1.5.
+    let want = [0.05, 0.3, 0.05, 0.1, 0.4, 0.2, 0.3, 0.1].map(|w: f32| w / 1.5);
+    let got: Vec<f32> = s.weights[0]
+        .iter()
+        .chain(&s.more[0].weights[0])
+        .copied()
+        .collect();
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() < 1e-6, "{got:?}");
     }
-    assert_eq!(s.weights[1][0], 1.0);
-    assert_eq!(s.joints[1][0], 0);
-    assert_eq!(s.weights[2][..2], [0.5, 0.5]);
+    assert_eq!(s.weights[1], [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(s.weights[2], [0.5, 0.5, 0.0, 0.0]);
+    assert_eq!(s.more[0].weights[1], [0.0; 4]);
     assert_eq!(
         i.scene.skins[0].inverse_bind_matrices,
         vec![Mat4::IDENTITY.to_cols_array(); 8],

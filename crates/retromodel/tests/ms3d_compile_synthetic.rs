@@ -267,6 +267,7 @@ fn bending(scale: f32) -> Scene {
                 _ => [0.0, 1.0, 0.0, 0.0],
             })
             .collect(),
+        more: Vec::new(),
     });
     let root = Mat4::from_scale(Vec3::splat(scale));
     let child = root * Mat4::from_translation(Vec3::Y);

@@ -580,21 +580,24 @@ fn write_mesh<'a>(
     }
     let skin_index = mesh.skin.as_ref().and_then(|w| skin_index(scene, w.skin));
     if let (Some(skin), Some(_)) = (&mesh.skin, skin_index) {
-        let joints: Vec<[i64; 4]> = skin.joints.iter().map(|j| j.map(i64::from)).collect();
-        let layout = builder::Layout {
-            component: json::accessor::ComponentType::U16,
-            kind: Type::Vec4,
-            normalized: false,
-        };
-        let a = b.vertex_ints(&joints, layout, None);
-        attributes.insert(Valid(Semantic::Joints(0)), a);
-        let a = b.floats(
-            flat(&skin.weights),
-            Type::Vec4,
-            Some(BufferTarget::ArrayBuffer),
-            false,
-        );
-        attributes.insert(Valid(Semantic::Weights(0)), a);
+        // Every set of four: JOINTS_0/WEIGHTS_0, JOINTS_1/WEIGHTS_1, …
+        for (set, (joints, weights)) in (0u32..).zip(skin.sets()) {
+            let joints: Vec<[i64; 4]> = joints.iter().map(|j| j.map(i64::from)).collect();
+            let layout = builder::Layout {
+                component: json::accessor::ComponentType::U16,
+                kind: Type::Vec4,
+                normalized: false,
+            };
+            let a = b.vertex_ints(&joints, layout, None);
+            attributes.insert(Valid(Semantic::Joints(set)), a);
+            let a = b.floats(
+                flat(weights),
+                Type::Vec4,
+                Some(BufferTarget::ArrayBuffer),
+                false,
+            );
+            attributes.insert(Valid(Semantic::Weights(set)), a);
+        }
     }
     let mut mesh_extras = if mesh.extras.is_null() {
         serde_json::json!({})
@@ -728,8 +731,9 @@ fn check_lengths(mesh: &Mesh) -> Result<()> {
         return bad("indices (not whole triangles)", mesh.indices.len());
     }
     if let Some(s) = &mesh.skin {
-        if s.joints.len() != n || s.weights.len() != n {
-            return bad("skin", s.joints.len().min(s.weights.len()));
+        if !s.fits(n) {
+            let mut lengths = s.sets().flat_map(|(j, w)| [j.len(), w.len()]);
+            return bad("skin", lengths.find(|&l| l != n).unwrap_or(0));
         }
     }
     for t in &mesh.morph_targets {

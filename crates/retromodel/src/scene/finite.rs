@@ -88,6 +88,12 @@ fn in_mesh(m: &Mesh) -> Option<(String, f32)> {
             let w = m.skin.as_ref().map_or(&[][..], |s| &s.weights[..]);
             named("skin.weights", w)
         })
+        .or_else(|| {
+            let more = m.skin.as_ref().map_or(&[][..], |s| &s.more[..]);
+            more.iter().enumerate().find_map(|(k, set)| {
+                named("weights", &set.weights).map(|(p, x)| (format!("skin.more[{k}].{p}"), x))
+            })
+        })
 }
 
 fn in_node(n: &Node) -> Option<(String, f32)> {

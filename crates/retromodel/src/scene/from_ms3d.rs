@@ -185,6 +185,7 @@ fn skin_weights(mesh: &GroupMesh, extra: ExtraJoints) -> Option<SkinWeights> {
         skin: 0,
         joints,
         weights,
+        more: Vec::new(),
     })
 }
 

@@ -32,6 +32,7 @@ mod from_md2;
 mod from_ms3d;
 #[cfg(feature = "textures")]
 mod images;
+mod influences;
 mod info;
 mod pose;
 
@@ -138,14 +139,51 @@ pub struct MorphTarget {
     pub normals: Vec<[f32; 3]>,
 }
 
-/// Per-vertex skinning data: up to four joints per vertex.
+/// Per-vertex skinning data: joints and weights in sets of four, as glTF's
+/// `JOINTS_n`/`WEIGHTS_n` pairs. `joints`/`weights` are the first set
+/// (`JOINTS_0`/`WEIGHTS_0`); [`more`](Self::more) holds the further sets
+/// (`JOINTS_1`/`WEIGHTS_1`, …), for vertices with more than four
+/// influences. A vertex's weights over **all** sets sum to 1, and a vertex
+/// is posed with every one of them ([`SkinWeights::influences`]).
+///
+/// ```
+/// use retromodel::scene::{InfluenceSet, SkinWeights};
+/// // One vertex with six influences: four in the first set, two more.
+/// let w = SkinWeights {
+///     skin: 0,
+///     joints: vec![[0, 1, 2, 3]],
+///     weights: vec![[0.3, 0.2, 0.2, 0.1]],
+///     more: vec![InfluenceSet {
+///         joints: vec![[4, 5, 0, 0]],
+///         weights: vec![[0.1, 0.1, 0.0, 0.0]],
+///     }],
+/// };
+/// assert_eq!(w.influences(0).count(), 6);
+/// assert!((w.influences(0).map(|(_, x)| x).sum::<f32>() - 1.0).abs() < 1e-6);
+/// assert!(w.fits(1));
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SkinWeights {
     /// Index into [`Scene::skins`].
     pub skin: usize,
-    /// Indices into that skin's [`Skin::joints`], one entry per vertex.
+    /// Indices into that skin's [`Skin::joints`], one entry per vertex (the
+    /// first set of four).
     pub joints: Vec<[u16; 4]>,
-    /// Weights, one entry per vertex, summing to 1 (unused slots 0).
+    /// Weights, one entry per vertex (the first set of four; unused slots
+    /// 0).
+    pub weights: Vec<[f32; 4]>,
+    /// Further sets of four influences, in order (glTF's `JOINTS_1` and
+    /// `WEIGHTS_1` first); empty for at most four influences per vertex.
+    pub more: Vec<InfluenceSet>,
+}
+
+/// Four further influences per vertex of a [`SkinWeights`]: joints and
+/// weights, one entry per vertex each (unused slots weigh 0).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InfluenceSet {
+    /// Indices into the skin's [`Skin::joints`], one entry per vertex.
+    pub joints: Vec<[u16; 4]>,
+    /// Weights, one entry per vertex.
     pub weights: Vec<[f32; 4]>,
 }
 

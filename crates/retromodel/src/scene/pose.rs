@@ -273,25 +273,21 @@ impl Pose {
             .skin
             .as_ref()
             .and_then(|s| Some((s, self.skinning.get(s.skin)?)))
-            .filter(|(s, _)| s.joints.len() == m.positions.len());
+            .filter(|(s, _)| s.fits(m.positions.len()));
         if let Some((weights, matrices)) = skinning {
             moved = true;
             for (i, position) in positions.iter_mut().enumerate().take(count) {
-                let (joints, w) = (weights.joints[i], weights.weights.get(i));
-                let w = w.copied().unwrap_or([0.0; 4]);
                 let p = Vec3::from(*position);
                 let n = normals.get(i).map(|&n| Vec3::from(n));
                 let (mut sp, mut sn) = (Vec3::ZERO, Vec3::ZERO);
-                for k in 0..4 {
-                    if w[k] == 0.0 {
-                        continue;
-                    }
-                    let Some(mat) = matrices.get(usize::from(joints[k])) else {
+                // Every influence, of every set of four.
+                for (joint, w) in weights.influences(i) {
+                    let Some(mat) = matrices.get(usize::from(joint)) else {
                         continue;
                     };
-                    sp += mat.transform_point3(p) * w[k];
+                    sp += mat.transform_point3(p) * w;
                     if let Some(n) = n {
-                        sn += mat.transform_vector3(n) * w[k];
+                        sn += mat.transform_vector3(n) * w;
                     }
                 }
                 *position = sp.to_array();
@@ -633,6 +629,7 @@ mod tests {
                         skin: 0,
                         joints: vec![[0, 1, 0, 0]; 2],
                         weights: vec![[0.5, 0.5, 0.0, 0.0]; 2],
+                        more: Vec::new(),
                     }),
                     ..mesh("skinned")
                 },

@@ -12,7 +12,7 @@ use super::materials::Materials;
 use super::nodes::{Included, Skins};
 use super::Ctx;
 use crate::error::Result;
-use crate::scene::{Mesh, MorphTarget, Scene, SkinWeights};
+use crate::scene::{InfluenceSet, Mesh, MorphTarget, Scene, SkinWeights};
 
 /// Which scene meshes each document node instances.
 #[derive(Default)]
@@ -26,7 +26,7 @@ struct Built {
     /// Index of the first scene mesh made from it.
     first: usize,
     /// The largest joint index with a non-zero weight (skinned meshes).
-    max_joint: Option<u32>,
+    max_joint: Option<MaxJoint>,
     /// The mesh's default morph weights (a node's own replace them).
     weights: Vec<f32>,
     /// The skin weights, kept here when the first node to use the mesh
@@ -42,7 +42,9 @@ fn mesh_bytes(m: &Mesh) -> u64 {
         .iter()
         .map(|t| (t.positions.len() + t.normals.len()) as u64 * 12)
         .sum();
-    let skin = m.skin.as_ref().map_or(0, |s| s.joints.len() as u64 * 24);
+    let skin = m.skin.as_ref().map_or(0, |s| {
+        s.sets().map(|(j, _)| j.len() as u64).sum::<u64>() * 24
+    });
     256 + n * 12
         + m.normals.len() as u64 * 12
         + m.uvs.len() as u64 * 8
@@ -114,11 +116,17 @@ pub(crate) fn add_meshes(
                 (Some(s), Some(weights)) => {
                     weights.skin = s;
                     let joints = scene.skins[s].joints.len();
-                    if let Some(j) = p.max_joint.filter(|&j| j as usize >= joints) {
+                    if let Some(j) = p
+                        .max_joint
+                        .as_ref()
+                        .filter(|j| usize::from(j.joint) >= joints)
+                    {
                         return Err(err(
-                            format!("/nodes/{node}/skin"),
+                            j.path.clone(),
                             format!(
-                                "mesh {mesh} uses joint {j}, but skin {} has {joints} joints",
+                                "vertex {} uses joint {}, but skin {} (/nodes/{node}/skin) has {joints} joints",
+                                j.vertex,
+                                j.joint,
                                 at.opt_usize("skin")?.unwrap_or(0)
                             ),
                         ));
@@ -340,7 +348,7 @@ fn build_primitive(
     k: usize,
     p: &At,
     materials: &Materials,
-) -> Result<Option<(Mesh, Option<u32>)>> {
+) -> Result<Option<(Mesh, Option<MaxJoint>)>> {
     let ppath = format!("/meshes/{mesh}/primitives/{k}");
     let mode = p.opt_usize("mode")?.unwrap_or(4);
     match mode {
@@ -635,9 +643,9 @@ fn morph_targets(ctx: &Ctx, p: &At, ppath: &str, n: usize) -> Result<Vec<MorphTa
     Ok(out)
 }
 
-/// The skin weights of every `JOINTS_n`/`WEIGHTS_n` pair: per vertex the
-/// four largest weights (renormalised when some were dropped or they do
-/// not sum to 1), and the largest joint index with a weight.
+/// The skin weights of every `JOINTS_n`/`WEIGHTS_n` pair, each set kept
+/// (renormalised over all sets when they do not sum to 1), and the
+/// largest joint index with a weight with the attribute holding it.
 #[allow(clippy::type_complexity)]
 fn skin_weights<'c>(
     ctx: &Ctx,
@@ -648,7 +656,7 @@ fn skin_weights<'c>(
         &super::accessor::Allowed,
     ) -> Result<Option<super::accessor::Accessor<'c>>>,
     apath: &dyn Fn(&str) -> String,
-) -> Result<(Option<SkinWeights>, Option<u32>)> {
+) -> Result<(Option<SkinWeights>, Option<MaxJoint>)> {
     let mut sets: Vec<u32> = Vec::new();
     for key in attributes.object()?.keys() {
         for prefix in ["JOINTS_", "WEIGHTS_"] {
@@ -660,13 +668,15 @@ fn skin_weights<'c>(
         }
     }
     sets.sort_unstable();
-    let mut pairs: Vec<(Vec<u32>, Vec<[f32; 4]>)> = Vec::new();
+    // Per kept set: its number, joints and weights.
+    let mut pairs: Vec<(u32, Vec<[u16; 4]>, Vec<[f32; 4]>)> = Vec::new();
     for set in sets {
         let (jk, wk) = (format!("JOINTS_{set}"), format!("WEIGHTS_{set}"));
         let joints = attribute(&jk, &allowed::JOINTS)?;
         let weights = attribute(&wk, &allowed::WEIGHTS)?;
         match (joints, weights) {
             (Some(j), Some(w)) => {
+                ctx.charge(n as u64 * 24, || apath(&jk))?;
                 let w_values = ctx.read_floats::<4>(&w)?;
                 if let Some((i, _)) = w_values
                     .iter()
@@ -675,7 +685,23 @@ fn skin_weights<'c>(
                 {
                     return Err(err(apath(&wk), format!("vertex {i} has a negative weight")));
                 }
-                pairs.push((ctx.read_uints(&j)?, w_values));
+                let flat = ctx.read_uints(&j)?;
+                let mut j_values = Vec::with_capacity(n);
+                for i in 0..n {
+                    let mut e = [0u16; 4];
+                    for (c, slot) in e.iter_mut().enumerate() {
+                        let joint = flat.get(4 * i + c).copied().unwrap_or(0);
+                        // JOINTS_n are unsigned bytes or shorts.
+                        *slot = u16::try_from(joint).map_err(|_| {
+                            err(
+                                apath(&jk),
+                                format!("vertex {i} has joint {joint}, past 65535"),
+                            )
+                        })?;
+                    }
+                    j_values.push(e);
+                }
+                pairs.push((set, j_values, w_values));
             }
             (Some(_), None) => ctx.warn(apath(&jk), format!("{jk} without {wk}; ignored")),
             (None, Some(_)) => ctx.warn(apath(&wk), format!("{wk} without {jk}; ignored")),
@@ -685,59 +711,31 @@ fn skin_weights<'c>(
     if pairs.is_empty() {
         return Ok((None, None));
     }
-    ctx.charge(n as u64 * 24, || apath("JOINTS_0"))?;
-    let mut joints = Vec::with_capacity(n);
-    let mut weights = Vec::with_capacity(n);
-    let mut max_joint: Option<u32> = None;
-    let mut dropped_vertices = 0usize;
+    let mut max_joint: Option<MaxJoint> = None;
     let mut zero_vertices = 0usize;
-    let mut candidates: Vec<(u32, f32)> = Vec::with_capacity(4 * pairs.len());
     for i in 0..n {
-        candidates.clear();
-        for (j, w) in &pairs {
-            for (c, &weight) in w[i].iter().enumerate() {
-                candidates.push((j.get(4 * i + c).copied().unwrap_or(0), weight));
+        let mut sum = 0.0f32;
+        for (set, j, w) in &pairs {
+            for (&joint, &weight) in j[i].iter().zip(&w[i]) {
+                if weight > 0.0 && max_joint.as_ref().is_none_or(|m| joint > m.joint) {
+                    max_joint = Some(MaxJoint {
+                        joint,
+                        vertex: i,
+                        path: apath(&format!("JOINTS_{set}")),
+                    });
+                }
+                sum += weight;
             }
         }
-        let nonzero = candidates.iter().filter(|c| c.1 > 0.0).count();
-        let mut dropped = false;
-        if pairs.len() > 1 || nonzero > 4 {
-            // The four largest, in order of weight (a stable sort keeps the
-            // stored order among equal weights).
-            candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
-            dropped = nonzero > 4;
-            candidates.truncate(4);
-        }
-        if dropped {
-            dropped_vertices += 1;
-        }
-        let mut j = [0u16; 4];
-        let mut w = [0.0f32; 4];
-        for (slot, &(joint, weight)) in candidates.iter().enumerate().take(4) {
-            if weight > 0.0 {
-                max_joint = Some(max_joint.map_or(joint, |m| m.max(joint)));
-                j[slot] = u16::try_from(joint).unwrap_or(0);
-                w[slot] = weight;
-            } else {
-                j[slot] = u16::try_from(joint).unwrap_or(0);
-            }
-        }
-        let sum: f32 = w.iter().sum();
         if sum == 0.0 {
             zero_vertices += 1;
-        } else if dropped || (sum - 1.0).abs() > 1e-6 {
-            for x in &mut w {
-                *x /= sum;
+        } else if (sum - 1.0).abs() > 1e-6 {
+            for (_, _, w) in &mut pairs {
+                for x in &mut w[i] {
+                    *x /= sum;
+                }
             }
         }
-        joints.push(j);
-        weights.push(w);
-    }
-    if dropped_vertices > 0 {
-        ctx.warn(
-            apath("JOINTS_0"),
-            format!("{dropped_vertices} vertices have more than 4 non-zero weights; the 4 largest are kept, renormalised"),
-        );
     }
     if zero_vertices > 0 {
         ctx.warn(
@@ -745,14 +743,34 @@ fn skin_weights<'c>(
             format!("{zero_vertices} vertices have no non-zero weight"),
         );
     }
+    let mut pairs = pairs.into_iter();
+    let Some((_, joints, weights)) = pairs.next() else {
+        return Ok((None, None));
+    };
+    let more = pairs
+        .map(|(_, joints, weights)| InfluenceSet { joints, weights })
+        .collect();
     Ok((
         Some(SkinWeights {
             skin: 0,
             joints,
             weights,
+            more,
         }),
         max_joint,
     ))
+}
+
+/// The largest joint index a primitive's vertices use (with a weight):
+/// where it is, for the error when it is past the skin's joints.
+#[derive(Debug, Clone)]
+struct MaxJoint {
+    /// The joint index.
+    joint: u16,
+    /// The first vertex using it.
+    vertex: usize,
+    /// The `JOINTS_n` attribute holding it.
+    path: String,
 }
 
 /// Application-specific attributes (names starting with `_`) of scalar

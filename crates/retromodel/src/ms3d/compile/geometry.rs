@@ -118,6 +118,15 @@ fn usable(n: [f32; 3]) -> bool {
     l.is_finite() && l > 0.5
 }
 
+/// Where set `set` of a [`crate::scene::SkinWeights`] is, after
+/// `meshes[m].skin`: nothing for the first, `.more[k]` for the others.
+fn set_path(set: usize) -> String {
+    match set {
+        0 => String::new(),
+        s => format!(".more[{}]", s - 1),
+    }
+}
+
 /// The stored influences of each vertex of skinned mesh `m`.
 fn influences(
     scene: &Scene,
@@ -132,35 +141,45 @@ fn influences(
     };
     let slots = &plan.slots[sw.skin];
     let n = mesh.positions.len();
-    if sw.joints.len() != n || sw.weights.len() != n {
+    if let Some((set, (joints, weights))) = sw
+        .sets()
+        .enumerate()
+        .find(|(_, (j, w))| j.len() != n || w.len() != n)
+    {
         return Err(bad(
-            format!("meshes[{m}].skin"),
+            format!("meshes[{m}].skin{}", set_path(set)),
             format!(
                 "{} joint and {} weight sets for {n} vertices",
-                sw.joints.len(),
-                sw.weights.len()
+                joints.len(),
+                weights.len()
             ),
         ));
     }
     let mut out = Vec::with_capacity(n);
-    for (i, (joints, weights)) in sw.joints.iter().zip(&sw.weights).enumerate() {
+    for i in 0..n {
         let mut list: Vec<(u8, f64)> = Vec::with_capacity(4);
         let mut remainder = 0.0f64;
-        for k in 0..4 {
-            let w = f64::from(weights[k]);
+        // Every influence of every set of four (MilkShape keeps four of
+        // them, below).
+        let all = sw
+            .sets()
+            .enumerate()
+            .flat_map(|(set, (j, w))| j[i].iter().zip(&w[i]).map(move |(&j, &w)| (set, j, w)));
+        for (set, joint, w) in all {
+            let w = f64::from(w);
             if !w.is_finite() || w < 0.0 {
                 return Err(bad(
-                    format!("meshes[{m}].skin.weights[{i}]"),
+                    format!("meshes[{m}].skin{}.weights[{i}]", set_path(set)),
                     format!("weight {w} is not a finite non-negative number"),
                 ));
             }
             if w == 0.0 {
                 continue;
             }
-            let slot = slots.get(usize::from(joints[k])).copied().ok_or_else(|| {
+            let slot = slots.get(usize::from(joint)).copied().ok_or_else(|| {
                 bad(
-                    format!("meshes[{m}].skin.joints[{i}]"),
-                    format!("joint {} out of range 0..{}", joints[k], slots.len()),
+                    format!("meshes[{m}].skin{}.joints[{i}]", set_path(set)),
+                    format!("joint {joint} out of range 0..{}", slots.len()),
                 )
             })?;
             match slot {

@@ -248,17 +248,15 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
                 format!("skin {} out of range 0..{}", sw.skin, scene.skins.len()),
             ));
         };
-        for (joints, weights) in sw.joints.iter().zip(&sw.weights) {
-            let on = |slot: Slot| {
-                (0..4)
-                    .filter(|&k| weights[k] > 0.0)
-                    .filter(|&k| {
-                        skin_slots.get(usize::from(joints[k])).copied().flatten() == Some(slot)
-                    })
-                    .count()
-            };
-            let used = (0..4).filter(|&k| weights[k] > 0.0).count();
-            if on(Slot::Still) > 0 && on(Slot::Still) < used {
+        for i in 0..sw.joints.len() {
+            // Every influence, of every set of four.
+            let used = || sw.influences(i).filter(|&(_, w)| w > 0.0);
+            let still = used()
+                .filter(|&(j, _)| {
+                    skin_slots.get(usize::from(j)).copied().flatten() == Some(Slot::Still)
+                })
+                .count();
+            if still > 0 && still < used().count() {
                 still_is_joint = true;
             }
         }
