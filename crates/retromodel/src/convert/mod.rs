@@ -354,13 +354,16 @@ impl<'a> Converter<'a> {
         mut warnings: Vec<Warning>,
     ) -> Result<Conversion> {
         let mut compile = self.options.compile_options();
-        // The skin is named after the model written: `hero.md2`, `hero.pcx`.
+        // A skin file written is named after the model written (`hero.md2`,
+        // `hero.pcx`); a model read from an MD2 keeps its own skin names
+        // unless a skin image is given (`--skin`) or named.
         if compile.skin.name.is_none() {
-            compile.skin.name = Some(format!(
-                "{}.{}",
-                stem(output_name),
-                compile.skin.format.extension()
-            ));
+            let name = format!("{}.{}", stem(output_name), compile.skin.format.extension());
+            if self.options.skin.is_some() {
+                compile.skin.name = Some(name);
+            } else {
+                compile.skin.default_name = Some(name);
+            }
         }
         let compiled = crate::md2::compile::compile(scene, &compile)?;
         warnings.extend(compiled.warnings.into_iter().map(Warning::Compile));

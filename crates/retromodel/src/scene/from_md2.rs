@@ -164,7 +164,9 @@ fn md2_mesh(model: &Md2, name: &str) -> Mesh {
 /// What compiling the scene back to MD2 needs to give the same frames
 /// (see `md2::compile`'s `source` module for the format): each scene
 /// vertex's MD2 vertex as the vertex attribute `_MD2_VERTEX`, and the
-/// frames' grids and raw names, the skin names and size.
+/// frames' grids and raw names, the skin names and size, and the MD2
+/// vertices no triangle uses (no scene vertex carries them) with their
+/// bytes in every frame.
 fn md2_record(model: &Md2, render: &RenderMesh) -> Value {
     use crate::md2::compile::{source, FrameGrid};
     let mut headers = Vec::with_capacity(40 * model.frames.len());
@@ -177,17 +179,67 @@ fn md2_record(model: &Md2, render: &RenderMesh) -> Value {
     }
     let skins: Vec<String> = model.skins.iter().map(|s| s.to_string_lossy()).collect();
     let raw_skins: Vec<u8> = model.skins.iter().flat_map(|s| s.0).collect();
+    let mut record = json!({
+        "num_vertices": model.vertex_count(),
+        "skin_width": model.skin_width,
+        "skin_height": model.skin_height,
+        "skins": skins,
+        "skins_raw": source::to_hex(&raw_skins),
+        "frame_headers": source::to_hex(&headers),
+    });
+    let (unused, packed) = unused_vertices(model, render);
+    if !unused.is_empty() {
+        record[source::UNUSED_KEY] = json!(unused);
+        record[source::UNUSED_FRAMES_KEY] = json!(source::to_hex(&packed));
+    }
+    let raw_normals = raw_normals(model);
+    if !raw_normals.is_empty() {
+        record[source::RAW_NORMALS_KEY] = json!(raw_normals);
+    }
     json!({
-        source::MD2_KEY: {
-            "num_vertices": model.vertex_count(),
-            "skin_width": model.skin_width,
-            "skin_height": model.skin_height,
-            "skins": skins,
-            "skins_raw": source::to_hex(&raw_skins),
-            "frame_headers": source::to_hex(&headers),
-        },
+        source::MD2_KEY: record,
         "attributes": { source::VERTEX_ATTRIBUTE: render.source_vertices },
     })
+}
+
+/// Every normal index past the table (corrupt: the scene shows a
+/// repaired normal) as `frame, vertex, index`, frame by frame.
+fn raw_normals(model: &Md2) -> Vec<u32> {
+    let mut out = Vec::new();
+    for (f, frame) in model.frames.iter().enumerate() {
+        for (v, p) in frame.vertices.iter().enumerate() {
+            if usize::from(p.normal_index) >= NORMAL_COUNT {
+                out.extend([f as u32, v as u32, u32::from(p.normal_index)]);
+            }
+        }
+    }
+    out
+}
+
+/// The MD2 vertices no scene vertex comes from (no triangle uses them),
+/// in order, and their packed bytes (`x, y, z, normal index`) frame by
+/// frame: what the scene cannot show but the MD2 holds. A vertex a
+/// frame lacks (a malformed file) is four zero bytes.
+fn unused_vertices(model: &Md2, render: &RenderMesh) -> (Vec<u32>, Vec<u8>) {
+    let count = model.vertex_count();
+    let mut used = vec![false; count];
+    for &v in &render.source_vertices {
+        if let Some(u) = used.get_mut(v as usize) {
+            *u = true;
+        }
+    }
+    let unused: Vec<u32> = (0..count as u32).filter(|&v| !used[v as usize]).collect();
+    let mut packed = Vec::with_capacity(4 * unused.len() * model.frames.len());
+    if !unused.is_empty() {
+        for f in &model.frames {
+            for &v in &unused {
+                let p = f.vertices.get(v as usize).copied().unwrap_or_default();
+                packed.extend_from_slice(&p.position);
+                packed.push(p.normal_index);
+            }
+        }
+    }
+    (unused, packed)
 }
 
 /// One weights channel per animation: key `i` at `i / fps` puts weight 1
@@ -243,7 +295,9 @@ impl Scene {
     ///   `extras["attributes"]["_MD2_VERTEX"]`, the MD2 vertex of each
     ///   scene vertex (the glTF exporter writes it as a vertex attribute),
     ///   and `extras["md2"]` with the frames' scale, translate and raw
-    ///   names, the skin names and the skin size.
+    ///   names, the skin names and the skin size, the bytes of the MD2
+    ///   vertices no triangle uses (which no scene vertex shows) and the
+    ///   normal indices past the table (which the scene shows repaired).
     pub fn from_md2(model: &Md2, options: &Md2SceneOptions) -> Scene {
         let textures: Vec<Texture> = model
             .skins

@@ -99,6 +99,7 @@
 //! [`nearest_normal_index`]: crate::md2::nearest_normal_index
 
 mod bake;
+mod checked;
 mod grid;
 mod names;
 mod plan;
@@ -239,11 +240,15 @@ impl SkinFormat {
 ///   colour for engines that load them (a warning for id's Quake II).
 /// - **Name.** [`SkinOptions::name`] (at most 63 bytes: the 64-byte
 ///   field holds a NUL), such as `players/NAME/skin.pcx` or
-///   `models/monsters/NAME/skin.pcx`; by default `MODELNAME.EXT` (the
-///   scene's name) when a skin file is written, else the skin names the
-///   scene recorded from an MD2, else the path of the one texture the
-///   meshes use. Engines look skin names up from the game folder, so
-///   give the full game path for a real model.
+///   `models/monsters/NAME/skin.pcx`: the model's one skin, its image
+///   written under that name. Without it, a scene read from an MD2 keeps
+///   every skin name and the skin size it recorded and no skin file is
+///   written (see the `source` module); else a skin file is named
+///   [`SkinOptions::default_name`] or `MODELNAME.EXT` (the scene's name);
+///   else (no image) the model names the one texture path the meshes
+///   use, or no skin. The model never names a skin file the compile made
+///   up but did not write. Engines look skin names up from the game
+///   folder, so give the full game path for a real model.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SkinOptions {
     /// The skin file's format.
@@ -252,8 +257,13 @@ pub struct SkinOptions {
     /// `baseq2/pics/colormap.pcx`, or any 8-bit PCX).
     #[cfg(feature = "textures")]
     pub palette: Option<Palette>,
-    /// The skin name written in the model.
+    /// The skin name written in the model (replacing any an MD2 record
+    /// gives).
     pub name: Option<String>,
+    /// The name of a skin file written when `name` is not given
+    /// (`None`: `SCENENAME.EXT`); unlike `name` it leaves an MD2 record's
+    /// skin names in place.
+    pub default_name: Option<String>,
     /// The skin size when there is no skin image.
     pub size: Option<(u32, u32)>,
 }
@@ -850,7 +860,8 @@ impl Prepared<'_> {
                 later.push((u as u32, *first));
             }
         }
-        if first_of_md2.contains(&u32::MAX) {
+        let lost = |(v, &first): (usize, &u32)| first == u32::MAX && !s.is_unused(v);
+        if first_of_md2.iter().enumerate().any(lost) {
             return Err("an MD2 vertex is in no triangle".to_string());
         }
         Ok(later)
@@ -968,6 +979,9 @@ impl Prepared<'_> {
         );
         model.gl_commands = gl_commands;
         model.frames = frames?;
+        if let Some(s) = &self.md2 {
+            s.restore(&mut model.frames);
+        }
         self.conclude(model, layout.skin, reports, &vertex_of, options)
     }
 
@@ -1039,6 +1053,7 @@ impl Prepared<'_> {
         };
         model.gl_commands = gl_commands;
         model.frames = frames;
+        s.restore(&mut model.frames);
         let (reports, _) = self.reports(&errors);
         self.conclude(model, layout.skin, reports, &vertex_of, options)
             .map(Ok)
@@ -1197,7 +1212,10 @@ impl Prepared<'_> {
         for t in &self.source.triangles {
             let corners = [t[0], t[2], t[1]];
             let v = corners.map(|c| vertex_of[c as usize]);
-            if v[0] == v[1] || v[1] == v[2] || v[0] == v[2] {
+            // On an MD2 record, a triangle over one MD2 vertex twice is
+            // the file's own: kept, so the model comes back as it was.
+            let degenerate = v[0] == v[1] || v[1] == v[2] || v[0] == v[2];
+            if degenerate && self.md2.is_none() {
                 dropped += 1;
                 continue;
             }
@@ -1240,7 +1258,7 @@ impl Prepared<'_> {
         options: &CompileOptions,
     ) -> Result<Compiled> {
         let engine = options.engine;
-        for p in model.validate_for(engine) {
+        for p in checked::grouped(model.validate_for(engine)) {
             match p.severity {
                 Severity::Error => return Err(limit_error(&p.path, p.message, engine)),
                 Severity::Warning => self.warnings.push(CompileWarning::Skin {
@@ -1410,6 +1428,15 @@ impl Prepared<'_> {
             seen
         };
         let mut plan = SkinPlan::default();
+        let name_given = options.skin.name.is_some();
+        let drawn = &self.source.vertices;
+        if let Some((size, names)) =
+            source::kept_skins(self.scene, drawn, &used_materials, name_given, warnings)
+        {
+            (plan.size, plan.names) = (size, names);
+            plan.check_names(&limits, options.engine)?;
+            return Ok(plan);
+        }
         #[cfg(feature = "textures")]
         {
             let model_name = {
@@ -1428,10 +1455,12 @@ impl Prepared<'_> {
             if let Some(atlas) = skin::build_atlas(self.scene, &used_materials, &limits, warnings)?
             {
                 let atlas = atlas.fit(&limits, warnings);
-                let name =
-                    options.skin.name.clone().unwrap_or_else(|| {
-                        format!("{model_name}.{}", options.skin.format.extension())
-                    });
+                let name = options
+                    .skin
+                    .name
+                    .clone()
+                    .or_else(|| options.skin.default_name.clone())
+                    .unwrap_or_else(|| format!("{model_name}.{}", options.skin.format.extension()));
                 if limits.pcx_only && options.skin.format != SkinFormat::Pcx {
                     warnings.push(CompileWarning::Skin {
                         message: format!(
@@ -1583,7 +1612,8 @@ fn first_copies(vertex_of: &[u32], num_vertices: usize) -> Vec<usize> {
 struct FrameMaker<'a> {
     /// Per used vertex, its MD2 vertex.
     vertex_of: &'a [u32],
-    /// Per MD2 vertex, its first used vertex (every one has one).
+    /// Per MD2 vertex, its first used vertex (`usize::MAX` for an unused
+    /// vertex of an MD2 record).
     first_copy: &'a [usize],
     /// The model's triangles.
     triangles: &'a [Triangle],
@@ -1686,8 +1716,10 @@ impl FrameMaker<'_> {
                         .unwrap_or(Vec3::Z);
                     nearest_normal_index(unit.to_array())
                 };
+                // A vertex without copies (one an MD2 record carries the
+                // bytes of) is filled in afterwards.
                 PackedVertex {
-                    position: bytes[first],
+                    position: bytes.get(first).copied().unwrap_or_default(),
                     normal_index,
                 }
             })
