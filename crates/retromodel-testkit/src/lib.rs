@@ -4,7 +4,9 @@
 //! - [`corpus`]: where the test corpus is, its MD2 and MS3D files and its
 //!   `facts.json` oracle.
 //! - [`md2_builder`] and [`ms3d_builder`]: hand-made files, byte by byte,
-//!   from the format notes rather than the library's writers.
+//!   from the format notes rather than the library's writers;
+//!   [`md2_unused`]: one MD2 with what a glTF round trip must carry
+//!   beyond what a scene shows (unused vertices, stale name bytes).
 //! - `glb` (feature `glb`): an independent reader of GLB files, to check
 //!   exports without the library's glTF code.
 //! - [`md2_checks`], [`ms3d_checks`], [`ms3d_ascii_checks`] and
@@ -44,6 +46,7 @@ pub mod md2_builder;
 pub mod md2_checks;
 #[cfg(feature = "export")]
 pub mod md2_compile_checks;
+pub mod md2_unused;
 pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;
 pub mod ms3d_checks;
