@@ -141,8 +141,10 @@ pub struct Args {
     /// png).
     #[arg(long, value_enum, help_heading = "MD2 output")]
     skin_format: Option<SkinFormatArg>,
-    /// .md2 output: the skin name written in the model, e.g.
-    /// players/NAME/skin.pcx (default: the model's name).
+    /// .md2 output: the model's one skin name, e.g. players/NAME/skin.pcx;
+    /// the skin image is written under it (default: the skin names and
+    /// size a glTF of an MD2 records, no file written; else OUT.png when
+    /// the model has a texture image).
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     skin_name: Option<String>,
     /// A MilkShape 3D ASCII model split as StepMania keeps them: its

@@ -342,13 +342,11 @@ fn a_skin_name_given_names_the_one_skin_and_the_file_written() {
     let out = Sections::read(&std::fs::read(&named).unwrap());
     assert_eq!(out.skin_names(), ["models/aliens/tank/new.png"]);
     let png = std::fs::read(tmp.path().join("new.png")).unwrap();
-    assert_eq!(&png[1..4], b"PNG");
-    // The PNG's IHDR size is the header's skin size.
-    let size = (
-        u32::from_be_bytes(png[16..20].try_into().unwrap()),
-        u32::from_be_bytes(png[20..24].try_into().unwrap()),
+    assert_eq!(
+        png_size(&png),
+        out.skin_size,
+        "the header's size is the PNG's"
     );
-    assert_eq!((size.0 as i32, size.1 as i32), out.skin_size);
     // The frames are still the original's.
     assert_same_frames(&input, &out);
 }
@@ -394,6 +392,23 @@ fn a_model_without_images_or_a_record_names_no_file_it_did_not_write() {
         files_in(tmp.path()),
         BTreeSet::from(["box.obj".to_string(), "box.md2".to_string()])
     );
+    // UFO:AI needs a skin: one is made of the material's colour, written
+    // and named.
+    let ufoai = tmp.path().join("ufo.md2");
+    let o = convert(&["--engine", "ufoai"], &obj, &ufoai);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = Sections::read(&std::fs::read(&ufoai).unwrap());
+    assert_eq!(out.skin_names(), ["ufo.png"]);
+    let png = std::fs::read(tmp.path().join("ufo.png")).unwrap();
+    assert_eq!(png_size(&png), out.skin_size);
+}
+
+/// The width and height in a PNG's IHDR chunk.
+fn png_size(png: &[u8]) -> (i32, i32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(&png[12..16], b"IHDR");
+    let be = |at: usize| i32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    (be(16), be(20))
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //! a model that:
 //!
 //! - passes [`Md2::validate_for`] the engine compiled for without an
-//!   error, each of its warnings passed on among the compile's;
+//!   error, each of its warnings passed on among the compile's (or
+//!   counted in the first of those alike but for their indices);
 //! - writes, and reads back as written;
 //! - has every decoded position within half a grid step of the baked one
 //!   (the report's step fraction) or within the f32 rounding of the
@@ -84,12 +85,29 @@ fn check(scene: &Scene, options: &CompileOptions) -> Option<Compiled> {
         // Errors refuse the compile; warnings (a skin size the engine
         // maps wrong) are passed on.
         assert_eq!(p.severity, Severity::Warning, "{p:?}");
+        // Warnings alike but for their indices (a record's 434 degenerate
+        // triangles) come as the first one, counting the others.
         let said = format!("{}: {}", p.path, p.message);
+        let family = |path: &str| -> String {
+            let mut inside = false;
+            path.chars()
+                .filter(|&c| {
+                    inside = (inside || c == '[') && c != ']';
+                    !(inside && c.is_ascii_digit())
+                })
+                .collect()
+        };
+        let grouped = |message: &str| {
+            message.ends_with("like it)")
+                && message
+                    .split_once(": ")
+                    .is_some_and(|(path, _)| family(path) == family(&p.path))
+        };
         assert!(
-            compiled
-                .warnings
-                .iter()
-                .any(|w| matches!(w, CompileWarning::Skin { message } if *message == said)),
+            compiled.warnings.iter().any(|w| matches!(
+                w,
+                CompileWarning::Skin { message } if *message == said || grouped(message)
+            )),
             "{said} is not among the warnings {:?}",
             compiled.warnings
         );

@@ -353,7 +353,8 @@ pub struct Compiled {
     /// size the engine maps wrong) is among [`Compiled::warnings`] as a
     /// [`CompileWarning::Skin`].
     pub model: Md2,
-    /// The skin image, when the scene's textures had images.
+    /// The skin image, when the scene's textures had images and the
+    /// model names it (not when it keeps the skins of an MD2 record).
     pub skin: Option<SkinFile>,
     /// Frame counts and quantisation errors.
     pub report: CompileReport,
@@ -1452,7 +1453,9 @@ impl Prepared<'_> {
                     base
                 }
             };
-            if let Some(atlas) = skin::build_atlas(self.scene, &used_materials, &limits, warnings)?
+            let unnamed = !name_given;
+            if let Some(atlas) =
+                skin::build_atlas(self.scene, &used_materials, &limits, unnamed, warnings)?
             {
                 let atlas = atlas.fit(&limits, warnings);
                 let name = options

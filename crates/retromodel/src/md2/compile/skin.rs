@@ -1,5 +1,7 @@
 //! One skin for the whole model: the base colour textures packed into an
-//! atlas, and the skin file written as PCX, PNG or TGA.
+//! atlas (or, for an engine that needs a skin when no texture has an
+//! image, the materials' colours), and the skin file written as PCX, PNG
+//! or TGA.
 //!
 //! MD2 draws a model with one texture. When the meshes use one texture
 //! (and one base colour, which tints it), it is the skin as it is and texture
@@ -197,11 +199,16 @@ fn shelf_pack(sizes: &[(u32, u32)], width: u32) -> Option<(Vec<(u32, u32)>, u32)
 type Packing = (bool, u64, u32, u32, Vec<(u32, u32)>);
 
 /// The used materials' skin, or `None` when no used material has a
-/// texture image (then texture coordinates stay as they are).
+/// texture image (then texture coordinates stay as they are), unless
+/// the engine needs a skin and none is named (`unnamed`): then the skin
+/// is the materials' colours, an 8×8 tile each, with a warning, so that
+/// the model names a skin file that is written rather than one that is
+/// not.
 pub(crate) fn build_atlas(
     scene: &Scene,
     used: &[Option<usize>],
     limits: &EngineLimits,
+    unnamed: bool,
     warnings: &mut Vec<CompileWarning>,
 ) -> Result<Option<Atlas>> {
     // The decoded texture of each used material, and its colour.
@@ -232,7 +239,12 @@ pub(crate) fn build_atlas(
         looks.push((m, texture, color));
     }
     if looks.iter().all(|l| l.1.is_none()) {
-        return Ok(None);
+        if !(unnamed && limits.min_skins > 0) {
+            return Ok(None);
+        }
+        warnings.push(CompileWarning::Skin {
+            message: "no texture image, and the engine needs a skin: it is made of the materials' colours".to_string(),
+        });
     }
     // One texture and one colour: the skin is that texture (tinted by the
     // colour unless white), whole, UVs as they are: no tile, no border, so
