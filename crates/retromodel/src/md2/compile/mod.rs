@@ -1453,7 +1453,10 @@ impl Prepared<'_> {
                     base
                 }
             };
-            let unnamed = !name_given;
+            // A skin of the materials' colours, when the engine needs one:
+            // only if it can be written as asked.
+            let unnamed = !name_given
+                && (options.skin.format != SkinFormat::Pcx || options.skin.palette.is_some());
             if let Some(atlas) =
                 skin::build_atlas(self.scene, &used_materials, &limits, unnamed, warnings)?
             {

@@ -200,7 +200,8 @@ type Packing = (bool, u64, u32, u32, Vec<(u32, u32)>);
 
 /// The used materials' skin, or `None` when no used material has a
 /// texture image (then texture coordinates stay as they are), unless
-/// the engine needs a skin and none is named (`unnamed`): then the skin
+/// the engine needs a skin and none is named (`unnamed`, which the
+/// caller sets only when the skin can be written): then the skin
 /// is the materials' colours, an 8×8 tile each, with a warning, so that
 /// the model names a skin file that is written rather than one that is
 /// not.
