@@ -207,3 +207,14 @@ fn a_scene_with_another_mesh_is_not_given_the_recorded_skins() {
         got.skins
     );
 }
+
+#[test]
+fn a_skin_size_given_wins_over_the_recorded_one_the_names_stay() {
+    let mut options = CompileOptions::default();
+    options.skin.size = Some((64, 32));
+    let c = compile(&through_glb(), &options).unwrap();
+    let got = sections(&bytes_of(&c));
+    assert_eq!(got.skin_size, (64, 32));
+    assert_eq!(got.skins.len(), hand::SKINS.len());
+    assert_eq!(got.frames, hand::frames());
+}

@@ -1432,7 +1432,7 @@ impl Prepared<'_> {
         let name_given = options.skin.name.is_some();
         let drawn = &self.source.vertices;
         if let Some((size, names)) =
-            source::kept_skins(self.scene, drawn, &used_materials, name_given, warnings)
+            source::kept_skins(self.scene, drawn, &used_materials, &options.skin, warnings)
         {
             (plan.size, plan.names) = (size, names);
             plan.check_names(&limits, options.engine)?;

@@ -261,30 +261,38 @@ pub(crate) fn recorded_skins(scene: &Scene) -> Option<RecordedSkins> {
 /// the record's skin fields are readable with a positive size, and every
 /// vertex drawn (`drawn`: per used vertex, its mesh and vertex) is the
 /// recording mesh's. A texture image the used materials carry is then
-/// not written, with a warning (the game's own skins are named).
+/// not written, with a warning (the game's own skins are named). A skin
+/// size given (`SkinOptions::size`) wins over the recorded one.
 pub(crate) fn kept_skins(
     scene: &Scene,
     drawn: &[(usize, u32)],
     used_materials: &[Option<usize>],
-    name_given: bool,
+    options: &super::SkinOptions,
     warnings: &mut Vec<super::CompileWarning>,
 ) -> Option<((i32, i32), Vec<SkinName>)> {
-    if name_given {
+    if options.name.is_some() {
         return None;
     }
     let r = recorded_skins(scene)?;
     if r.size.0 <= 0 || r.size.1 <= 0 || drawn.iter().any(|&(mesh, _)| mesh != r.mesh) {
         return None;
     }
+    let size = match options.size {
+        Some((w, h)) if w > 0 && h > 0 => (
+            i32::try_from(w).unwrap_or(i32::MAX),
+            i32::try_from(h).unwrap_or(i32::MAX),
+        ),
+        _ => r.size,
+    };
     let imaged = used_materials
         .iter()
         .filter_map(|m| scene.materials.get((*m)?)?.texture)
         .any(|t| scene.textures.get(t).is_some_and(|t| t.has_image()));
     if imaged {
         let names = match r.names.first() {
-            None => "no skin names".to_string(),
+            None => "names no skin, as it was read,".to_string(),
             Some(first) => format!(
-                "{} skin name{} it was read with ({}{})",
+                "keeps the {} skin name{} it was read with ({}{})",
                 r.names.len(),
                 if r.names.len() == 1 { "" } else { "s" },
                 first.to_string_lossy(),
@@ -293,12 +301,12 @@ pub(crate) fn kept_skins(
         };
         warnings.push(super::CompileWarning::Skin {
             message: format!(
-                "the skin image is not written: the model keeps the {names} and its {}x{} skin size; name a skin to write the image as its one skin",
-                r.size.0, r.size.1
+                "the skin image is not written: the model {names} and a {}x{} skin size; name a skin to write the image as its one skin",
+                size.0, size.1
             ),
         });
     }
-    Some((r.size, r.names))
+    Some((size, r.names))
 }
 
 /// The unused vertices of `record`, for `frames` frames of
