@@ -202,7 +202,11 @@ def export_through_gltf(operator, compile_model):
     _numpy_bool_alias()
     with tempfile.TemporaryDirectory() as tmp:
         glb = os.path.join(tmp, "scene.glb")
-        bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=operator.use_selection)
+        # Custom properties go out as extras: an imported MD2's record (skin
+        # names and size, frame names and grids) is one.
+        bpy.ops.export_scene.gltf(
+            filepath=glb, export_format="GLB", use_selection=operator.use_selection, export_extras=True
+        )
         recorded = bpy.context.scene.get(RECORD_KEY)
         if recorded:
             with open(glb, "rb") as f:
