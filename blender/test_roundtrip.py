@@ -7,8 +7,8 @@ back to its own format through the add-on, as a modder editing an old model
 does, and the result is compared with the source file (read by retromodel's
 reader, whose facts the corpus' facts.json confirms):
 
-- MD2: the frame count, and the animations (names and frame counts) in the
-  source's order.
+- MD2: the frame count, the animations (names and frame counts) in the
+  source's order, the skin names (all, in order) and the skin size.
 - MS3D: the joints (count and names), the timeline (frames and rate) and its
   clips (names and frame ranges).
 
@@ -46,7 +46,8 @@ def export(path, out, **options):
 
 
 def md2_facts(info):
-    return info["frames"], [(a["name"], a["frame_count"]) for a in info["animations"]]
+    animations = [(a["name"], a["frame_count"]) for a in info["animations"]]
+    return info["frames"], animations, info["skins"], (info["skin_width"], info["skin_height"])
 
 
 def ms3d_facts(info):
@@ -69,23 +70,22 @@ for path in models:
     if os.path.exists(out):
         os.unlink(out)
     try:
-        imported = bpy.ops.import_scene.retromodel(filepath=path) == {"FINISHED"}
+        imported = bpy.ops.import_scene.retromodel(filepath=path)
     except RuntimeError as e:
-        imported = False
-        failures.append(f"{name}: import failed: {e}")
+        imported = str(e)
+    if imported != {"FINISHED"}:
+        failures.append(f"{name}: import failed: {imported}")
         continue
     ok, message = export(path, out)
-    if unusable:
-        # The crafted files: the source has no usable geometry, and the
-        # exporter says so instead of writing a model that cannot load.
-        if ok or not message:
-            failures.append(f"{name}: an unusable source ({unusable[0]}) was exported")
-        print(f"{name}: refused as it should be ({message.strip().splitlines()[-1]})")
-        continue
     engine = ""
-    if not ok and out.endswith(".md2") and "Engine" in message and "ufoai" in message.lower():
+    if not ok and out.endswith(".md2") and "ufoai" in message.lower():
         engine = "ufoai"
         ok, message = export(path, out, engine=engine)
+    if not ok and unusable and message:
+        # The crafted files: the source has no usable geometry, and the
+        # exporter says so instead of writing a model that cannot load.
+        print(f"{name}: refused as it should be ({message.strip().splitlines()[-1]})")
+        continue
     if not ok:
         failures.append(f"{name}: export failed: {message}")
         continue
