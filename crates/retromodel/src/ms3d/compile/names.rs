@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use crate::ms3d::limits;
+use crate::ms3d::{limits, stored, Name32};
 
 /// A name changed to fit: what it was and what it became.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,19 +27,39 @@ fn cut(s: &str, max: usize) -> &str {
     &s[..end]
 }
 
-/// Names for `names`, in order: each at most [`limits::NAME`] bytes, none
-/// empty (`fallback` and the index instead), NULs replaced by `_`, and
-/// unique (ASCII case-insensitively, as MilkShape's joint lookups and
-/// Windows file systems treat names): a name already taken gets `_2`,
-/// `_3` ... (its text cut to make room). Every change is listed.
+/// The key a name is taken by: its bytes, ASCII lower-cased.
+fn key(bytes: &[u8]) -> Vec<u8> {
+    bytes.to_ascii_lowercase()
+}
+
+/// Name fields for `names` (each the item's text and, when the source
+/// MS3D recorded it, the field as stored), in order. A recorded field is
+/// written as it was (bytes after the NUL included) when it says the text
+/// (see [`stored::says`]), is not empty, has its NUL and is not taken.
+/// Else the text: at most [`limits::NAME`] bytes, none empty (`fallback`
+/// and the index instead), NULs replaced by `_`, and unique (ASCII
+/// case-insensitively, as MilkShape's joint lookups and Windows file
+/// systems treat names): a name already taken gets `_2`, `_3` ... (its
+/// text cut to make room). Every change is listed.
 pub(crate) fn unique_names<'a>(
-    names: impl IntoIterator<Item = &'a str>,
+    names: impl IntoIterator<Item = (&'a str, Option<Name32>)>,
     fallback: &str,
-) -> (Vec<String>, Vec<Renamed>) {
-    let mut taken: HashSet<String> = HashSet::new();
+) -> (Vec<Name32>, Vec<Renamed>) {
+    let mut taken: HashSet<Vec<u8>> = HashSet::new();
     let mut out = Vec::new();
     let mut renamed = Vec::new();
-    for (index, name) in names.into_iter().enumerate() {
+    for (index, (name, recorded)) in names.into_iter().enumerate() {
+        let exact = recorded.filter(|r| {
+            !r.is_unterminated()
+                && !r.as_bytes().is_empty()
+                && stored::says(r.as_bytes(), name)
+                && !taken.contains(&key(r.as_bytes()))
+        });
+        if let Some(field) = exact {
+            taken.insert(key(field.as_bytes()));
+            out.push(field);
+            continue;
+        }
         let clean: String = name
             .chars()
             .map(|c| if c == '\0' { '_' } else { c })
@@ -51,12 +71,12 @@ pub(crate) fn unique_names<'a>(
         };
         let mut candidate = cut(&base, limits::NAME).to_string();
         let mut n = 2usize;
-        while taken.contains(&candidate.to_ascii_lowercase()) {
+        while taken.contains(&key(candidate.as_bytes())) {
             let suffix = format!("_{n}");
             candidate = format!("{}{suffix}", cut(&base, limits::NAME - suffix.len()));
             n += 1;
         }
-        taken.insert(candidate.to_ascii_lowercase());
+        taken.insert(key(candidate.as_bytes()));
         if candidate != name {
             renamed.push(Renamed {
                 index,
@@ -64,9 +84,38 @@ pub(crate) fn unique_names<'a>(
                 to: candidate.clone(),
             });
         }
-        out.push(candidate);
+        out.push(Name32::new(&candidate));
     }
     (out, renamed)
+}
+
+/// The parent fields of joints whose parents are `parents` and names
+/// `names`: the parent's name field (all zeros for a root), or the field
+/// the source MS3D recorded (`recorded`, e.g. `none` on a root) where it
+/// names the same parent: the parent's name, or, for a root, no joint.
+pub(crate) fn parent_fields(
+    parents: &[Option<usize>],
+    names: &[Name32],
+    recorded: &[Option<Name32>],
+) -> Vec<Name32> {
+    parents
+        .iter()
+        .enumerate()
+        .map(|(i, parent)| {
+            let computed = parent.and_then(|p| names.get(p).copied());
+            let fits = |r: &Name32| {
+                !r.is_unterminated()
+                    && match computed {
+                        Some(p) => r.as_bytes() == p.as_bytes(),
+                        None => !names.iter().any(|n| n.as_bytes() == r.as_bytes()),
+                    }
+            };
+            match recorded.get(i).copied().flatten().filter(fits) {
+                Some(r) => r,
+                None => computed.unwrap_or_default(),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -76,18 +125,12 @@ mod tests {
     #[test]
     fn names_fit_and_are_unique() {
         let long = "a_very_long_group_name_that_goes_on_and_on";
+        let e20 = "é".repeat(20);
         let (names, renamed) = unique_names(
-            [
-                long,
-                long,
-                "Body",
-                "body",
-                "",
-                "ok",
-                "é".repeat(20).as_str(),
-            ],
+            [long, long, "Body", "body", "", "ok", e20.as_str()].map(|n| (n, None)),
             "group",
         );
+        let names: Vec<String> = names.iter().map(Name32::to_string_lossy).collect();
         assert_eq!(names[0], &long[..31]);
         assert_eq!(names[1], format!("{}_2", &long[..29]));
         assert_eq!(names[2], "Body");
@@ -98,5 +141,50 @@ mod tests {
         assert!(names.iter().all(|n| n.len() <= 31));
         assert_eq!(renamed.len(), 5);
         assert_eq!(renamed[0].index, 0);
+    }
+
+    /// A field with `bytes` and then `tail` after the NUL.
+    fn field(bytes: &[u8], tail: &[u8]) -> Name32 {
+        let mut f = [0u8; 32];
+        f[..bytes.len()].copy_from_slice(bytes);
+        f[bytes.len() + 1..bytes.len() + 1 + tail.len()].copy_from_slice(tail);
+        Name32(f)
+    }
+
+    #[test]
+    fn recorded_fields_come_back_where_they_still_say_the_name() {
+        // Two GBK names ("中", "文") decode to the same text.
+        let head = field(&[0xd6, 0xd0], b"junk");
+        let hand = field(&[0xce, 0xc4], b"");
+        let lossy = head.to_string_lossy();
+        assert_eq!(lossy, hand.to_string_lossy());
+        let full = Name32([b'a'; 32]);
+        let (names, renamed) = unique_names(
+            [
+                (lossy.as_str(), Some(head)),
+                (lossy.as_str(), Some(hand)),
+                ("renamed", Some(head)),
+                (lossy.as_str(), Some(head)),
+                (&"a".repeat(32), Some(full)),
+            ],
+            "joint",
+        );
+        assert_eq!(names[0], head, "bytes after the NUL too");
+        assert_eq!(names[1], hand);
+        assert_eq!(names[2], Name32::new("renamed"), "the new name wins");
+        assert_eq!(names[3], Name32::new(&lossy), "the field is taken: the text");
+        assert_eq!(names[4], Name32::new(&"a".repeat(31)), "no NUL: cut");
+        assert_eq!(renamed.len(), 1);
+        // Parents: the recorded field where it names the same parent.
+        let none = Name32::new("none");
+        let parents = parent_fields(
+            &[None, Some(0), Some(1), None],
+            &names[..4],
+            &[Some(none), Some(field(&[0xd6, 0xd0], b"x")), Some(head), Some(hand)],
+        );
+        assert_eq!(parents[0], none, "a root whose parent field says none");
+        assert_eq!(parents[1], field(&[0xd6, 0xd0], b"x"));
+        assert_eq!(parents[2], hand, "recorded parent no longer the parent's name");
+        assert_eq!(parents[3], Name32::default(), "would name a joint");
     }
 }
