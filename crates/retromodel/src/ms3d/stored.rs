@@ -15,6 +15,8 @@
 //!   on a root or bytes after the NUL that differ);
 //! - a mesh (group): `name`; a material: `name`, `texture` and `alphamap`
 //!   (128 bytes);
+//! - empty names too (a compile names nameless items otherwise), so
+//!   they stay empty where nothing refers to them by name;
 //! - the scene (model comment), a node, mesh or material (its comment):
 //!   `comment`, the comment's bytes when they are not UTF-8.
 //!
@@ -62,9 +64,10 @@ pub(crate) fn says(stored: &[u8], name: &str) -> bool {
 }
 
 /// The field's hexadecimal when writing its lossy text back would not
-/// give the same bytes.
+/// give the same bytes, or when the name is empty (a compile names
+/// nameless items).
 fn field32(f: &Name32) -> Option<String> {
-    (*f != Name32::new(&f.to_string_lossy())).then(|| f.to_hex())
+    (f.as_bytes().is_empty() || *f != Name32::new(&f.to_string_lossy())).then(|| f.to_hex())
 }
 
 fn field128(f: &Name128) -> Option<String> {

@@ -427,7 +427,15 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
     };
     let stored_groups = recorded(&records.meshes, "name", &mut warnings);
     let stored_materials = recorded(&records.materials, "name", &mut warnings);
-    let stored_joints = recorded(&records.joints, "name", &mut warnings);
+    let mut stored_joints = recorded(&records.joints, "name", &mut warnings);
+    // An empty name stays empty only on a joint no joint names as parent.
+    for j in &plan.joints {
+        if let Some(s) = j.parent.and_then(|p| stored_joints.get_mut(p)) {
+            if s.is_some_and(|n| n.as_bytes().is_empty()) {
+                *s = None;
+            }
+        }
+    }
     let stored_parents = recorded(&records.joints, "parent", &mut warnings);
     let mut named = |kind: &str, names: Vec<&str>, stored: Vec<_>, fallback: &str| {
         let (out, renamed) = names::unique_names(names.into_iter().zip(stored), fallback);

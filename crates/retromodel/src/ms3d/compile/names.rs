@@ -35,7 +35,8 @@ fn key(bytes: &[u8]) -> Vec<u8> {
 /// Name fields for `names` (each the item's text and, when the source
 /// MS3D recorded it, the field as stored), in order. A recorded field is
 /// written as it was (bytes after the NUL included) when it says the text
-/// (see [`stored::says`]), is not empty, has its NUL and is not taken.
+/// (see [`stored::says`]), has its NUL and is not taken (an empty name
+/// takes nothing: nothing finds an item by it).
 /// Else the text: at most [`limits::NAME`] bytes, none empty (`fallback`
 /// and the index instead), NULs replaced by `_`, and unique (ASCII
 /// case-insensitively, as MilkShape's joint lookups and Windows file
@@ -51,12 +52,13 @@ pub(crate) fn unique_names<'a>(
     for (index, (name, recorded)) in names.into_iter().enumerate() {
         let exact = recorded.filter(|r| {
             !r.is_unterminated()
-                && !r.as_bytes().is_empty()
                 && stored::says(r.as_bytes(), name)
                 && !taken.contains(&key(r.as_bytes()))
         });
         if let Some(field) = exact {
-            taken.insert(key(field.as_bytes()));
+            if !field.as_bytes().is_empty() {
+                taken.insert(key(field.as_bytes()));
+            }
             out.push(field);
             continue;
         }
@@ -107,7 +109,10 @@ pub(crate) fn parent_fields(
                 !r.is_unterminated()
                     && match computed {
                         Some(p) => r.as_bytes() == p.as_bytes(),
-                        None => !names.iter().any(|n| n.as_bytes() == r.as_bytes()),
+                        None => {
+                            r.as_bytes().is_empty()
+                                || !names.iter().any(|n| n.as_bytes() == r.as_bytes())
+                        }
                     }
             };
             match recorded.get(i).copied().flatten().filter(fits) {
@@ -166,6 +171,9 @@ mod tests {
                 ("renamed", Some(head)),
                 (lossy.as_str(), Some(head)),
                 (&"a".repeat(32), Some(full)),
+                ("", Some(field(b"", b"tail"))),
+                ("", Some(field(b"", b""))),
+                ("", None),
             ],
             "joint",
         );
@@ -174,7 +182,10 @@ mod tests {
         assert_eq!(names[2], Name32::new("renamed"), "the new name wins");
         assert_eq!(names[3], Name32::new(&lossy), "the field is taken: the text");
         assert_eq!(names[4], Name32::new(&"a".repeat(31)), "no NUL: cut");
-        assert_eq!(renamed.len(), 1);
+        assert_eq!(names[5], field(b"", b"tail"), "empty as stored");
+        assert_eq!(names[6], Name32::default(), "empty takes nothing");
+        assert_eq!(names[7], Name32::new("joint7"), "nameless: named");
+        assert_eq!(renamed.len(), 2);
         // Parents: the recorded field where it names the same parent.
         let none = Name32::new("none");
         let parents = parent_fields(
