@@ -9,7 +9,8 @@
 //! The expected bytes are the fields the test wrote (testkit's MS3D
 //! builder) or the corpus file's own bytes, and the output's fields are
 //! read here straight from the written file with the offsets of
-//! `shared/formats/MS3D.md`, not through the crate's reader.
+//! `shared/formats/MS3D.md` (testkit's `ms3d_fields`), not through the
+//! crate's reader.
 
 #![cfg(feature = "gltf")]
 
@@ -23,92 +24,8 @@ use retromodel::scene::{Ms3dSceneOptions, Scene};
 use retromodel_testkit::corpus::{corpus_dir, ms3d_files};
 use retromodel_testkit::glb::parse_glb;
 use retromodel_testkit::ms3d_builder::{field, full_spec, SJoint, SModelComment, Spec};
+use retromodel_testkit::ms3d_fields::{fields, Fields};
 use serde_json::json;
-
-/// The name fields of an MS3D file, read from its bytes.
-#[derive(Debug, Default)]
-struct Fields {
-    /// Per group: name, and whether it has triangles.
-    groups: Vec<([u8; 32], bool)>,
-    /// Per material: name, texture, alpha map.
-    materials: Vec<([u8; 32], Vec<u8>, Vec<u8>)>,
-    /// Per joint: name, parent name.
-    joints: Vec<([u8; 32], [u8; 32])>,
-    /// Comments (groups, materials, joints: `(index, text)`), the model
-    /// comment (`{length, text}` form), when the file has them.
-    comments: Option<[Vec<(i32, Vec<u8>)>; 3]>,
-    model_comment: Option<Vec<u8>>,
-}
-
-fn u16_at(b: &[u8], at: usize) -> usize {
-    usize::from(u16::from_le_bytes([b[at], b[at + 1]]))
-}
-
-fn i32_at(b: &[u8], at: usize) -> i32 {
-    i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-}
-
-fn f32x32(b: &[u8], at: usize) -> [u8; 32] {
-    b[at..at + 32].try_into().unwrap()
-}
-
-/// Reads the fields by MS3D.md's table: header 14, vertices 15 each,
-/// triangles 70 each, groups `flags, name[32], n, indices[n], material`,
-/// materials 361 each (name 0..32, texture 105..233, alpha map
-/// 233..361), keyframer 12, joints `flags, name[32], parent[32],
-/// rotation, position (24), nRot, nPos, 16 bytes per key`, then the
-/// comments part.
-fn fields(b: &[u8]) -> Fields {
-    let mut f = Fields::default();
-    let mut o = 14;
-    o += 2 + 15 * u16_at(b, o);
-    o += 2 + 70 * u16_at(b, o);
-    let groups = u16_at(b, o);
-    o += 2;
-    for _ in 0..groups {
-        let n = u16_at(b, o + 33);
-        f.groups.push((f32x32(b, o + 1), n > 0));
-        o += 1 + 32 + 2 + 2 * n + 1;
-    }
-    let materials = u16_at(b, o);
-    o += 2;
-    for _ in 0..materials {
-        f.materials.push((
-            f32x32(b, o),
-            b[o + 105..o + 233].to_vec(),
-            b[o + 233..o + 361].to_vec(),
-        ));
-        o += 361;
-    }
-    o += 12;
-    let joints = u16_at(b, o);
-    o += 2;
-    for _ in 0..joints {
-        f.joints.push((f32x32(b, o + 1), f32x32(b, o + 33)));
-        let keys = u16_at(b, o + 89) + u16_at(b, o + 91);
-        o += 93 + 16 * keys;
-    }
-    if o + 4 > b.len() {
-        return f;
-    }
-    o += 4; // comment subversion
-    let mut lists: [Vec<(i32, Vec<u8>)>; 3] = Default::default();
-    for list in &mut lists {
-        let n = i32_at(b, o) as usize;
-        o += 4;
-        for _ in 0..n {
-            let (index, len) = (i32_at(b, o), i32_at(b, o + 4) as usize);
-            list.push((index, b[o + 8..o + 8 + len].to_vec()));
-            o += 8 + len;
-        }
-    }
-    f.comments = Some(lists);
-    if i32_at(b, o) == 1 {
-        let len = i32_at(b, o + 4) as usize;
-        f.model_comment = Some(b[o + 8..o + 8 + len].to_vec());
-    }
-    f
-}
 
 /// A 32-byte field: `text`, its NUL, then `tail`.
 fn with_tail(text: &[u8], tail: &[u8]) -> [u8; 32] {
