@@ -47,6 +47,6 @@ pub mod md2_compile_checks;
 pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;
 pub mod ms3d_checks;
-pub mod ms3d_fields;
 #[cfg(feature = "export")]
 pub mod ms3d_compile_checks;
+pub mod ms3d_fields;

@@ -3,6 +3,9 @@
 //! bytes with the offsets of `shared/formats/MS3D.md`, independent of the
 //! crate's reader. For well-formed files only: it panics on others.
 
+/// The comments on one kind of item: `(index, text)`.
+pub type CommentList = Vec<(i32, Vec<u8>)>;
+
 /// The name fields of an MS3D file, read from its bytes.
 #[derive(Debug, Default)]
 pub struct Fields {
@@ -14,7 +17,7 @@ pub struct Fields {
     pub joints: Vec<([u8; 32], [u8; 32])>,
     /// Comments (groups, materials, joints: `(index, text)`), when the
     /// file has them.
-    pub comments: Option<[Vec<(i32, Vec<u8>)>; 3]>,
+    pub comments: Option<[CommentList; 3]>,
     /// The model comment (`{length, text}` form), when the file has one.
     pub model_comment: Option<Vec<u8>>,
 }
@@ -71,7 +74,7 @@ pub fn fields(b: &[u8]) -> Fields {
         return f;
     }
     o += 4; // comment subversion
-    let mut lists: [Vec<(i32, Vec<u8>)>; 3] = Default::default();
+    let mut lists: [CommentList; 3] = Default::default();
     for list in &mut lists {
         let n = i32_at(b, o) as usize;
         o += 4;

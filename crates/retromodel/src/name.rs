@@ -38,11 +38,11 @@ macro_rules! fixed_name {
             /// lower-case hexadecimal, for carrying it where only text
             /// goes (a scene's extras, glTF).
             #[allow(dead_code)]
-            pub(crate) fn to_hex(&self) -> String {
+            pub(crate) fn hex(&self) -> String {
                 crate::name::to_hex(&self.0)
             }
 
-            /// The field from [`to_hex`](Self::to_hex)'s text: `None` unless
+            /// The field from [`hex`](Self::hex)'s text: `None` unless
             /// it is hexadecimal of exactly the field's size.
             #[allow(dead_code)]
             pub(crate) fn from_hex(text: &str) -> Option<Self> {

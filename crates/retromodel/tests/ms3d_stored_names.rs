@@ -111,7 +111,11 @@ fn gbk_names_and_a_none_parent_come_back_byte_for_byte() {
     let expected: Vec<_> = spec.joints.iter().map(|j| (j.name, j.parent)).collect();
     assert_eq!(f.joints, expected, "joint and parent fields");
     let groups: Vec<[u8; 32]> = f.groups.iter().filter(|g| g.1).map(|g| g.0).collect();
-    assert_eq!(groups, vec![spec.groups[0].name], "the group with triangles");
+    assert_eq!(
+        groups,
+        vec![spec.groups[0].name],
+        "the group with triangles"
+    );
     for (k, m) in spec.materials.iter().enumerate() {
         assert_eq!(f.materials[k].0, m.name, "materials[{k}].name");
         assert_eq!(f.materials[k].1, m.texture, "materials[{k}].texture");
@@ -146,12 +150,15 @@ fn glb_names_are_text_and_the_khronos_validator_accepts_it() {
         .filter_map(|n| n["name"].as_str())
         .collect();
     // The names are the lossy text, never the hexadecimal.
-    assert_eq!(&names[..4], [
-        lossy(ZHONGWEN),
-        lossy(SHOUBI),
-        lossy(WENZHONG),
-        "tip".to_string()
-    ]);
+    assert_eq!(
+        &names[..4],
+        [
+            lossy(ZHONGWEN),
+            lossy(SHOUBI),
+            lossy(WENZHONG),
+            "tip".to_string()
+        ]
+    );
     assert_eq!(doc.json["meshes"][0]["name"], json!(lossy(SHENTI)));
     assert_eq!(doc.json["materials"][0]["name"], json!(lossy(MUTOU)));
     // The stored bytes travel beside them.
@@ -170,7 +177,11 @@ fn glb_names_are_text_and_the_khronos_validator_accepts_it() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("gbk.glb");
     std::fs::write(&file, &glb).unwrap();
-    let run = Command::new("node").arg(&validate).arg(&file).output().unwrap();
+    let run = Command::new("node")
+        .arg(&validate)
+        .arg(&file)
+        .output()
+        .unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         run.status.success(),

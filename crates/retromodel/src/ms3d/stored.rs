@@ -67,11 +67,11 @@ pub(crate) fn says(stored: &[u8], name: &str) -> bool {
 /// give the same bytes, or when the name is empty (a compile names
 /// nameless items).
 fn field32(f: &Name32) -> Option<String> {
-    (f.as_bytes().is_empty() || *f != Name32::new(&f.to_string_lossy())).then(|| f.to_hex())
+    (f.as_bytes().is_empty() || *f != Name32::new(&f.to_string_lossy())).then(|| f.hex())
 }
 
 fn field128(f: &Name128) -> Option<String> {
-    (*f != Name128::new(&f.to_string_lossy())).then(|| f.to_hex())
+    (*f != Name128::new(&f.to_string_lossy())).then(|| f.hex())
 }
 
 /// The hexadecimal of a comment that is not UTF-8.
@@ -94,7 +94,7 @@ pub(crate) fn joint(j: &Joint, parent: Option<&Joint>, text: Option<&[u8]>) -> O
     let expected = parent.map_or_else(Name32::default, |p| p.name);
     record(&[
         ("name", field32(&j.name)),
-        ("parent", (j.parent != expected).then(|| j.parent.to_hex())),
+        ("parent", (j.parent != expected).then(|| j.parent.hex())),
         ("comment", comment(text)),
     ])
 }
@@ -215,11 +215,7 @@ impl<'a> Reader<'a> {
 
     /// The recorded bytes of a comment whose text is `text`: used when
     /// they say it (decode lossily to it).
-    pub fn comment(
-        &self,
-        text: &str,
-        warnings: &mut Vec<Ms3dCompileWarning>,
-    ) -> Option<Vec<u8>> {
+    pub fn comment(&self, text: &str, warnings: &mut Vec<Ms3dCompileWarning>) -> Option<Vec<u8>> {
         self.bytes("comment", None, warnings)
             .filter(|b| says(b, text))
     }
@@ -242,7 +238,7 @@ mod tests {
         };
         // `none` on a root: recorded; a plain name: not.
         let r = joint(&j, None, None).unwrap();
-        assert_eq!(r, json!({ "parent": Name32::new("none").to_hex() }));
+        assert_eq!(r, json!({ "parent": Name32::new("none").hex() }));
         j.parent = Name32::new("root");
         assert_eq!(joint(&j, Some(&root), Some(b"ok")), None);
         // GBK and a comment that is not UTF-8.
@@ -263,7 +259,10 @@ mod tests {
         assert_eq!(r.name32("name", &mut warnings), None);
         assert_eq!(r.name32("parent", &mut warnings), None);
         assert_eq!(r.comment("x", &mut warnings), None);
-        assert_eq!(r.name128("texture", &mut warnings), Some(Name128::default()));
+        assert_eq!(
+            r.name128("texture", &mut warnings),
+            Some(Name128::default())
+        );
         assert_eq!(r.name32("absent", &mut warnings), None);
         assert_eq!(warnings.len(), 3, "{warnings:?}");
         let extras = json!({ "ms3d": [1] });

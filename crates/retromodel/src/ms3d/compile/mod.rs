@@ -83,8 +83,8 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::ms3d::{
-    limits, stored, with_clip_line, Comment, Comments, Extras, Group, Influence, Joint, JointExtras,
-    ModelComment, ModelExtras, Ms3d, VertexExtras,
+    limits, stored, with_clip_line, Comment, Comments, Extras, Group, Influence, Joint,
+    JointExtras, ModelComment, ModelExtras, Ms3d, VertexExtras,
 };
 use crate::scene::{Scene, Target};
 use crate::Severity;

@@ -180,7 +180,11 @@ mod tests {
         assert_eq!(names[0], head, "bytes after the NUL too");
         assert_eq!(names[1], hand);
         assert_eq!(names[2], Name32::new("renamed"), "the new name wins");
-        assert_eq!(names[3], Name32::new(&lossy), "the field is taken: the text");
+        assert_eq!(
+            names[3],
+            Name32::new(&lossy),
+            "the field is taken: the text"
+        );
         assert_eq!(names[4], Name32::new(&"a".repeat(31)), "no NUL: cut");
         assert_eq!(names[5], field(b"", b"tail"), "empty as stored");
         assert_eq!(names[6], Name32::default(), "empty takes nothing");
@@ -191,11 +195,19 @@ mod tests {
         let parents = parent_fields(
             &[None, Some(0), Some(1), None],
             &names[..4],
-            &[Some(none), Some(field(&[0xd6, 0xd0], b"x")), Some(head), Some(hand)],
+            &[
+                Some(none),
+                Some(field(&[0xd6, 0xd0], b"x")),
+                Some(head),
+                Some(hand),
+            ],
         );
         assert_eq!(parents[0], none, "a root whose parent field says none");
         assert_eq!(parents[1], field(&[0xd6, 0xd0], b"x"));
-        assert_eq!(parents[2], hand, "recorded parent no longer the parent's name");
+        assert_eq!(
+            parents[2], hand,
+            "recorded parent no longer the parent's name"
+        );
         assert_eq!(parents[3], Name32::default(), "would name a joint");
     }
 }
