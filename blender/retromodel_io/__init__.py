@@ -189,11 +189,13 @@ def _write_atomically(path, data):
         raise
 
 
-def export_through_gltf(operator, compile_model):
+def export_through_gltf(operator, compile_model, extras=False):
     """Writes the scene through Blender's glTF exporter (to a temporary GLB),
     has ``compile_model(rm, glb_path, name)`` make ``(model bytes, {name:
     bytes} of files beside it, warnings)`` and writes them beside
-    ``operator.filepath``; errors go to Blender's report area."""
+    ``operator.filepath``; errors go to Blender's report area. With
+    ``extras``, custom properties go into the GLB as extras (Blender's
+    importer made them of the extras retromodel's import wrote)."""
     try:
         rm = _retromodel()
     except ImportError as e:
@@ -202,7 +204,9 @@ def export_through_gltf(operator, compile_model):
     _numpy_bool_alias()
     with tempfile.TemporaryDirectory() as tmp:
         glb = os.path.join(tmp, "scene.glb")
-        bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=operator.use_selection)
+        bpy.ops.export_scene.gltf(
+            filepath=glb, export_format="GLB", use_selection=operator.use_selection, export_extras=extras
+        )
         recorded = bpy.context.scene.get(RECORD_KEY)
         if recorded:
             with open(glb, "rb") as f:
@@ -312,7 +316,10 @@ class ExportMs3d(bpy.types.Operator, ExportHelper):
     use_selection: BoolProperty(name="Selected only", default=False)
 
     def execute(self, context):
-        return export_through_gltf(self, self.compile)
+        # The extras carry what an imported MS3D stored that glTF has no
+        # place for: names as stored (GBK, bytes after the NUL, a `none`
+        # parent), comments, material values.
+        return export_through_gltf(self, self.compile, extras=True)
 
     def compile(self, rm, glb, name):
         out = rm.compile_ms3d(glb, name=name)

@@ -244,35 +244,6 @@ fn comments(items: &[stored::Reader], warnings: &mut Vec<Ms3dCompileWarning>) ->
         .collect()
 }
 
-/// The records of stored names (`ms3d::stored`) of the scene's meshes,
-/// materials, joints (in plan order) and the scene itself.
-struct StoredRecords<'a> {
-    meshes: Vec<stored::Reader<'a>>,
-    materials: Vec<stored::Reader<'a>>,
-    joints: Vec<stored::Reader<'a>>,
-    model: stored::Reader<'a>,
-}
-
-fn stored_records<'a>(
-    scene: &'a Scene,
-    plan: &joints::JointPlan,
-    warnings: &mut Vec<Ms3dCompileWarning>,
-) -> StoredRecords<'a> {
-    let mut reader = |x: &'a Value, what: String| stored::Reader::new(x, what, warnings);
-    StoredRecords {
-        meshes: (scene.meshes.iter().enumerate())
-            .map(|(i, m)| reader(&m.extras, format!("meshes[{i}]")))
-            .collect(),
-        materials: (scene.materials.iter().enumerate())
-            .map(|(i, m)| reader(&m.extras, format!("materials[{i}]")))
-            .collect(),
-        joints: (plan.joints.iter())
-            .map(|j| reader(&scene.nodes[j.node].extras, format!("nodes[{}]", j.node)))
-            .collect(),
-        model: reader(&scene.extras, "scene".to_string()),
-    }
-}
-
 /// Per joint: the distance from it of the farthest vertex that it or its
 /// descendants move, and of its descendants' origins.
 fn radii(
@@ -421,56 +392,13 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
         });
     }
     // Names: the fields the source MS3D stored where they still apply.
-    let records = stored_records(scene, &plan, &mut warnings);
-    let recorded = |r: &[stored::Reader], key: &str, warnings: &mut Vec<_>| -> Vec<_> {
-        r.iter().map(|r| r.name32(key, warnings)).collect()
-    };
-    let stored_groups = recorded(&records.meshes, "name", &mut warnings);
-    let stored_materials = recorded(&records.materials, "name", &mut warnings);
-    let mut stored_joints = recorded(&records.joints, "name", &mut warnings);
-    // An empty name stays empty only on a joint no joint names as parent.
-    for j in &plan.joints {
-        if let Some(s) = j.parent.and_then(|p| stored_joints.get_mut(p)) {
-            if s.is_some_and(|n| n.as_bytes().is_empty()) {
-                *s = None;
-            }
-        }
-    }
-    let stored_parents = recorded(&records.joints, "parent", &mut warnings);
-    let mut named = |kind: &str, names: Vec<&str>, stored: Vec<_>, fallback: &str| {
-        let (out, renamed) = names::unique_names(names.into_iter().zip(stored), fallback);
-        for r in renamed {
-            warnings.push(Ms3dCompileWarning::NameShortened {
-                what: format!("{kind}[{}].name", r.index),
-                from: r.from,
-                to: r.to,
-            });
-        }
-        out
-    };
-    let group_names = named(
-        "groups",
-        scene.meshes.iter().map(|m| m.name.as_str()).collect(),
-        stored_groups,
-        "group",
-    );
-    let material_names = named(
-        "materials",
-        scene.materials.iter().map(|m| m.name.as_str()).collect(),
-        stored_materials,
-        "material",
-    );
-    let joint_names = named(
-        "joints",
-        plan.joints
-            .iter()
-            .map(|j| scene.nodes[j.node].name.as_str())
-            .collect(),
-        stored_joints,
-        "joint",
-    );
-    let parents: Vec<Option<usize>> = plan.joints.iter().map(|j| j.parent).collect();
-    let parent_names = names::parent_fields(&parents, &joint_names, &stored_parents);
+    let names::Named {
+        records,
+        groups: group_names,
+        materials: material_names,
+        joints: joint_names,
+        parents: parent_names,
+    } = names::name_all(scene, &plan, &mut warnings);
     let model_name: String = scene
         .name
         .chars()

@@ -1,10 +1,16 @@
 //! Names that fit MilkShape's 32-byte fields: at most 31 bytes (the NUL
 //! takes the last), unique within their kind, shortened at a character
-//! boundary.
+//! boundary; or the fields the source MS3D stored, where they still apply
+//! (`ms3d::stored`).
 
 use std::collections::HashSet;
 
+use serde_json::Value;
+
+use super::joints::JointPlan;
+use super::report::Ms3dCompileWarning;
 use crate::ms3d::{limits, stored, Name32};
+use crate::scene::Scene;
 
 /// A name changed to fit: what it was and what it became.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,6 +127,115 @@ pub(crate) fn parent_fields(
             }
         })
         .collect()
+}
+
+/// The records of stored names (`ms3d::stored`) of the scene's meshes,
+/// materials, joints (in plan order) and the scene itself.
+pub(crate) struct StoredRecords<'a> {
+    pub meshes: Vec<stored::Reader<'a>>,
+    pub materials: Vec<stored::Reader<'a>>,
+    pub joints: Vec<stored::Reader<'a>>,
+    pub model: stored::Reader<'a>,
+}
+
+fn stored_records<'a>(
+    scene: &'a Scene,
+    plan: &JointPlan,
+    warnings: &mut Vec<Ms3dCompileWarning>,
+) -> StoredRecords<'a> {
+    let mut reader = |x: &'a Value, what: String| stored::Reader::new(x, what, warnings);
+    StoredRecords {
+        meshes: (scene.meshes.iter().enumerate())
+            .map(|(i, m)| reader(&m.extras, format!("meshes[{i}]")))
+            .collect(),
+        materials: (scene.materials.iter().enumerate())
+            .map(|(i, m)| reader(&m.extras, format!("materials[{i}]")))
+            .collect(),
+        joints: (plan.joints.iter())
+            .map(|j| reader(&scene.nodes[j.node].extras, format!("nodes[{}]", j.node)))
+            .collect(),
+        model: reader(&scene.extras, "scene".to_string()),
+    }
+}
+
+/// The name fields of a compile, and the records they came from (for the
+/// comments).
+pub(crate) struct Named<'a> {
+    pub records: StoredRecords<'a>,
+    /// Per scene mesh.
+    pub groups: Vec<Name32>,
+    /// Per scene material.
+    pub materials: Vec<Name32>,
+    /// Per planned joint.
+    pub joints: Vec<Name32>,
+    /// Per planned joint: its parent field.
+    pub parents: Vec<Name32>,
+}
+
+/// Names every group, material and joint of the compile of `scene`
+/// ([`unique_names`], [`parent_fields`]), each change a warning.
+pub(crate) fn name_all<'a>(
+    scene: &'a Scene,
+    plan: &JointPlan,
+    warnings: &mut Vec<Ms3dCompileWarning>,
+) -> Named<'a> {
+    let records = stored_records(scene, plan, warnings);
+    let recorded = |r: &[stored::Reader], key: &str, warnings: &mut Vec<_>| -> Vec<_> {
+        r.iter().map(|r| r.name32(key, warnings)).collect()
+    };
+    let stored_groups = recorded(&records.meshes, "name", warnings);
+    let stored_materials = recorded(&records.materials, "name", warnings);
+    let mut stored_joints = recorded(&records.joints, "name", warnings);
+    // An empty name stays empty only on a joint no joint names as parent.
+    for j in &plan.joints {
+        if let Some(s) = j.parent.and_then(|p| stored_joints.get_mut(p)) {
+            if s.is_some_and(|n| n.as_bytes().is_empty()) {
+                *s = None;
+            }
+        }
+    }
+    let stored_parents = recorded(&records.joints, "parent", warnings);
+    let mut named = |kind: &str, names: Vec<&str>, stored: Vec<_>, fallback: &str| {
+        let (out, renamed) = unique_names(names.into_iter().zip(stored), fallback);
+        for r in renamed {
+            warnings.push(Ms3dCompileWarning::NameShortened {
+                what: format!("{kind}[{}].name", r.index),
+                from: r.from,
+                to: r.to,
+            });
+        }
+        out
+    };
+    let groups = named(
+        "groups",
+        scene.meshes.iter().map(|m| m.name.as_str()).collect(),
+        stored_groups,
+        "group",
+    );
+    let materials = named(
+        "materials",
+        scene.materials.iter().map(|m| m.name.as_str()).collect(),
+        stored_materials,
+        "material",
+    );
+    let joints = named(
+        "joints",
+        plan.joints
+            .iter()
+            .map(|j| scene.nodes[j.node].name.as_str())
+            .collect(),
+        stored_joints,
+        "joint",
+    );
+    let parents: Vec<Option<usize>> = plan.joints.iter().map(|j| j.parent).collect();
+    let parents = parent_fields(&parents, &joints, &stored_parents);
+    Named {
+        records,
+        groups,
+        materials,
+        joints,
+        parents,
+    }
 }
 
 #[cfg(test)]
