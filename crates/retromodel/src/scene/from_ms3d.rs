@@ -471,6 +471,11 @@ impl Scene {
     /// - Comments (model, group, material, joint) go into the extras; so do
     ///   the joint colours (`joint_colors`) and the model extras
     ///   (`model_extras`: joint size, transparency mode, alpha reference).
+    /// - Names are the lossy UTF-8 text of MilkShape's byte fields; where
+    ///   that text would not give the same bytes back (GBK names, bytes
+    ///   after the NUL, a parent field such as `none` on a root, an empty
+    ///   name, a comment that is not UTF-8) the field as stored goes into
+    ///   the item's `extras["ms3d"]` in hexadecimal, for `ms3d::compile`.
     ///
     /// Fails when the joints' parents form a cycle, and with
     /// [`Error::InvalidClip`] when a clip is not within the timeline
