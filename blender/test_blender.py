@@ -144,6 +144,64 @@ assert ms3d_info["joints"] >= 1 and clips == md2_anims and len(clips) >= 2, (cli
 assert os.path.isfile(os.path.join(outdir, "walker.png"))
 print(f"walker export: MD2 {md2.frame_count} frames {md2_anims}; MS3D {ms3d_info['joints']} joints, clips {clips}")
 
+# An MS3D with GBK joint names (Chinese tools write them) and a root whose
+# parent field says `none`, imported and exported through the add-on, keeps
+# its 32-byte joint and parent fields as they were (read here from the
+# bytes, offsets from shared/formats/MS3D.md).
+def joint_offsets(data):
+    def u16(o):
+        return int.from_bytes(data[o : o + 2], "little")
+
+    o = 14
+    o += 2 + 15 * u16(o)
+    o += 2 + 70 * u16(o)
+    groups, o = u16(o), o + 2
+    for _ in range(groups):
+        o += 36 + 2 * u16(o + 33)
+    o += 2 + 361 * u16(o) + 12
+    joints, o, out = u16(o), o + 2, []
+    for _ in range(joints):
+        out.append(o)
+        o += 93 + 16 * (u16(o + 89) + u16(o + 91))
+    return out
+
+
+def joint_fields(data):
+    return [(bytes(data[o + 1 : o + 33]), bytes(data[o + 33 : o + 65])) for o in joint_offsets(data)]
+
+
+fresh()
+data = bytearray(open(os.path.join(corpus, "ms3d/nehe_lesson31_Model.ms3d"), "rb").read())
+gbk = {b"joint1": bytes([0xD6, 0xD0, 0xCE, 0xC4]), b"joint2": bytes([0xCA, 0xD6, 0xB1, 0xDB])}
+for k, o in enumerate(joint_offsets(data)):
+    for at in (o + 1, o + 33):
+        name = bytes(data[at : at + 32]).split(b"\0")[0]
+        if name in gbk:
+            data[at : at + 32] = gbk[name].ljust(32, b"\0")
+    if k == 0:
+        data[o + 33 : o + 65] = b"none".ljust(32, b"\0")
+gbk_in = os.path.join(outdir, "gbk.ms3d")
+open(gbk_in, "wb").write(data)
+want = joint_fields(data)
+assert want[0] == (gbk[b"joint1"].ljust(32, b"\0"), b"none".ljust(32, b"\0")), want[0]
+assert bpy.ops.import_scene.retromodel(filepath=gbk_in) == {"FINISHED"}
+gbk_out = os.path.join(outdir, "gbk_out.ms3d")
+assert bpy.ops.export_scene.retromodel_ms3d(filepath=gbk_out) == {"FINISHED"}
+got = joint_fields(open(gbk_out, "rb").read())
+assert sorted(got) == sorted(want), (got, want)
+# Renamed in Blender: the new name wins, as UTF-8, in its children's
+# parent fields too; the other joints keep their stored bytes.
+(arm,) = [o for o in bpy.data.objects if o.type == "ARMATURE"]
+(root,) = [b for b in arm.data.bones if b.parent is None]
+root.name = "\u8170"
+renamed_out = os.path.join(outdir, "gbk_renamed.ms3d")
+assert bpy.ops.export_scene.retromodel_ms3d(filepath=renamed_out) == {"FINISHED"}
+yao = "\u8170".encode("utf-8").ljust(32, b"\0")
+want_renamed = [(yao if n == want[0][0] else n, yao if p == want[0][0] else p) for n, p in want]
+got = joint_fields(open(renamed_out, "rb").read())
+assert sorted(got) == sorted(want_renamed), (got, want_renamed)
+print(f"ms3d GBK names through Blender: {len(got)} joint and parent fields as stored; a renamed one as UTF-8")
+
 # Bad input is reported, not raised.
 bad = os.path.join(outdir, "bad.md2")
 open(bad, "wb").write(b"IDP2" + bytes(60))

@@ -193,7 +193,9 @@ def export_through_gltf(operator, compile_model):
     """Writes the scene through Blender's glTF exporter (to a temporary GLB),
     has ``compile_model(rm, glb_path, name)`` make ``(model bytes, {name:
     bytes} of files beside it, warnings)`` and writes them beside
-    ``operator.filepath``; errors go to Blender's report area."""
+    ``operator.filepath``; errors go to Blender's report area. Custom
+    properties go into the GLB as extras (Blender's importer made them of
+    the extras retromodel's import wrote)."""
     try:
         rm = _retromodel()
     except ImportError as e:
@@ -203,7 +205,8 @@ def export_through_gltf(operator, compile_model):
     with tempfile.TemporaryDirectory() as tmp:
         glb = os.path.join(tmp, "scene.glb")
         # Custom properties go out as extras: an imported MD2's record (skin
-        # names and size, frame names and grids) is one.
+        # names and size, frame names and grids), an imported MS3D's names
+        # as stored (GBK, bytes after the NUL, a `none` parent).
         bpy.ops.export_scene.gltf(
             filepath=glb, export_format="GLB", use_selection=operator.use_selection, export_extras=True
         )

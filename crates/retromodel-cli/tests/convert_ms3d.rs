@@ -276,3 +276,40 @@ fn anim_chooses_the_clips_of_a_compiled_ms3d() {
     assert_ne!(o.status.code(), Some(0));
     assert!(!copy.exists());
 }
+
+#[test]
+fn gbk_names_and_a_none_parent_survive_ms3d_to_glb_to_ms3d() {
+    use retromodel_testkit::ms3d_builder::{field, full_spec};
+    use retromodel_testkit::ms3d_fields::fields;
+    // GBK 中文 (bytes after its NUL too), 手臂, 身体; a root whose parent
+    // field says `none`.
+    let mut zhongwen = field::<32>(&[0xd6, 0xd0, 0xce, 0xc4]);
+    zhongwen[10] = 0x7f;
+    let shoubi = field::<32>(&[0xca, 0xd6, 0xb1, 0xdb]);
+    let mut spec = full_spec();
+    spec.joints[0].name = zhongwen;
+    spec.joints[0].parent = field(b"none");
+    spec.joints[1].name = shoubi;
+    spec.joints[1].parent = zhongwen;
+    spec.joints[2].parent = shoubi;
+    spec.groups[0].name = field(&[0xc9, 0xed, 0xcc, 0xe5]);
+    spec.materials[0].name = field(&[0xc4, 0xbe, 0xcd, 0xb7]);
+    let (bytes, _) = spec.build();
+    let tmp = tempfile::tempdir().unwrap();
+    let (src, glb, back) = (
+        tmp.path().join("gbk.ms3d"),
+        tmp.path().join("gbk.glb"),
+        tmp.path().join("back.ms3d"),
+    );
+    std::fs::write(&src, &bytes).unwrap();
+    for (a, b) in [(&src, &glb), (&glb, &back)] {
+        let o = run(&["convert", a.to_str().unwrap(), b.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let f = fields(&std::fs::read(&back).unwrap());
+    let expected: Vec<_> = spec.joints.iter().map(|j| (j.name, j.parent)).collect();
+    assert_eq!(f.joints, expected);
+    assert_eq!(f.groups[0].0, spec.groups[0].name);
+    assert_eq!(f.materials[0].0, spec.materials[0].name);
+    assert_eq!(f.materials[1].0, spec.materials[1].name);
+}

@@ -33,6 +33,22 @@ macro_rules! fixed_name {
             pub fn is_unterminated(&self) -> bool {
                 !self.0.contains(&0)
             }
+
+            /// The whole field (bytes after the NUL included) in
+            /// lower-case hexadecimal, for carrying it where only text
+            /// goes (a scene's extras, glTF).
+            #[allow(dead_code)]
+            pub(crate) fn hex(&self) -> String {
+                crate::name::to_hex(&self.0)
+            }
+
+            /// The field from [`hex`](Self::hex)'s text: `None` unless
+            /// it is hexadecimal of exactly the field's size.
+            #[allow(dead_code)]
+            pub(crate) fn from_hex(text: &str) -> Option<Self> {
+                let bytes = crate::name::from_hex(text)?;
+                Some($ty(<[u8; $len]>::try_from(bytes.as_slice()).ok()?))
+            }
         }
 
         impl Default for $ty {
@@ -53,4 +69,50 @@ macro_rules! fixed_name {
             }
         }
     };
+}
+
+/// Lower-case hexadecimal of `bytes`.
+#[allow(dead_code)]
+pub(crate) fn to_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
+}
+
+/// The bytes of hexadecimal text (either case); `None` when it has an odd
+/// length or a character that is not a hexadecimal digit.
+#[allow(dead_code)]
+pub(crate) fn from_hex(s: &str) -> Option<Vec<u8>> {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    };
+    let b = s.as_bytes();
+    if !b.len().is_multiple_of(2) {
+        return None;
+    }
+    b.chunks_exact(2)
+        .map(|p| Some(digit(p[0])? << 4 | digit(p[1])?))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_round_trips() {
+        let b = [0u8, 1, 0xab, 0xff, 0x10];
+        assert_eq!(to_hex(&b), "0001abff10");
+        assert_eq!(from_hex("0001ABff10").unwrap(), b);
+        assert_eq!(from_hex("0g"), None);
+        assert_eq!(from_hex("abc"), None);
+        assert_eq!(from_hex("é0"), None, "not ASCII");
+    }
 }

@@ -42,6 +42,8 @@ mod read;
 pub mod sample;
 mod skeleton;
 mod skin;
+#[cfg(feature = "scene")]
+pub(crate) mod stored;
 mod validate;
 mod write;
 

@@ -51,13 +51,19 @@ impl Default for Ms3dSceneOptions {
     }
 }
 
-/// The text of the comment on item `index`, if any (lossily decoded).
-fn comment_on(comments: Option<&[Comment]>, index: usize) -> String {
+/// The bytes of the comment on item `index`, if any.
+fn comment_bytes(comments: Option<&[Comment]>, index: usize) -> Option<&[u8]> {
     comments
         .unwrap_or_default()
         .iter()
         .find(|c| usize::try_from(c.index).ok() == Some(index))
-        .map(|c| String::from_utf8_lossy(&c.text).into_owned())
+        .map(|c| c.text.as_slice())
+}
+
+/// The text of the comment on item `index`, if any (lossily decoded).
+fn comment_on(comments: Option<&[Comment]>, index: usize) -> String {
+    comment_bytes(comments, index)
+        .map(|t| String::from_utf8_lossy(t).into_owned())
         .unwrap_or_default()
 }
 
@@ -82,10 +88,11 @@ fn texture_index(textures: &mut Vec<Texture>, path: String) -> Option<usize> {
 /// extras keep what the scene's material has no place for, so that
 /// `ms3d::compile` can write the material back as it was: ambient,
 /// specular, shininess, mode, the texture path, and the diffuse and
-/// emissive colours as stored (unclamped, diffuse with its alpha). The
-/// alpha mode follows the transparency alone: an alpha map counts once its
+/// emissive colours as stored (unclamped, diffuse with its alpha), and
+/// the name, paths and comment as stored where their text would not give
+/// the same bytes back (`ms3d::stored`). The alpha mode follows the transparency alone: an alpha map counts once its
 /// image is baked in (`Scene::embed_images`, which makes it blend).
-fn material(m: &ms3d::Material, comment: String, textures: &mut Vec<Texture>) -> Material {
+fn material(m: &ms3d::Material, comment: Option<&[u8]>, textures: &mut Vec<Texture>) -> Material {
     let alpha = m.transparency.clamp(0.0, 1.0);
     let texture = texture_index(textures, m.texture.to_string_lossy());
     let alphamap = texture_index(textures, m.alphamap.to_string_lossy());
@@ -103,9 +110,10 @@ fn material(m: &ms3d::Material, comment: String, textures: &mut Vec<Texture>) ->
     if let Some(a) = alphamap {
         extras["alphamap"] = json!({ "texture": a, "path": m.alphamap.to_string_lossy() });
     }
-    if !comment.is_empty() {
-        extras["comment"] = json!(comment);
+    if let Some(c) = comment.filter(|c| !c.is_empty()) {
+        extras["comment"] = json!(String::from_utf8_lossy(c));
     }
+    ms3d::stored::attach(&mut extras, ms3d::stored::material(m, comment));
     let clamp = |x: f32| {
         if x.is_finite() {
             x.clamp(0.0, 1.0)
@@ -205,8 +213,12 @@ fn group_mesh(model: &Ms3d, g: &GroupMesh, extra: ExtraJoints) -> Mesh {
     let positions: Vec<[f32; 3]> = g.vertices.iter().map(|v| ms3d_axes(v.position)).collect();
     let mut normals: Vec<[f32; 3]> = g.vertices.iter().map(|v| ms3d_axes(v.normal)).collect();
     repair_normals(&positions, &g.indices, &mut normals);
+    let group = &model.groups[g.group];
+    let mut extras = comment_extras(&comment_on(comments, g.group));
+    let record = ms3d::stored::group(group, comment_bytes(comments, g.group));
+    ms3d::stored::attach(&mut extras, record);
     Mesh {
-        name: model.groups[g.group].name.to_string_lossy(),
+        name: group.name.to_string_lossy(),
         positions,
         normals,
         uvs: g.vertices.iter().map(|v| v.uv).collect(),
@@ -216,25 +228,36 @@ fn group_mesh(model: &Ms3d, g: &GroupMesh, extra: ExtraJoints) -> Mesh {
         morph_targets: Vec::new(),
         morph_weights: Vec::new(),
         skin,
-        extras: comment_extras(&comment_on(comments, g.group)),
+        extras,
     }
 }
 
 /// A node per joint: rest pose = bind local, parents from
-/// [`ms3d::Skeleton`].
+/// [`ms3d::Skeleton`]; name and parent fields as stored where their text
+/// would not give the same bytes back (`ms3d::stored`).
 fn joint_nodes(model: &Ms3d, skeleton: &ms3d::Skeleton) -> Vec<Node> {
     let comments = model.extras.comments.as_ref().map(|c| c.joints.as_slice());
     model
         .joints
         .iter()
         .enumerate()
-        .map(|(i, j)| Node {
-            name: j.name.to_string_lossy(),
-            parent: skeleton.parents()[i],
-            translation: ms3d_axes(j.position),
-            rotation: euler_to_quat(j.rotation).to_array(),
-            scale: [1.0; 3],
-            extras: comment_extras(&comment_on(comments, i)),
+        .map(|(i, j)| {
+            let parent = skeleton.parents()[i];
+            let mut extras = comment_extras(&comment_on(comments, i));
+            let record = ms3d::stored::joint(
+                j,
+                parent.and_then(|p| model.joints.get(p)),
+                comment_bytes(comments, i),
+            );
+            ms3d::stored::attach(&mut extras, record);
+            Node {
+                name: j.name.to_string_lossy(),
+                parent,
+                translation: ms3d_axes(j.position),
+                rotation: euler_to_quat(j.rotation).to_array(),
+                scale: [1.0; 3],
+                extras,
+            }
         })
         .collect()
 }
@@ -448,6 +471,11 @@ impl Scene {
     /// - Comments (model, group, material, joint) go into the extras; so do
     ///   the joint colours (`joint_colors`) and the model extras
     ///   (`model_extras`: joint size, transparency mode, alpha reference).
+    /// - Names are the lossy UTF-8 text of MilkShape's byte fields; where
+    ///   that text would not give the same bytes back (GBK names, bytes
+    ///   after the NUL, a parent field such as `none` on a root, an empty
+    ///   name, a comment that is not UTF-8) the field as stored goes into
+    ///   the item's `extras["ms3d"]` in hexadecimal, for `ms3d::compile`.
     ///
     /// Fails when the joints' parents form a cycle, and with
     /// [`Error::InvalidClip`] when a clip is not within the timeline
@@ -474,7 +502,7 @@ impl Scene {
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                let comment = comment_on(comments.map(|c| c.materials.as_slice()), i);
+                let comment = comment_bytes(comments.map(|c| c.materials.as_slice()), i);
                 material(m, comment, &mut textures)
             })
             .collect();
@@ -538,6 +566,8 @@ impl Scene {
         if let Some(c) = model.model_comment() {
             extras["comment"] = Value::String(c);
         }
+        let comment = comments.and_then(|c| c.model.text());
+        ms3d::stored::attach(&mut extras, ms3d::stored::model(comment));
         // What the scene has no place for, for `ms3d::compile`.
         if let Some(j) = &model.extras.joints {
             extras["joint_colors"] = json!(j.colors);

@@ -156,32 +156,8 @@ pub(crate) fn frame_header_bytes(grid: &FrameGrid, name: &FrameName) -> [u8; 40]
     out
 }
 
-/// Lower-case hexadecimal of `bytes`.
-pub(crate) fn to_hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(2 * bytes.len());
-    for &b in bytes {
-        s.push(char::from(DIGITS[usize::from(b >> 4)]));
-        s.push(char::from(DIGITS[usize::from(b & 15)]));
-    }
-    s
-}
-
-fn from_hex(s: &str) -> Option<Vec<u8>> {
-    let digit = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    };
-    let b = s.as_bytes();
-    if !b.len().is_multiple_of(2) {
-        return None;
-    }
-    b.chunks_exact(2)
-        .map(|p| Some(digit(p[0])? << 4 | digit(p[1])?))
-        .collect()
-}
+/// Hexadecimal as the record stores it (shared with MS3D's stored names).
+pub(crate) use crate::name::{from_hex, to_hex};
 
 /// The first mesh of `scene` that carries an MD2 record, and how many do.
 fn carriers(scene: &Scene) -> (Option<usize>, usize) {

@@ -41,7 +41,7 @@ use serde_json::Value;
 use super::report::Ms3dCompileWarning;
 use super::TextureFile;
 use crate::error::Result;
-use crate::ms3d::{limits, Material, Name128, Name32};
+use crate::ms3d::{limits, stored, Material, Name128, Name32};
 use crate::scene::{AlphaMode, Material as SceneMaterial, Scene};
 
 /// MilkShape's material mode flag: use the texture's alpha.
@@ -198,11 +198,12 @@ fn path_field(path: &str, what: String, warnings: &mut Vec<Ms3dCompileWarning>) 
 fn material(
     m: &SceneMaterial,
     index: usize,
-    name: &str,
+    name: Name32,
     textures: &mut TextureNames,
     warnings: &mut Vec<Ms3dCompileWarning>,
 ) -> Material {
     let x = &m.extras;
+    let record = stored::Reader::new(x, format!("materials[{index}]"), &mut Vec::new());
     let alpha = clamp01(m.base_color[3]);
     let rgb = [
         clamp01(m.base_color[0]),
@@ -264,8 +265,16 @@ fn material(
             mode
         }
     };
+    // The paths as the source MS3D stored them, where they still say the
+    // same.
+    let path = |key: &str, text: &str, warnings: &mut Vec<Ms3dCompileWarning>| {
+        let field = record
+            .name128(key, warnings)
+            .filter(|f| !f.is_unterminated() && stored::says(f.as_bytes(), text));
+        field.unwrap_or_else(|| path_field(text, format!("materials[{index}].{key}"), warnings))
+    };
     Material {
-        name: Name32::new(name),
+        name,
         ambient,
         diffuse,
         specular,
@@ -273,16 +282,8 @@ fn material(
         shininess,
         transparency: alpha,
         mode,
-        texture: path_field(
-            &texture_name,
-            format!("materials[{index}].texture"),
-            warnings,
-        ),
-        alphamap: path_field(
-            &alphamap_name,
-            format!("materials[{index}].alphamap"),
-            warnings,
-        ),
+        texture: path("texture", &texture_name, warnings),
+        alphamap: path("alphamap", &alphamap_name, warnings),
     }
 }
 
@@ -292,7 +293,7 @@ fn material(
 /// Fails only when a texture's image cannot be encoded as PNG.
 pub(crate) fn build(
     scene: &Scene,
-    names: &[String],
+    names: &[Name32],
     model: &str,
     file_stem: Option<&str>,
     warnings: &mut Vec<Ms3dCompileWarning>,
@@ -310,7 +311,7 @@ pub(crate) fn build(
         .materials
         .iter()
         .enumerate()
-        .map(|(i, m)| material(m, i, &names[i], &mut textures, warnings))
+        .map(|(i, m)| material(m, i, names[i], &mut textures, warnings))
         .collect();
     let recorded = scene.extras.get("model_extras");
     let mask = scene.materials.iter().find_map(|m| match m.alpha_mode {

@@ -83,8 +83,8 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::ms3d::{
-    limits, with_clip_line, Comment, Comments, Extras, Group, Influence, Joint, JointExtras,
-    ModelComment, ModelExtras, Ms3d, Name32, VertexExtras,
+    limits, stored, with_clip_line, Comment, Comments, Extras, Group, Influence, Joint,
+    JointExtras, ModelComment, ModelExtras, Ms3d, VertexExtras,
 };
 use crate::scene::{Scene, Target};
 use crate::Severity;
@@ -226,14 +226,19 @@ fn comment_of(extras: &Value) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The comments of a list of items, by index.
-fn comments<'a>(extras: impl Iterator<Item = &'a Value>) -> Vec<Comment> {
-    extras
+/// The comments of a list of items, by index: the bytes the source MS3D
+/// stored where they still say the text.
+fn comments(items: &[stored::Reader], warnings: &mut Vec<Ms3dCompileWarning>) -> Vec<Comment> {
+    items
+        .iter()
         .enumerate()
-        .filter_map(|(i, x)| {
+        .filter_map(|(i, r)| {
+            let text = comment_of(r.extras)?;
             Some(Comment {
                 index: i32::try_from(i).ok()?,
-                text: comment_of(x)?.into_bytes(),
+                text: r
+                    .comment(&text, warnings)
+                    .unwrap_or_else(|| text.into_bytes()),
             })
         })
         .collect()
@@ -386,36 +391,14 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
             conflicts: geometry.smoothing_conflicts,
         });
     }
-    // Names.
-    let mut named = |kind: &str, names: Vec<&str>, fallback: &str| -> Vec<String> {
-        let (out, renamed) = names::unique_names(names, fallback);
-        for r in renamed {
-            warnings.push(Ms3dCompileWarning::NameShortened {
-                what: format!("{kind}[{}].name", r.index),
-                from: r.from,
-                to: r.to,
-            });
-        }
-        out
-    };
-    let group_names = named(
-        "groups",
-        scene.meshes.iter().map(|m| m.name.as_str()).collect(),
-        "group",
-    );
-    let material_names = named(
-        "materials",
-        scene.materials.iter().map(|m| m.name.as_str()).collect(),
-        "material",
-    );
-    let joint_names = named(
-        "joints",
-        plan.joints
-            .iter()
-            .map(|j| scene.nodes[j.node].name.as_str())
-            .collect(),
-        "joint",
-    );
+    // Names: the fields the source MS3D stored where they still apply.
+    let names::Named {
+        records,
+        groups: group_names,
+        materials: material_names,
+        joints: joint_names,
+        parents: parent_names,
+    } = names::name_all(scene, &plan, &mut warnings);
     let model_name: String = scene
         .name
         .chars()
@@ -474,10 +457,8 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
         .enumerate()
         .map(|(i, j)| Joint {
             flags: 0,
-            name: Name32::new(&joint_names[i]),
-            parent: j
-                .parent
-                .map_or_else(Name32::default, |p| Name32::new(&joint_names[p])),
+            name: joint_names[i],
+            parent: parent_names[i],
             rotation: j.euler,
             position: j.position,
             rotation_keys: fitted.rotation_keys[i].clone(),
@@ -490,7 +471,7 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
         .enumerate()
         .map(|(m, mesh)| Group {
             flags: 0,
-            name: Name32::new(&group_names[m]),
+            name: group_names[m],
             triangles: geometry.group_triangles[m].clone(),
             material: mesh
                 .material
@@ -505,6 +486,11 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
         .and_then(Value::as_str)
         .unwrap_or_default();
     let model_comment = with_clip_line(source_comment, &clips);
+    // The comment's bytes as stored, when it still says the same.
+    let model_comment = match records.model.comment(source_comment, &mut warnings) {
+        Some(bytes) if model_comment == source_comment => bytes,
+        _ => model_comment.into_bytes(),
+    };
     let joint_colors = scene
         .extras
         .get("joint_colors")
@@ -522,13 +508,13 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
     let extras = Extras {
         comments: Some(Comments {
             subversion: 1,
-            groups: comments(scene.meshes.iter().map(|m| &m.extras)),
-            materials: comments(scene.materials.iter().map(|m| &m.extras)),
-            joints: comments(plan.joints.iter().map(|j| &scene.nodes[j.node].extras)),
+            groups: comments(&records.meshes, &mut warnings),
+            materials: comments(&records.materials, &mut warnings),
+            joints: comments(&records.joints, &mut warnings),
             model: if model_comment.is_empty() {
                 ModelComment::None(0)
             } else {
-                ModelComment::LengthText(model_comment.into_bytes())
+                ModelComment::LengthText(model_comment)
             },
         }),
         vertices: Some(VertexExtras {

@@ -152,6 +152,15 @@ pub enum Ms3dCompileWarning {
         /// Its error, relative to the extent.
         error: f32,
     },
+    /// A name's bytes as the source MS3D stored them (recorded in the
+    /// scene's extras by `Scene::from_ms3d`) that cannot be read: the
+    /// name is written from its text instead.
+    StoredNameIgnored {
+        /// Where, e.g. `nodes[3].extras.ms3d.name`.
+        what: String,
+        /// Why, e.g. `not hexadecimal`.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Ms3dCompileWarning {
@@ -190,6 +199,10 @@ impl fmt::Display for Ms3dCompileWarning {
             Ms3dCompileWarning::Inexact { name, error } => write!(
                 f,
                 "animation {name:?}: MilkShape's evaluation is off by up to {error:.2e} of the extent"
+            ),
+            Ms3dCompileWarning::StoredNameIgnored { what, reason } => write!(
+                f,
+                "{what}: the bytes recorded from the original MS3D are {reason}; the name is written from its text"
             ),
         }
     }
