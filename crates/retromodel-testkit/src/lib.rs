@@ -49,3 +49,4 @@ pub mod ms3d_builder;
 pub mod ms3d_checks;
 #[cfg(feature = "export")]
 pub mod ms3d_compile_checks;
+pub mod rig_gltf;

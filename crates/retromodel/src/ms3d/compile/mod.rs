@@ -72,6 +72,7 @@ mod names;
 mod report;
 mod rigid;
 mod smoothing;
+mod times;
 mod track;
 mod verify;
 mod weights;
@@ -455,13 +456,12 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
     };
     let radius = radii(&plan.joints, &geometry.vertices, &geometry.records);
     let layout = layout::layout(scene, &chosen, options.fps, options.reuse_ms3d_keys);
-    let fitted = keys::fit(
-        scene,
-        &plan,
-        &layout,
-        &radius,
-        f64::from(options.tolerance) * f64::from(extent),
-    )?;
+    let targets = keys::targets(scene, &plan, &layout, &radius)?;
+    let budget = f64::from(options.tolerance) * f64::from(extent);
+    // The budget shared out along a chain of one joint first (errors down
+    // a chain seldom add up), then of more until the check agrees.
+    let chains = keys::chains(targets.depth);
+    let mut fitted = keys::fit(scene, &plan, &layout, &radius, &targets, budget, chains[0]);
     if fitted.nonrigid > f64::from(options.tolerance * extent) {
         warnings.push(Ms3dCompileWarning::NonRigidMotion {
             error: (fitted.nonrigid / f64::from(extent)) as f32,
@@ -547,7 +547,7 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
             alpha_ref: mats.alpha_ref,
         }),
     };
-    let model = Ms3d {
+    let mut model = Ms3d {
         version: 4,
         vertices: geometry.vertices.clone(),
         triangles: geometry.triangles.clone(),
@@ -560,6 +560,19 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
         extras,
         trailing: Vec::new(),
     };
+    // Checked against the source.
+    let mut checked = verify::check(scene, &model, &layout, &geometry.vertex_map, extent)?;
+    for &chain in &chains[1..] {
+        if checked.animations.iter().all(|&e| e <= options.tolerance) {
+            break;
+        }
+        fitted = keys::fit(scene, &plan, &layout, &radius, &targets, budget, chain);
+        for (j, joint) in model.joints.iter_mut().enumerate() {
+            joint.rotation_keys.clone_from(&fitted.rotation_keys[j]);
+            joint.position_keys.clone_from(&fitted.position_keys[j]);
+        }
+        checked = verify::check(scene, &model, &layout, &geometry.vertex_map, extent)?;
+    }
     for p in model.validate_for_milkshape() {
         if p.severity == Severity::Error {
             return Err(Error::Unwritable {
@@ -568,8 +581,6 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
             });
         }
     }
-    // Checked against the source.
-    let checked = verify::check(scene, &model, &layout, &geometry.vertex_map, extent)?;
     let animations: Vec<Ms3dAnimationReport> = layout
         .placed
         .iter()
@@ -580,7 +591,7 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
             last_frame: placed.last_frame,
             source_keys: fitted.source_keys[p],
             keys: fitted.written_keys[p],
-            checked_times: checked.times,
+            checked_times: checked.times[p],
             max_error: checked.animations[p],
         })
         .collect();
