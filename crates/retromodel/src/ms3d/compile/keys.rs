@@ -2,8 +2,9 @@
 //! reproduces the source.
 //!
 //! For every animation on the timeline the scene is posed (`Pose`, as
-//! glTF plays it) at its sample times: every key time of its channels,
-//! the midpoint between each two, 20 evenly spread times, and its ends.
+//! glTF plays it) at its sample times (see `times`: every key time of its
+//! channels, twice per MilkShape frame, the keys around each step,
+//! and the midpoint between each two but inside a step).
 //! At each, every joint's target local transform is the source's,
 //! relative to its parent joint, in its bind frame:
 //! `K(t) = L⁻¹ · C(parent)⁻¹ · P(t) · C` (`P` the product of the local
@@ -15,7 +16,9 @@
 //! source's key times of the channels that move it (for a joint that is
 //! one node with no correction, rotations from its rotation channel and
 //! positions from its translation channel; otherwise from all its path's
-//! channels), plus each animation's first and last instant, then:
+//! channels; a `STEP` channel's key at `t` as the four keys
+//! `t − 2ε, t − ε, t, t + ε` of `times`), plus each animation's first and
+//! last instant, then:
 //!
 //! 1. **Refine**: where MilkShape's curve (slerp between rotation keys;
 //!    Hermite positions with the viewer's looped tangents, which differ
@@ -31,10 +34,13 @@
 //! curve already; the refinement would add keys only where they do not).
 //!
 //! Tolerances: the whole model's error budget is `tolerance · extent`;
-//! a joint gets it divided by twice the longest chain of joints, half for
-//! its rotation (as an angle times the distance from the joint of the
-//! farthest vertex it or its descendants move) and half for its
-//! position, so that errors added down any chain stay within the budget.
+//! a joint gets it divided by twice the length of a chain of joints
+//! (`chain`), half for its rotation (as an angle times the distance from
+//! the joint of the farthest vertex it or its descendants move) and half
+//! for its position. With the longest chain (`Targets::depth`) errors
+//! added down any chain stay within the budget; the compile tries
+//! shorter chains first (fewer keys) and keeps them when its check finds
+//! the result within the tolerance.
 
 use glam::{DMat4, DQuat, DVec3};
 
