@@ -85,9 +85,8 @@ fn rigid_inverse(m: &Mat) -> Mat {
             out[c][r] = m[r][c];
         }
     }
-    for r in 0..3 {
-        out[3][r] = -(0..3).map(|k| out[k][r] * m[3][k]).sum::<f64>();
-    }
+    let t: [f64; 3] = std::array::from_fn(|r| -(0..3).map(|k| out[k][r] * m[3][k]).sum::<f64>());
+    out[3][..3].copy_from_slice(&t);
     out[3][3] = 1.0;
     out
 }
