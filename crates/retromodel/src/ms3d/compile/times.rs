@@ -14,11 +14,12 @@
 //!
 //! Samples, per animation: every key time of its channels (and the step
 //! times above), [`PER_FRAME`] evenly spread times per MilkShape frame,
-//! its ends, and the midpoint between each two of these (but within a
-//! step, where the source itself jumps). The check looks at every frame
-//! and every midpoint between two frames, the end included. (Animations
-//! of more than 30,000 frames get fewer samples, 10,000 frames fewer
-//! checks, spread evenly: a bound on the work, for hostile files.)
+//! its ends, and the midpoint between each two of these (but for the
+//! keys themselves, none within a step, where the source itself jumps).
+//! The check looks at every frame and every midpoint between two frames,
+//! the end included. (Animations of more than 30,000 frames get fewer
+//! samples, 10,000 frames fewer checks, spread evenly: a bound on the
+//! work, for hostile files.)
 
 use crate::scene::{Animation, Interpolation, Target};
 
@@ -111,7 +112,11 @@ pub(crate) fn samples(
 ) -> Vec<f64> {
     let steps = step_times(anim, duration);
     let mut base: Vec<f64> = key_times.iter().copied().map(as_posed).collect();
-    base.extend(grid(duration, fps * PER_FRAME, MOST_SAMPLES).map(as_posed));
+    base.extend(
+        grid(duration, fps * PER_FRAME, MOST_SAMPLES)
+            .map(as_posed)
+            .filter(|&t| !within_step(&steps, gap, t)),
+    );
     for &s in &steps {
         base.extend(step_keys(s, gap, duration));
     }
@@ -177,6 +182,16 @@ mod tests {
             .filter(|&t| t > keys[0] && t < keys[3])
             .collect();
         assert_eq!(inside, keys[1..3].to_vec());
+        // Also when a frame falls within a step.
+        let near = 0.5 + 0.5 * gap;
+        let anim = stepped(&[0.0, near as f32, 1.0]);
+        let times = samples(&anim, &[0.0, near, 1.0], 1.0, 24.0, gap);
+        let keys: Vec<f64> = step_keys(near, gap, 1.0).collect();
+        let inside = times
+            .iter()
+            .filter(|&&t| t > keys[0] && t < keys[3])
+            .count();
+        assert_eq!(inside, 2, "{times:?}");
         // Half frames at least, and midpoints.
         assert!(times.len() > 4 * 24);
     }
