@@ -31,7 +31,9 @@
 #   3d. MS3Ds compiled from glTF (the CLI) pass validate --strict --engine
 #      milkshape and load in assimp and Maverick with the same counts
 #      (ms3d-peers); skinned ones (ms3d_accept) match three.js's skinned
-#      positions of the source within 1e-3 of the extent (ms3d-three.js);
+#      positions of the source within 1e-3 of the extent (ms3d-three.js),
+#      and a rig with LINEAR, STEP and CUBICSPLINE actions does at every
+#      1/30 s and halfway between (ms3d_compile_keys, ms3d-keys-three.js);
 #   4. assimp (when installed) imports every GLB (not the --compress ones:
 #      assimp 5.2 has no EXT_meshopt_compression).
 # Needs node/npm and cargo. Exits non-zero when any check fails.
@@ -213,7 +215,8 @@ record ms3d-peers "$peers"
 
 echo "--- MS3D compiler: three.js's skinned positions of each skinned source glTF against the MS3D as MilkShape skins it (ms3d_accept + md2_three.mjs)"
 # Blender's skinned walker and assimp-testmodels' simple_skin: every source
-# vertex at 10 times of every animation within 1e-3 of the extent (the
+# vertex at every 1/30 s of every animation and halfway between within 1e-3
+# of the extent (the
 # script's "half a grid step" is set to 9e-4 x extent by ms3d_accept).
 (cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin ms3d_accept)
 skinned=("$corpus/gltf/blender_walker.glb")
@@ -221,6 +224,17 @@ skinned=("$corpus/gltf/blender_walker.glb")
 mkdir -p "$out/ms3d-three"
 if "${CARGO_TARGET_DIR:-$root/target}/release/ms3d_accept" "$out/ms3d-three" "${skinned[@]}" &&
    node "$here/md2_three.mjs" "$out/ms3d-three" ms3d_expectations.json; then record ms3d-three.js ok; else record ms3d-three.js FAILED; fi
+
+echo "--- MS3D compiler: LINEAR, STEP and CUBICSPLINE actions of a skinned rig against three.js (ms3d_compile_keys + ms3d_three.mjs)"
+# The test builds the rig (retromodel-testkit rig_gltf), compiles it,
+# evaluates the MS3D with its own evaluator written from MS3D.md and has
+# ms3d_three.mjs compare with three.js at every 1/30 s and halfway between
+# (1e-3 of the extent; the bind pose 1e-5). CI=1: it may not skip.
+if (cd "$root" && CI=1 cargo test --locked -p retromodel --test ms3d_compile_keys -- --nocapture); then
+  record ms3d-keys-three.js ok
+else
+  record ms3d-keys-three.js FAILED
+fi
 
 echo "--- retromodel render against three.js in Chromium (render_accept.sh: alpha-mask IoU, colours, a mirrored-skin control)"
 (cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin render_compare)

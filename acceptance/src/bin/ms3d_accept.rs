@@ -2,7 +2,8 @@
 //! `md2_three.mjs` to compare with three.js (`node md2_three.mjs DIR
 //! ms3d_expectations.json`), the MS3D posed and skinned as MilkShape's
 //! viewer does it (`ms3d::Skeleton` + `Influences`, on the model read back
-//! from its bytes) at 10 times of every animation, at each clip's place on
+//! from its bytes) at every 1/30 s of every animation and halfway between
+//! (its end included), at each clip's place on
 //! MilkShape's one timeline, vertex by vertex of the source (through
 //! `Ms3dCompiled::vertex_map`).
 //!
@@ -24,8 +25,9 @@ use retromodel_acceptance::{
 };
 use serde_json::json;
 
-/// Times sampled per animation, its start and end included.
-const TIMES: usize = 10;
+/// Times sampled per second of every animation: every 1/30 s and halfway
+/// between.
+const PER_SECOND: f64 = 60.0;
 
 fn main() {
     let (out, files) = out_dir_and_files("ms3d_accept");
@@ -79,8 +81,11 @@ fn main() {
         for (a, (animation, clip)) in scene.animations.iter().zip(&clips).enumerate() {
             let duration = animation.duration();
             let start = clip.first_frame / model.fps;
-            for i in 0..TIMES {
-                let time = duration * i as f32 / (TIMES - 1) as f32;
+            let n = (f64::from(duration) * PER_SECOND).floor() as usize;
+            let times = (0..=n)
+                .map(|i| (i as f64 / PER_SECOND) as f32)
+                .chain((n as f64 / PER_SECOND < f64::from(duration)).then_some(duration));
+            for time in times {
                 skeleton.pose_at_time(start + time, &mut matrices);
                 skeleton.skinning_matrices(&mut matrices);
                 influences.skin_positions(&model, &matrices, &mut skinned);

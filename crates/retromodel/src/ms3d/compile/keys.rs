@@ -2,8 +2,9 @@
 //! reproduces the source.
 //!
 //! For every animation on the timeline the scene is posed (`Pose`, as
-//! glTF plays it) at its sample times: every key time of its channels,
-//! the midpoint between each two, 20 evenly spread times, and its ends.
+//! glTF plays it) at its sample times (see `times`: every key time of its
+//! channels, twice per MilkShape frame, the keys around each step,
+//! and the midpoint between each two but inside a step).
 //! At each, every joint's target local transform is the source's,
 //! relative to its parent joint, in its bind frame:
 //! `K(t) = L⁻¹ · C(parent)⁻¹ · P(t) · C` (`P` the product of the local
@@ -15,7 +16,9 @@
 //! source's key times of the channels that move it (for a joint that is
 //! one node with no correction, rotations from its rotation channel and
 //! positions from its translation channel; otherwise from all its path's
-//! channels), plus each animation's first and last instant, then:
+//! channels; a `STEP` channel's key at `t` as the four keys
+//! `t − 2ε, t − ε, t, t + ε` of `times`), plus each animation's first and
+//! last instant, then:
 //!
 //! 1. **Refine**: where MilkShape's curve (slerp between rotation keys;
 //!    Hermite positions with the viewer's looped tangents, which differ
@@ -31,27 +34,29 @@
 //! curve already; the refinement would add keys only where they do not).
 //!
 //! Tolerances: the whole model's error budget is `tolerance · extent`;
-//! a joint gets it divided by twice the longest chain of joints, half for
-//! its rotation (as an angle times the distance from the joint of the
-//! farthest vertex it or its descendants move) and half for its
-//! position, so that errors added down any chain stay within the budget.
+//! a joint gets it divided by twice the length of a chain of joints
+//! (`chain`), half for its rotation (as an angle times the distance from
+//! the joint of the farthest vertex it or its descendants move) and half
+//! for its position. With the longest chain (`Targets::depth`) errors
+//! added down any chain stay within the budget; the compile tries
+//! shorter chains first (fewer keys) and keeps them when its check finds
+//! the result within the tolerance.
 
 use glam::{DMat4, DQuat, DVec3};
 
 use super::joints::{trs, JointPlan};
 use super::layout::Layout;
 use super::rigid::{angle_between, quat_to_euler, same_hemisphere, Rigid};
+use super::times;
 use super::track::{position_at, rotation_at};
 use crate::error::{Error, Result};
 use crate::ms3d::Key;
-use crate::scene::{Animation, Pose, Scene, Target};
+use crate::scene::{Animation, Interpolation, Pose, Scene, Target};
 
 /// Most samples (joints × times) a compile evaluates: 56 bytes each.
 const MAX_SAMPLES: usize = 4_000_000;
 /// Most key times one animation may have.
 const MAX_KEY_TIMES: usize = 65_535;
-/// Evenly spread check times per animation (besides its key times).
-pub(crate) const CHECK_TIMES: usize = 20;
 
 /// One sample of a joint's target.
 #[derive(Debug, Clone, Copy)]
@@ -77,8 +82,9 @@ pub(crate) struct Fitted {
     pub nonrigid: f64,
 }
 
-/// Each animation's sample times (seconds into it), sorted.
-fn sample_times(anim: &Animation, duration: f64) -> Result<Vec<f64>> {
+/// Each animation's sample times (seconds into it), sorted (see
+/// `times`).
+fn sample_times(anim: &Animation, duration: f64, fps: f64, gap: f64) -> Result<Vec<f64>> {
     let mut keys: Vec<f64> = anim
         .channels
         .iter()
@@ -99,21 +105,7 @@ fn sample_times(anim: &Animation, duration: f64) -> Result<Vec<f64>> {
             ),
         ));
     }
-    let mut times = keys.clone();
-    for w in keys.windows(2) {
-        times.push(0.5 * (w[0] + w[1]));
-    }
-    for i in 0..=CHECK_TIMES {
-        times.push(duration * i as f64 / CHECK_TIMES as f64);
-    }
-    // Times as the scene is posed at them (`f32`), so that the targets
-    // and the keys made of them agree to the last bit.
-    for t in times.iter_mut() {
-        *t = f64::from(*t as f32);
-    }
-    times.sort_by(f64::total_cmp);
-    times.dedup();
-    Ok(times)
+    Ok(times::samples(anim, &keys, duration, fps, gap))
 }
 
 /// The key times of the channels of `anim` that move joint `j`, for its
@@ -123,6 +115,7 @@ fn candidate_times(
     plan: &JointPlan,
     j: usize,
     duration: f64,
+    gap: f64,
 ) -> (Vec<f64>, Vec<f64>) {
     let joint = &plan.joints[j];
     let parent_exact = joint
@@ -140,11 +133,19 @@ fn candidate_times(
         if !joint.path.contains(&node) {
             continue;
         }
-        let times = c
+        let keys = c
             .times
             .iter()
             .map(|&t| f64::from(t))
             .filter(|t| t.is_finite() && *t >= 0.0 && *t <= duration);
+        // A step becomes doubled keys on either side (see `times`).
+        let times: Vec<f64> = if c.interpolation == Interpolation::Step {
+            keys.flat_map(|t| times::step_keys(t, gap, duration))
+                .collect()
+        } else {
+            keys.map(times::as_posed).collect()
+        };
+        let times = times.into_iter();
         match (split, kind) {
             (true, 0) => pos.extend(times),
             (true, 1) => rot.extend(times),
@@ -162,6 +163,17 @@ fn candidate_times(
         v.dedup();
     }
     (rot, pos)
+}
+
+/// The gap between a step's keys on the timeline of `layout` (see
+/// `times`).
+pub(crate) fn step_gap(layout: &Layout) -> f64 {
+    let end = layout
+        .placed
+        .iter()
+        .map(|p| p.offset + p.duration)
+        .fold(0.0, f64::max);
+    times::step_gap(end)
 }
 
 /// The index of `t` in sorted `times` (which hold it).
@@ -286,33 +298,49 @@ impl Fit<'_> {
     }
 }
 
-/// Fits the keys of every joint of `plan` to the animations of `layout`
-/// (see the module documentation); `radius[j]` is the distance from joint
-/// `j` of the farthest vertex it or its descendants move, `tolerance` the
-/// model's error budget in scene units.
-pub(crate) fn fit(
+/// What the keys are fitted to: every joint's target at every sample
+/// time of every placed animation.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Targets {
+    /// Per joint, per sample (animations one after another).
+    samples: Vec<Vec<Sample>>,
+    /// Per placed animation: its sample times.
+    times: Vec<Vec<f64>>,
+    /// Per placed animation: where its samples start.
+    starts: Vec<usize>,
+    /// The longest chain of joints.
+    pub depth: usize,
+    /// The gap between a step's keys.
+    gap: f64,
+    /// See `Fitted::nonrigid`.
+    nonrigid: f64,
+}
+
+/// Poses the scene at the sample times of every animation of `layout`
+/// (see the module documentation) and takes each joint of `plan`'s
+/// target; `radius[j]` is the distance from joint `j` of the farthest
+/// vertex it or its descendants move.
+pub(crate) fn targets(
     scene: &Scene,
     plan: &JointPlan,
     layout: &Layout,
     radius: &[f64],
-    tolerance: f64,
-) -> Result<Fitted> {
+) -> Result<Targets> {
     let joints = plan.joints.len();
-    let mut fitted = Fitted {
-        rotation_keys: vec![Vec::new(); joints],
-        position_keys: vec![Vec::new(); joints],
-        ..Fitted::default()
+    let mut fitted = Targets {
+        depth: 1,
+        ..Targets::default()
     };
     if joints == 0 || layout.placed.is_empty() {
-        fitted.source_keys = vec![0; layout.placed.len()];
-        fitted.written_keys = vec![0; layout.placed.len()];
         return Ok(fitted);
     }
     // Sample times, per animation.
     let mut times: Vec<Vec<f64>> = Vec::with_capacity(layout.placed.len());
     let mut total = 0usize;
+    let fps = f64::from(layout.effective_fps);
+    let gap = step_gap(layout);
     for p in &layout.placed {
-        let t = sample_times(&scene.animations[p.animation], p.duration)?;
+        let t = sample_times(&scene.animations[p.animation], p.duration, fps, gap)?;
         total += t.len();
         times.push(t);
     }
@@ -382,7 +410,7 @@ pub(crate) fn fit(
         starts.push(at);
         at += t.len();
     }
-    let depth = (0..joints)
+    fitted.depth = (0..joints)
         .map(|mut j| {
             let mut d = 1;
             while let Some(p) = plan.joints[j].parent {
@@ -396,7 +424,61 @@ pub(crate) fn fit(
         })
         .max()
         .unwrap_or(1);
-    let budget = tolerance / (2.0 * depth as f64);
+    fitted.samples = samples;
+    fitted.times = times;
+    fitted.starts = starts;
+    fitted.gap = gap;
+    Ok(fitted)
+}
+
+/// The chain lengths a fit shares the budget out along, in the order
+/// tried: 1, then more, up to `depth` (with which the errors stay within
+/// the budget down any chain).
+pub(crate) fn chains(depth: usize) -> Vec<f64> {
+    let depth = depth.max(1) as f64;
+    let mut out = vec![1.0];
+    let mut c = 1.0;
+    while c < depth {
+        c = (c * 2.0).min(depth);
+        out.push(c);
+    }
+    out
+}
+
+/// Fits the keys of every joint of `plan` to `targets` (see the module
+/// documentation); `radius[j]` is the distance from joint `j` of the
+/// farthest vertex it or its descendants move, `tolerance` the model's
+/// error budget in scene units, shared out along chains of `chain`
+/// joints (`targets.depth` makes sure of it; fewer give fewer keys,
+/// which the check may still find within the tolerance).
+pub(crate) fn fit(
+    scene: &Scene,
+    plan: &JointPlan,
+    layout: &Layout,
+    radius: &[f64],
+    targets: &Targets,
+    tolerance: f64,
+    chain: f64,
+) -> Fitted {
+    let joints = plan.joints.len();
+    let mut fitted = Fitted {
+        rotation_keys: vec![Vec::new(); joints],
+        position_keys: vec![Vec::new(); joints],
+        nonrigid: targets.nonrigid,
+        ..Fitted::default()
+    };
+    if targets.samples.is_empty() {
+        fitted.source_keys = vec![0; layout.placed.len()];
+        fitted.written_keys = vec![0; layout.placed.len()];
+        return fitted;
+    }
+    let (samples, times, starts, gap) = (
+        &targets.samples,
+        &targets.times,
+        &targets.starts,
+        targets.gap,
+    );
+    let budget = tolerance / (2.0 * chain.max(1.0));
     for j in 0..joints {
         let lever = radius[j].max(1e-12);
         for rotation in [true, false] {
@@ -417,7 +499,7 @@ pub(crate) fn fit(
             let mut pinned: Vec<usize> = Vec::new();
             for (p, placed) in layout.placed.iter().enumerate() {
                 let anim = &scene.animations[placed.animation];
-                let (rot, pos) = candidate_times(anim, plan, j, placed.duration);
+                let (rot, pos) = candidate_times(anim, plan, j, placed.duration, gap);
                 let candidates = if rotation { rot } else { pos };
                 let local = &times[p];
                 keys.extend(candidates.iter().map(|&t| starts[p] + index_of(local, t)));
@@ -486,5 +568,5 @@ pub(crate) fn fit(
                 + fitted.position_keys.iter().map(within).sum::<usize>(),
         );
     }
-    Ok(fitted)
+    fitted
 }

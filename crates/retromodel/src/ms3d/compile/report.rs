@@ -19,7 +19,8 @@ pub struct Ms3dAnimationReport {
     /// Rotation and position keys written within its frames, over all
     /// joints.
     pub keys: usize,
-    /// How many times it was checked at (evenly spread, ends included).
+    /// How many times it was checked at: every MilkShape frame it covers
+    /// and halfway between each two, its end included.
     pub checked_times: usize,
     /// The largest distance between a vertex as MilkShape's viewer skins
     /// it (`ms3d::Skeleton` + `Influences`) and the source scene's

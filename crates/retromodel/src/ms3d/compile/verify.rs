@@ -4,8 +4,8 @@
 
 use glam::{Mat4, Vec3};
 
-use super::keys::CHECK_TIMES;
 use super::layout::Layout;
+use super::times;
 use crate::error::Result;
 use crate::ms3d::{Influences, Ms3d, Skeleton};
 use crate::scene::{Pose, Scene};
@@ -15,14 +15,15 @@ use crate::scene::{Pose, Scene};
 pub(crate) struct Checked {
     /// Per placed animation: the largest vertex error.
     pub animations: Vec<f32>,
-    /// Times each animation was checked at.
-    pub times: usize,
+    /// Per placed animation: the times it was checked at.
+    pub times: Vec<usize>,
     /// The bind pose against the source's rest pose.
     pub rest: f32,
 }
 
-/// Compares `model` with `scene` at `CHECK_TIMES + 1` evenly spread times
-/// of every animation of `layout` (ends included), and its bind pose with
+/// Compares `model` with `scene` at every frame of every animation of
+/// `layout` and halfway between each two (its end included; see
+/// `times::checks`), and its bind pose with
 /// the scene's rest pose; `vertex_map` gives each scene vertex's MS3D
 /// vertex.
 pub(crate) fn check(
@@ -67,13 +68,15 @@ pub(crate) fn check(
     let rest = compare(&pose, &skinned);
     let mut out = Checked {
         animations: Vec::with_capacity(layout.placed.len()),
-        times: CHECK_TIMES + 1,
+        times: Vec::with_capacity(layout.placed.len()),
         rest,
     };
+    let fps = f64::from(layout.effective_fps);
     for placed in &layout.placed {
         let mut worst = 0.0f32;
-        for i in 0..=CHECK_TIMES {
-            let t = placed.duration * i as f64 / CHECK_TIMES as f64;
+        let checks = times::checks(placed.duration, fps);
+        out.times.push(checks.len());
+        for t in checks {
             pose.sample(scene, placed.animation, t as f32);
             skeleton.pose_at_time((placed.offset + t) as f32, &mut matrices);
             skeleton.skinning_matrices(&mut matrices);

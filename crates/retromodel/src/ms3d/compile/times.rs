@@ -1,0 +1,220 @@
+//! The times a compile looks at: where the keys are fitted (samples) and
+//! where the result is checked.
+//!
+//! MilkShape interpolates every key list (slerp, Hermite), so a source
+//! channel that steps (glTF `STEP`) becomes, at each of its key times
+//! `t`, keys at `t − 2ε` and `t − ε` (the value before the step) and at
+//! `t` and `t + ε` (the value after it): MilkShape then moves from the
+//! old value to the new one within the `ε` before `t` (glTF's step takes
+//! the new value at `t`), and the outer pair keeps the viewer's looped
+//! position tangents (which reach to the neighbouring keys) from
+//! overshooting in the intervals next to the step. `ε` is
+//! [`STEP_GAP`] seconds, more on a long timeline (so that the keys stay
+//! apart in `f32` frames).
+//!
+//! Samples, per animation: every key time of its channels (and the step
+//! times above), [`PER_FRAME`] evenly spread times per MilkShape frame,
+//! its ends, and the midpoint between each two of these (but for the
+//! keys themselves, none within a step, where the source itself jumps).
+//! The check looks at every frame and every midpoint between two frames,
+//! the end included. (Animations of more than 30,000 frames get fewer
+//! samples, 10,000 frames fewer checks, spread evenly: a bound on the
+//! work, for hostile files.)
+
+use crate::scene::{Animation, Interpolation, Target};
+
+/// The time between a step's doubled keys, in seconds (at least).
+pub(crate) const STEP_GAP: f64 = 1e-4;
+/// Samples per MilkShape frame (besides the key times).
+pub(crate) const PER_FRAME: f64 = 2.0;
+/// Checks per MilkShape frame: the frame and halfway to the next.
+pub(crate) const CHECKS_PER_FRAME: f64 = 2.0;
+/// Most evenly spread samples per animation (an animation longer than
+/// `MOST_SAMPLES / PER_FRAME` frames gets them further apart).
+const MOST_SAMPLES: usize = 60_000;
+/// Most checks per animation (likewise).
+const MOST_CHECKS: usize = 20_000;
+
+/// `t` as the scene is posed at it (`f32` seconds), so that targets and
+/// the keys made of them agree to the last bit.
+pub(crate) fn as_posed(t: f64) -> f64 {
+    f64::from(t as f32)
+}
+
+/// The gap `ε` between a step's keys on a timeline that reaches `end`
+/// seconds: [`STEP_GAP`], or 32 `f32` steps at `end` when that is more.
+pub(crate) fn step_gap(end: f64) -> f64 {
+    STEP_GAP.max(end.abs() * 4e-6)
+}
+
+/// Whether `c` steps (and moves a node).
+fn steps(c: &crate::scene::Channel) -> bool {
+    c.interpolation == Interpolation::Step && !matches!(c.target, Target::MorphWeights { .. })
+}
+
+/// The key times `[t − 2ε, t − ε, t, t + ε]` of a step at `t`, within
+/// `[0, duration]`, as posed.
+pub(crate) fn step_keys(t: f64, gap: f64, duration: f64) -> impl Iterator<Item = f64> {
+    [t - 2.0 * gap, t - gap, t, t + gap]
+        .into_iter()
+        .filter(move |&x| x >= 0.0 && x <= duration)
+        .map(as_posed)
+}
+
+/// The times of the steps of `anim` (its `STEP` channels' key times
+/// after 0, within its duration).
+pub(crate) fn step_times(anim: &Animation, duration: f64) -> Vec<f64> {
+    let mut out: Vec<f64> = anim
+        .channels
+        .iter()
+        .filter(|c| steps(c))
+        .flat_map(|c| c.times.iter().map(|&t| f64::from(t)))
+        .filter(|&t| t.is_finite() && t > 0.0 && t <= duration)
+        .collect();
+    out.sort_by(f64::total_cmp);
+    out.dedup();
+    out
+}
+
+/// Whether `t` lies within a step at one of `steps` (between its outer
+/// keys, exclusive), where the source jumps and MilkShape cannot follow.
+fn within_step(steps: &[f64], gap: f64, t: f64) -> bool {
+    let i = steps.partition_point(|&s| s + gap <= t);
+    steps
+        .get(i)
+        .is_some_and(|&s| t > as_posed(s - 2.0 * gap) && t < as_posed(s + gap))
+}
+
+/// Evenly spread times `0, 1/rate, …` up to `duration`, and `duration`;
+/// at most `most + 2` of them (then spread at `duration / most`).
+fn grid(duration: f64, rate: f64, most: usize) -> impl Iterator<Item = f64> {
+    let wanted = (duration * rate).floor();
+    let (n, step) = if wanted.is_finite() && wanted >= 0.0 && wanted <= most as f64 {
+        (wanted as usize, 1.0 / rate)
+    } else {
+        (most, duration / most as f64)
+    };
+    (0..=n)
+        .map(move |i| i as f64 * step)
+        .chain(std::iter::once(duration))
+}
+
+/// The sample times of an animation of `duration` seconds (see the
+/// module documentation), sorted, as posed; `key_times` are its channels'
+/// key times, `fps` the frame rate MilkShape plays at, `gap` the steps'
+/// `ε`.
+pub(crate) fn samples(
+    anim: &Animation,
+    key_times: &[f64],
+    duration: f64,
+    fps: f64,
+    gap: f64,
+) -> Vec<f64> {
+    let steps = step_times(anim, duration);
+    let mut base: Vec<f64> = key_times.iter().copied().map(as_posed).collect();
+    base.extend(
+        grid(duration, fps * PER_FRAME, MOST_SAMPLES)
+            .map(as_posed)
+            .filter(|&t| !within_step(&steps, gap, t)),
+    );
+    for &s in &steps {
+        base.extend(step_keys(s, gap, duration));
+    }
+    base.sort_by(f64::total_cmp);
+    base.dedup();
+    let mut times = base.clone();
+    for w in base.windows(2) {
+        let mid = as_posed(0.5 * (w[0] + w[1]));
+        if !within_step(&steps, gap, mid) {
+            times.push(mid);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    times
+}
+
+/// The times an animation of `duration` seconds is checked at: every
+/// MilkShape frame of it and every midpoint between two, its end
+/// included, as posed.
+pub(crate) fn checks(duration: f64, fps: f64) -> Vec<f64> {
+    let mut times: Vec<f64> = grid(duration, fps * CHECKS_PER_FRAME, MOST_CHECKS)
+        .map(as_posed)
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    times
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Channel;
+
+    fn stepped(times: &[f32]) -> Animation {
+        Animation {
+            channels: vec![Channel {
+                target: Target::Rotation { node: 0 },
+                interpolation: Interpolation::Step,
+                times: times.to_vec(),
+                values: vec![0.0; 4 * times.len()],
+            }],
+            ..Animation::default()
+        }
+    }
+
+    #[test]
+    fn steps_get_four_distinct_keys_and_no_sample_inside() {
+        let anim = stepped(&[0.0, 0.5, 1.0]);
+        let gap = step_gap(1.0);
+        let keys: Vec<f64> = step_keys(0.5, gap, 1.0).collect();
+        assert_eq!(keys.len(), 4);
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        assert!((keys[2] - 0.5).abs() < 1e-7);
+        let times = samples(&anim, &[0.0, 0.5, 1.0], 1.0, 24.0, gap);
+        for k in &keys {
+            assert!(times.contains(k), "{k}");
+        }
+        // Nothing strictly between the outer keys but the keys themselves.
+        let inside: Vec<f64> = times
+            .iter()
+            .copied()
+            .filter(|&t| t > keys[0] && t < keys[3])
+            .collect();
+        assert_eq!(inside, keys[1..3].to_vec());
+        // Also when a frame falls within a step.
+        let near = 0.5 + 0.5 * gap;
+        let anim = stepped(&[0.0, near as f32, 1.0]);
+        let times = samples(&anim, &[0.0, near, 1.0], 1.0, 24.0, gap);
+        let keys: Vec<f64> = step_keys(near, gap, 1.0).collect();
+        let inside = times
+            .iter()
+            .filter(|&&t| t > keys[0] && t < keys[3])
+            .count();
+        assert_eq!(inside, 2, "{times:?}");
+        // Half frames at least, and midpoints.
+        assert!(times.len() > 4 * 24);
+    }
+
+    #[test]
+    fn the_gap_keeps_keys_apart_in_f32_frames_on_long_timelines() {
+        for end in [1.0f64, 100.0, 5000.0] {
+            let gap = step_gap(end);
+            let fps = 30.0f32;
+            let a = ((end - gap) as f32) * fps;
+            let b = (end as f32) * fps;
+            assert!(a < b, "{end}");
+        }
+    }
+
+    #[test]
+    fn checks_cover_frames_and_halves() {
+        let c = checks(1.0, 24.0);
+        assert_eq!(c.len(), 49);
+        assert_eq!(c[1], as_posed(1.0 / 48.0));
+        assert_eq!(*c.last().unwrap(), 1.0);
+        // Bounded, however long.
+        assert!(checks(1e30, 24.0).len() <= MOST_CHECKS + 2);
+        assert!(checks(f64::INFINITY, 24.0).len() <= MOST_CHECKS + 2);
+    }
+}

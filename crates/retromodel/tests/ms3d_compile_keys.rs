@@ -1,0 +1,469 @@
+//! Keys of skinned glTF animations compiled to MS3D, for every glTF
+//! interpolation (LINEAR, STEP, CUBICSPLINE, and all three in one action):
+//! the rig of `retromodel_testkit::rig_gltf` (shaped as Blender's exporter
+//! writes one; Blender itself is not needed) is compiled, written and read
+//! back, and evaluated by [`milkshape`], an evaluator written here from
+//! `MS3D.md` (MilkShape's viewer: Euler keys slerped, positions Hermite
+//! with looped tangents, key times in seconds sampled in frames), which
+//! shares no code with the library's. Every source vertex must be within
+//! 1e-3 of the extent of the source's at every 1/30 s of every clip and
+//! halfway between, and the bind pose within 1e-5:
+//!
+//! - against three.js (`acceptance/ms3d_three.mjs`: GLTFLoader +
+//!   AnimationMixer) when node and `acceptance/node_modules` are there
+//!   (required under CI);
+//! - against `scene::Pose` (glTF's interpolation, itself tested against
+//!   three.js in `scene_pose.rs`) always, also just before each step.
+
+#![cfg(all(feature = "gltf", feature = "textures"))]
+
+use std::path::{Path, PathBuf};
+
+use glam::{DMat4, DQuat, DVec3, Vec3};
+use retromodel::gltf::{import, ImportOptions};
+use retromodel::ms3d::compile::{compile, Ms3dCompileOptions, Ms3dCompiled};
+use retromodel::ms3d::Ms3d;
+use retromodel::scene::{Pose, Scene};
+use serde_json::{json, Value};
+
+/// MilkShape's viewer, from `/work/shared/formats/MS3D.md` ("Skeletal
+/// animation — as MilkShape's own viewer does it").
+mod milkshape {
+    use super::*;
+
+    /// `Rz(z) · Ry(y) · Rx(x)`.
+    pub fn euler(a: [f32; 3]) -> DQuat {
+        let [x, y, z] = a.map(f64::from);
+        DQuat::from_rotation_z(z) * DQuat::from_rotation_y(y) * DQuat::from_rotation_x(x)
+    }
+
+    fn slerp(a: DQuat, b: DQuat, t: f64) -> DQuat {
+        let b = if a.dot(b) < 0.0 { -b } else { b };
+        let d = a.dot(b).clamp(-1.0, 1.0);
+        if d > 1.0 - 1e-12 {
+            return (a * (1.0 - t) + b * t).normalize();
+        }
+        let w = d.acos();
+        (a * ((1.0 - t) * w).sin() + b * (t * w).sin()) * (1.0 / w.sin())
+    }
+
+    /// The interval `[i, i + 1]` with `time[i] <= f < time[i + 1]`.
+    fn interval(times: &[f64], f: f64) -> Option<usize> {
+        (0..times.len().saturating_sub(1)).find(|&i| f >= times[i] && f < times[i + 1])
+    }
+
+    fn rotation(keys: &[retromodel::ms3d::Key], fps: f64, f: f64) -> DQuat {
+        if keys.is_empty() {
+            return DQuat::IDENTITY;
+        }
+        let times: Vec<f64> = keys.iter().map(|k| f64::from(k.time) * fps).collect();
+        match interval(&times, f) {
+            Some(i) => {
+                let t = (f - times[i]) / (times[i + 1] - times[i]);
+                slerp(euler(keys[i].value), euler(keys[i + 1].value), t)
+            }
+            None if f < times[0] => euler(keys[0].value),
+            None => euler(keys[keys.len() - 1].value),
+        }
+    }
+
+    fn position(keys: &[retromodel::ms3d::Key], fps: f64, f: f64) -> DVec3 {
+        if keys.is_empty() {
+            return DVec3::ZERO;
+        }
+        let n = keys.len();
+        let times: Vec<f64> = keys.iter().map(|k| f64::from(k.time) * fps).collect();
+        let p = |k: usize| DVec3::from(keys[k].value.map(f64::from));
+        let tangent = |k: usize| -> (DVec3, DVec3) {
+            if n <= 2 {
+                return (DVec3::ZERO, DVec3::ZERO);
+            }
+            let k0 = if k == 0 { n - 1 } else { k - 1 };
+            let k2 = if k + 1 == n { 0 } else { k + 1 };
+            let dir = p(k2) - p(k0);
+            let (dt1, dt2) = (times[k] - times[k0], times[k2] - times[k]);
+            (dir * dt1 / (dt1 + dt2), dir * dt2 / (dt1 + dt2))
+        };
+        match interval(&times, f) {
+            Some(i) => {
+                let t = (f - times[i]) / (times[i + 1] - times[i]);
+                let (t2, t3) = (t * t, t * t * t);
+                p(i) * (2.0 * t3 - 3.0 * t2 + 1.0)
+                    + tangent(i).1 * (t3 - 2.0 * t2 + t)
+                    + p(i + 1) * (-2.0 * t3 + 3.0 * t2)
+                    + tangent(i + 1).0 * (t3 - t2)
+            }
+            None if f < times[0] => p(0),
+            None => p(n - 1),
+        }
+    }
+
+    /// Every vertex of `model` skinned at `seconds` on its timeline
+    /// (`None`: the bind pose).
+    pub fn skin(model: &Ms3d, seconds: Option<f32>) -> Vec<[f32; 3]> {
+        let fps = f64::from(model.fps.max(1.0));
+        let n = model.joints.len();
+        let parent: Vec<Option<usize>> = model
+            .joints
+            .iter()
+            .map(|j| model.joints.iter().position(|p| p.name == j.parent))
+            .collect();
+        let mut bind = vec![DMat4::IDENTITY; n];
+        let mut posed = vec![DMat4::IDENTITY; n];
+        // Parents come first in the compiler's files; checked here.
+        for (i, j) in model.joints.iter().enumerate() {
+            let local = DMat4::from_rotation_translation(
+                euler(j.rotation),
+                DVec3::from(j.position.map(f64::from)),
+            );
+            let animated = match seconds {
+                Some(s) => {
+                    let f = f64::from(s) * fps;
+                    local
+                        * DMat4::from_rotation_translation(
+                            rotation(&j.rotation_keys, fps, f),
+                            position(&j.position_keys, fps, f),
+                        )
+                }
+                None => local,
+            };
+            match parent[i] {
+                Some(p) => {
+                    assert!(p < i, "joint {i}: parent {p} after it");
+                    bind[i] = bind[p] * local;
+                    posed[i] = posed[p] * animated;
+                }
+                None => {
+                    bind[i] = local;
+                    posed[i] = animated;
+                }
+            }
+        }
+        let skinning: Vec<DMat4> = (0..n).map(|i| posed[i] * bind[i].inverse()).collect();
+        let records = model.extras.vertices.as_ref().map(|v| &v.records);
+        model
+            .vertices
+            .iter()
+            .enumerate()
+            .map(|(v, vertex)| {
+                let p = DVec3::from(vertex.position.map(f64::from));
+                let (ids, w) = match records.and_then(|r| r.get(v)) {
+                    Some(r) if r.weights != [0, 0, 0] => {
+                        let w = r.weights.map(f64::from);
+                        (
+                            [vertex.bone_id, r.bone_ids[0], r.bone_ids[1], r.bone_ids[2]],
+                            [w[0], w[1], w[2], 100.0 - w[0] - w[1] - w[2]],
+                        )
+                    }
+                    _ => ([vertex.bone_id, -1, -1, -1], [100.0, 0.0, 0.0, 0.0]),
+                };
+                if ids[0] < 0 || ids[0] as usize >= n {
+                    return vertex.position;
+                }
+                let mut out = DVec3::ZERO;
+                let mut used = 0.0;
+                for k in 0..4 {
+                    if w[k] <= 0.0 || ids[k] < 0 || ids[k] as usize >= n {
+                        break;
+                    }
+                    out += skinning[ids[k] as usize].transform_point3(p) * (w[k] / 100.0);
+                    used += w[k];
+                }
+                if used == 0.0 {
+                    out = skinning[ids[0] as usize].transform_point3(p);
+                }
+                out.to_array().map(|x| x as f32)
+            })
+            .collect()
+    }
+}
+
+/// The rig, written to a temporary folder, imported and compiled.
+struct Case {
+    _dir: tempfile::TempDir,
+    file: PathBuf,
+    scene: Scene,
+    compiled: Ms3dCompiled,
+    /// Read back from the written bytes.
+    model: Ms3d,
+    extent: f32,
+}
+
+fn case() -> Case {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rig.glb");
+    let glb = retromodel_testkit::rig_gltf::rig_glb();
+    std::fs::write(&file, &glb).unwrap();
+    let scene = import(&glb, None, &ImportOptions::default()).unwrap().scene;
+    let compiled = compile(&scene, &Ms3dCompileOptions::default()).unwrap();
+    let model = Ms3d::from_bytes(&compiled.model.to_bytes().unwrap()).unwrap();
+    // The source's bind-pose box.
+    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for m in &scene.meshes {
+        for p in &m.positions {
+            lo = lo.min(Vec3::from(*p));
+            hi = hi.max(Vec3::from(*p));
+        }
+    }
+    Case {
+        _dir: dir,
+        file,
+        scene,
+        compiled,
+        model,
+        extent: (hi - lo).length(),
+    }
+}
+
+/// Every 1/30 s of `duration` and halfway between, the end included.
+fn times(duration: f32) -> Vec<f32> {
+    let n = (f64::from(duration) * 60.0).round() as usize;
+    (0..=n).map(|i| (i as f64 / 60.0) as f32).collect()
+}
+
+/// Where on the MS3D's timeline the clip of animation `a` starts, in
+/// seconds (its first frame over the fps).
+fn clip_start(model: &Ms3d, name: &str) -> f64 {
+    let clip = model
+        .clips()
+        .into_iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no clip {name}"));
+    f64::from(clip.first_frame) / f64::from(model.fps.max(1.0))
+}
+
+/// The source's vertices (scene order, per mesh) at `t` of animation `a`.
+fn source(scene: &Scene, pose: &mut Pose, a: Option<usize>, t: f32) -> Vec<Vec<[f32; 3]>> {
+    match a {
+        Some(a) => pose.sample(scene, a, t),
+        None => pose.reset(scene),
+    }
+    (0..scene.meshes.len())
+        .map(|m| {
+            let n = scene.meshes[m].positions.len();
+            let (mut p, mut nn) = (vec![[0.0; 3]; n], vec![[0.0; 3]; n]);
+            pose.mesh_vertices(scene, m, &mut p, &mut nn);
+            p
+        })
+        .collect()
+}
+
+fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
+    (Vec3::from(a) - Vec3::from(b)).length()
+}
+
+/// The largest distance between the MS3D's skinned vertices and the
+/// source's, over the source's vertices.
+fn worst(case: &Case, skinned: &[[f32; 3]], src: &[Vec<[f32; 3]>]) -> f32 {
+    let mut worst = 0.0f32;
+    for (m, map) in case.compiled.vertex_map.iter().enumerate() {
+        for (i, v) in map.iter().enumerate() {
+            if let Some(v) = v {
+                worst = worst.max(distance(src[m][i], skinned[*v as usize]));
+            }
+        }
+    }
+    worst
+}
+
+#[test]
+fn every_interpolation_matches_the_source_at_every_thirtieth_and_between() {
+    let case = case();
+    let mut pose = Pose::new(&case.scene).unwrap();
+    let rest = worst(
+        &case,
+        &milkshape::skin(&case.model, None),
+        &source(&case.scene, &mut pose, None, 0.0),
+    );
+    assert!(rest <= 1e-5 * case.extent, "bind pose {rest}");
+    assert_eq!(case.scene.animations.len(), 4);
+    for (a, anim) in case.scene.animations.iter().enumerate() {
+        let start = clip_start(&case.model, &anim.name);
+        let mut t = times(anim.duration());
+        // Just before each key time (the steps) too.
+        t.extend((1..anim.channels[0].times.len()).map(|k| anim.channels[0].times[k] - 2e-3));
+        let mut largest = 0.0f32;
+        for &t in &t {
+            let skinned = milkshape::skin(&case.model, Some((start + f64::from(t)) as f32));
+            let e = worst(&case, &skinned, &source(&case.scene, &mut pose, Some(a), t));
+            assert!(
+                e <= 1e-3 * case.extent,
+                "{} at {t} s: {} of the extent",
+                anim.name,
+                e / case.extent
+            );
+            largest = largest.max(e);
+        }
+        // The compiler's report measured at frames and between: not less
+        // than what we measure at every frame and halfway between.
+        let report = &case.compiled.report.animations[a];
+        let fps = f64::from(case.model.fps);
+        let frames = (f64::from(anim.duration()) * fps * 2.0).floor() as usize;
+        let mut at_frames = 0.0f32;
+        for i in 0..=frames {
+            let t = (i as f64 / (2.0 * fps)) as f32;
+            let skinned = milkshape::skin(&case.model, Some((start + f64::from(t)) as f32));
+            let e = worst(&case, &skinned, &source(&case.scene, &mut pose, Some(a), t));
+            at_frames = at_frames.max(e / case.extent);
+        }
+        assert!(
+            report.max_error >= at_frames * 0.99 - 1e-6,
+            "{}: the report says {}, measured {at_frames}",
+            anim.name,
+            report.max_error
+        );
+        assert!(
+            report.max_error <= 1e-3,
+            "{}: {}",
+            anim.name,
+            report.max_error
+        );
+        assert!(report.checked_times > frames, "{}", anim.name);
+        eprintln!(
+            "{}: {} keys ({} in the source), {:.2e} of the extent (report {:.2e})",
+            anim.name,
+            report.keys,
+            report.source_keys,
+            largest / case.extent,
+            report.max_error
+        );
+    }
+}
+
+#[test]
+fn a_step_becomes_keys_a_tiny_time_apart_and_key_counts_stay_small() {
+    let case = case();
+    let spine = case
+        .model
+        .joints
+        .iter()
+        .find(|j| j.name.to_string_lossy() == "Spine")
+        .expect("a Spine joint");
+    let start = clip_start(&case.model, "Stepped");
+    // The Stepped action's keys are every 0.25 s; each step after 0 has a
+    // key at it and one less than a millisecond before it.
+    for k in 1..7 {
+        let t = start + 0.25 * f64::from(k);
+        let at = |lo: f64, hi: f64| {
+            spine
+                .rotation_keys
+                .iter()
+                .any(|key| (lo..=hi).contains(&f64::from(key.time)))
+        };
+        assert!(at(t - 1e-6, t + 1e-6), "no key at the step at {t}");
+        assert!(at(t - 1e-3, t - 1e-5), "no key just before the step at {t}");
+    }
+    // No key per millisecond: at most 60 a second per track (2.5 a
+    // frame), though the Cubic action's curves are far from MilkShape's.
+    let tracks = 2 * case.model.joints.len();
+    for (a, anim) in case
+        .compiled
+        .report
+        .animations
+        .iter()
+        .zip(&case.scene.animations)
+    {
+        let most = 60.0 * tracks as f32 * anim.duration();
+        assert!(
+            a.keys as f32 <= most,
+            "{}: {} keys, {} source keys",
+            a.name,
+            a.keys,
+            a.source_keys
+        );
+        assert!(a.keys >= a.source_keys / 2, "{}: {} keys", a.name, a.keys);
+    }
+    // A step needs no more than its four keys: the Stepped action's keys
+    // stay within a few per source key.
+    let stepped = &case.compiled.report.animations[1];
+    assert!(stepped.keys <= 4 * stepped.source_keys, "{stepped:?}");
+}
+
+/// Whether node can run three.js here: node and `acceptance/node_modules`
+/// (under CI both must be there).
+fn node_with_three(root: &Path) -> bool {
+    let node = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let three = root.join("acceptance/node_modules/three").is_dir();
+    if !(node && three) && std::env::var_os("CI").is_some() {
+        panic!("under CI, node and acceptance/node_modules (npm ci) are needed");
+    }
+    node && three
+}
+
+#[test]
+fn every_interpolation_matches_three_js_at_every_thirtieth_and_between() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    if !node_with_three(&root) {
+        eprintln!("skipped: node or acceptance/node_modules missing");
+        return;
+    }
+    let case = case();
+    let mut frames = vec![json!({
+        "name": "rest", "animation": Value::Null, "time": 0.0,
+        "positions": by_source(&case, &milkshape::skin(&case.model, None)),
+        "allowed": 1e-5 * case.extent,
+    })];
+    for (a, anim) in case.scene.animations.iter().enumerate() {
+        let start = clip_start(&case.model, &anim.name);
+        for t in times(anim.duration()) {
+            let skinned = milkshape::skin(&case.model, Some((start + f64::from(t)) as f32));
+            frames.push(json!({
+                "name": format!("{}@{t}", anim.name), "animation": a,
+                "animation_name": anim.name, "time": t,
+                "positions": by_source(&case, &skinned),
+                "allowed": 1e-3 * case.extent,
+            }));
+        }
+    }
+    let meshes: Vec<Value> = case
+        .scene
+        .meshes
+        .iter()
+        .enumerate()
+        .map(|(m, mesh)| {
+            // One primitive per mesh node in the rig.
+            let _ = m;
+            json!({"name": mesh.name, "node": mesh.node, "primitive": 0,
+                   "vertices": mesh.positions.len()})
+        })
+        .collect();
+    let expectations = case.file.with_extension("json");
+    std::fs::write(
+        &expectations,
+        serde_json::to_vec(&json!({"files": [{
+            "file": case.file, "extent": case.extent, "meshes": meshes, "frames": frames,
+        }]}))
+        .unwrap(),
+    )
+    .unwrap();
+    let out = std::process::Command::new("node")
+        .arg(root.join("acceptance/ms3d_three.mjs"))
+        .arg(&expectations)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "three.js disagrees:\n{text}");
+}
+
+/// Per source mesh, its vertices' MS3D positions flattened (`null` for a
+/// vertex no triangle uses).
+fn by_source(case: &Case, skinned: &[[f32; 3]]) -> Vec<Value> {
+    case.compiled
+        .vertex_map
+        .iter()
+        .map(|map| {
+            Value::Array(
+                map.iter()
+                    .flat_map(|v| match v {
+                        Some(v) => skinned[*v as usize].map(|x| json!(x)).to_vec(),
+                        None => vec![Value::Null; 3],
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
