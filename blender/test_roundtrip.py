@@ -16,12 +16,13 @@ A source that is itself unusable (`validate` reports an error, as for the
 crafted MD2 with no vertices, which Quake II
 draws as nothing) must be refused with a report, not a
 traceback. An MD2 over Quake II's limits must be refused with a message
-naming the Engine option, and exported with the engine that allows it.
+naming the engines that take it, and exported with the first of them that does.
 """
 
 import glob
 import json
 import os
+import re
 import sys
 import time
 
@@ -34,6 +35,8 @@ corpus, outdir = sys.argv[sys.argv.index("--") + 1 :][:2]
 facts = json.load(open(os.path.join(corpus, "facts.json")))
 retromodel_io.register()
 rm = retromodel_io._retromodel()
+# The export panel's engines.
+ENGINES = ("quake2", "yquake2", "q2pro", "kmquake2", "ufoai")
 
 
 def export(path, out, **options):
@@ -77,9 +80,15 @@ for path in models:
         failures.append(f"{name}: import failed: {imported}")
         continue
     ok, message = export(path, out)
-    engine = ""
-    if not ok and out.endswith(".md2") and "ufoai" in message.lower():
-        engine = "ufoai"
+    # Over Quake II's limits, the refusal names the engines that take the
+    # model: the first of them that does must give the model back.
+    engine, tried = "", set()
+    while not ok and out.endswith(".md2"):
+        named = [e for e in ENGINES if re.search(rf"\b{e}\b", message.lower()) and e not in tried]
+        if not named:
+            break
+        engine = named[0]
+        tried.add(engine)
         ok, message = export(path, out, engine=engine)
     if not ok and unusable and message:
         # The crafted files: the source has no usable geometry, and the
