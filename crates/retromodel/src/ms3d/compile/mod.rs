@@ -63,6 +63,7 @@
 //! default morph weights, and animations of morph weights alone are left
 //! out, with a warning (MD2 stores vertex animation).
 
+mod bind;
 mod geometry;
 mod joints;
 mod keys;
@@ -464,6 +465,11 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
     )?;
     if fitted.nonrigid > f64::from(options.tolerance * extent) {
         warnings.push(Ms3dCompileWarning::NonRigidMotion {
+            joint: plan
+                .joints
+                .get(fitted.nonrigid_joint)
+                .map(|j| scene.nodes[j.node].name.clone())
+                .unwrap_or_default(),
             error: (fitted.nonrigid / f64::from(extent)) as f32,
         });
     }
