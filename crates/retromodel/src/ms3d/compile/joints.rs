@@ -157,15 +157,60 @@ fn trs_with(t: [f32; 3], r: [f32; 4], s: [f64; 3]) -> DMat4 {
     DMat4::from_scale_rotation_translation(DVec3::from(s), q, DVec3::from(t.map(f64::from)))
 }
 
-/// Which helper joint of `Scene::from_ms3d` a node is, if any.
-fn helper(scene: &Scene, node: usize) -> Option<Slot> {
+/// Which helper joint of `Scene::from_ms3d` a node is, if any: by its
+/// note, or, for `weight_remainder` without it (Blender drops notes), by
+/// being [`collapsed`].
+fn helper(scene: &Scene, node: usize, chosen: &[usize]) -> Option<Slot> {
     let n = scene.nodes.get(node)?;
     let note = n.extras.get("note").and_then(|v| v.as_str());
     match (n.name.as_str(), note) {
         ("static", Some(crate::scene::STATIC_NOTE)) => Some(Slot::Still),
         ("weight_remainder", Some(crate::scene::REMAINDER_NOTE)) => Some(Slot::Remainder),
-        _ => None,
+        _ => collapsed(scene, node, chosen).then_some(Slot::Remainder),
     }
+}
+
+/// Whether `node` is a root without children at the origin scaled to
+/// nothing at every time of the animations `chosen` (and at rest when
+/// one of them does not scale it): its skinning matrix is zero, so the
+/// share of weights on it is left out, which is MilkShape's weights
+/// short of 100 %, exactly. Blender writes `weight_remainder` so.
+fn collapsed(scene: &Scene, node: usize, chosen: &[usize]) -> bool {
+    let Some(n) = scene.nodes.get(node) else {
+        return false;
+    };
+    if n.parent.is_some()
+        || n.translation != [0.0; 3]
+        || scene.nodes.iter().any(|c| c.parent == Some(node))
+    {
+        return false;
+    }
+    let zero = |v: &[f32]| !v.is_empty() && v.iter().all(|&x| x == 0.0);
+    let mut rest_needed = chosen.is_empty();
+    for &a in chosen {
+        let Some(anim) = scene.animations.get(a) else {
+            continue;
+        };
+        let mut scaled = false;
+        for c in &anim.channels {
+            match c.target {
+                Target::Scale { node: t } if t == node => {
+                    if !zero(&c.values) {
+                        return false;
+                    }
+                    scaled = true;
+                }
+                Target::Translation { node: t } if t == node => {
+                    if !zero(&c.values) {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest_needed |= !scaled;
+    }
+    !rest_needed || n.scale == [0.0; 3]
 }
 
 /// Whether `m` is the identity to `eps` (linear part) and `eps · scale`
@@ -204,7 +249,7 @@ fn parents_first(scene: &Scene) -> Vec<usize> {
 
 /// The plan for `scene`, with `animated` the nodes that the chosen
 /// animations move (their channels' targets).
-pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
+pub(crate) fn plan(scene: &Scene, animated: &[bool], chosen: &[usize]) -> Result<JointPlan> {
     let n = scene.nodes.len();
     let order = parents_first(scene);
     let mut rest_global = vec![DMat4::IDENTITY; n];
@@ -245,7 +290,7 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
                     format!("node {node} out of range 0..{n}"),
                 ));
             }
-            if let Some(h) = helper(scene, node) {
+            if let Some(h) = helper(scene, node, chosen) {
                 skin_slots.push(Some(h));
                 continue;
             }

@@ -334,7 +334,7 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
         ));
     }
     let animated = joints::animated_nodes(scene, &chosen);
-    let plan = joints::plan(scene, &animated)?;
+    let plan = joints::plan(scene, &animated, &chosen)?;
     if plan.joints.len() > limits::JOINTS {
         return Err(over_limit(
             "joints",
