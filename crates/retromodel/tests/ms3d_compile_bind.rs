@@ -165,3 +165,93 @@ fn weight_remainder_as_blender_writes_it_is_weights_short_of_100_percent() {
     let e = errors(&scene, &model, |_| true);
     assert!(e.motion <= 1e-3, "{}", e.motion);
 }
+
+/// Keeps the keys of `scene`'s animations up to `seconds` (the compile of
+/// a whole long timeline is slow in a debug build).
+fn first_seconds(scene: &mut Scene, seconds: f32) {
+    for a in &mut scene.animations {
+        for c in &mut a.channels {
+            let keep = c.times.iter().filter(|&&t| t <= seconds).count().max(1);
+            let per_key = c.values.len() / c.times.len().max(1);
+            c.times.truncate(keep);
+            c.values.truncate(keep * per_key);
+        }
+    }
+}
+
+#[test]
+fn woman4_through_gltf_as_blender_writes_it_compiles() {
+    use retromodel::scene::{Channel, Interpolation, Ms3dSceneOptions, Target};
+    let Some(dir) = retromodel_testkit::corpus::corpus_dir() else {
+        return;
+    };
+    let bytes = std::fs::read(dir.join("ms3d/glscene_Woman4.ms3d")).unwrap();
+    let source = Ms3d::from_bytes(&bytes).unwrap();
+    let scene = Scene::from_ms3d(&source, &Ms3dSceneOptions::default()).unwrap();
+    let glb = retromodel::gltf::to_glb(&scene).unwrap();
+    let mut scene = scene_of(&glb);
+    first_seconds(&mut scene, 1.0);
+    // What Blender's export changes: the helpers' notes are gone, the
+    // remainder rests at scale 1 and every key scales it to 0.
+    let remainder = scene
+        .nodes
+        .iter()
+        .position(|n| n.name == "weight_remainder")
+        .expect("Woman4 has weights short of 100 %");
+    for n in &mut scene.nodes {
+        n.extras = serde_json::Value::Null;
+    }
+    scene.nodes[remainder].scale = [1.0; 3];
+    let times = scene.animations[0].channels[0].times.clone();
+    scene.animations[0].channels.push(Channel {
+        target: Target::Scale { node: remainder },
+        interpolation: Interpolation::Linear,
+        values: vec![0.0; 3 * times.len()],
+        times,
+    });
+    let c = compile(&scene, &Ms3dCompileOptions::default()).unwrap();
+    let back = Ms3d::from_bytes(&c.model.to_bytes().unwrap()).unwrap();
+    assert!(back.validate_for_milkshape().is_empty());
+    // MilkShape's joints and `static` (without its note, a joint that
+    // stays put); the remainder is a share left out again.
+    assert_eq!(back.joints.len(), source.joints.len() + 1);
+    assert!(back
+        .joints
+        .iter()
+        .all(|j| j.name.as_bytes() != b"weight_remainder"));
+    assert!(c.report.max_error() <= 1e-3, "{:?}", c.warnings);
+}
+
+/// The cases above saved in `tests/regression/` (replayed through every
+/// fuzz target's checks by `tests/regression.rs` and `fuzz/check.sh`, and
+/// seeds for `gltf_to_ms3d`) are the builders' bytes;
+/// `RETROMODEL_BLESS=1` writes them.
+#[test]
+fn saved_regression_inputs_are_the_builders() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regression");
+    let cases = [
+        (
+            "ms3d_compile_quantized_skin.glb",
+            gltf_skin_cases::quantized(),
+        ),
+        (
+            "ms3d_compile_zero_scale_joint.glb",
+            gltf_skin_cases::zero_scaled(false),
+        ),
+        (
+            "ms3d_compile_joint_scaled_to_zero_and_back.glb",
+            gltf_skin_cases::zero_scaled(true),
+        ),
+        (
+            "ms3d_compile_blender_weight_remainder.glb",
+            gltf_skin_cases::remainder_as_blender_writes_it(),
+        ),
+    ];
+    for (name, bytes) in cases {
+        let path = dir.join(name);
+        if std::env::var_os("RETROMODEL_BLESS").is_some() {
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name}");
+    }
+}

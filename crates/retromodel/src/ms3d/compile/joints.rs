@@ -18,16 +18,25 @@
 //!   joint's motion. Joints are ordered parents first (MilkShape's
 //!   viewer evaluates in file order), keeping the source's order where it
 //!   already is so.
-//! - **Bind pose.** When the scene's rest pose is its bind pose (every
-//!   joint's rest global transform times its inverse bind matrix is the
-//!   identity, to 1e-5), a joint's bind local is its rest transform
-//!   relative to its parent joint (for a one-node path, the node's own
-//!   translation and rotation, exactly); otherwise it is derived from the
-//!   inverse bind matrices, `B = rigid(IBM⁻¹)`, `L = B(parent)⁻¹ · B`.
-//!   The vertices are the source's bind-pose vertices, so MilkShape's
-//!   bind pose shows them exactly; scale or shear in the bind matrices
-//!   stays in a per-joint correction `C = IBM · B` that the animation
-//!   keys absorb (exactly while the motion stays rigid).
+//! - **Bind pose.** Each skin's bind shape `W` (see `bind`: the
+//!   constant transform every joint's rest global times its inverse bind
+//!   matrix gives, the identity for Blender's exports, the dequantisation
+//!   for quantized files) is baked into its vertices, which are then the
+//!   source's rest pose; a joint's bind global `X` is its rest global
+//!   when it agrees with `W`, else `W · IBM⁻¹`; for a rigidly bound mesh,
+//!   its node's rest global. The stored bind is `X`'s rigid part `B`
+//!   (relative to the parent's stored bind; when every `X` is the rest
+//!   global and the parent's is rigid, the rest transform between them,
+//!   for a one-node path the node's own translation and rotation,
+//!   exactly). What `X` has besides (a constant scale) stays in a
+//!   per-joint correction `C = X⁻¹ · B` that the keys absorb: only a
+//!   scale that changes over time is motion MilkShape cannot store.
+//! - **Scale 0.** glTF hides a part by scaling it to 0. Scale factors
+//!   below [`MIN_SCALE`] are taken as it, so that every pose has a rigid
+//!   part (the node's rotation and position); a joint at rest at scale 0
+//!   is bound where it would be at scale 1. A root joint at the origin
+//!   without children scaled to 0 at every time is the `weight_remainder`
+//!   helper (the share of weights MilkShape leaves out), note or not.
 
 use std::collections::HashMap;
 
@@ -160,29 +169,27 @@ fn trs_with(t: [f32; 3], r: [f32; 4], s: [f64; 3]) -> DMat4 {
 /// Which helper joint of `Scene::from_ms3d` a node is, if any: by its
 /// note, or, for `weight_remainder` without it (Blender drops notes), by
 /// being [`collapsed`].
-fn helper(scene: &Scene, node: usize, chosen: &[usize]) -> Option<Slot> {
+fn helper(scene: &Scene, node: usize, chosen: &[usize], at_origin: bool) -> Option<Slot> {
     let n = scene.nodes.get(node)?;
     let note = n.extras.get("note").and_then(|v| v.as_str());
     match (n.name.as_str(), note) {
         ("static", Some(crate::scene::STATIC_NOTE)) => Some(Slot::Still),
         ("weight_remainder", Some(crate::scene::REMAINDER_NOTE)) => Some(Slot::Remainder),
-        _ => collapsed(scene, node, chosen).then_some(Slot::Remainder),
+        _ => (at_origin && collapsed(scene, node, chosen)).then_some(Slot::Remainder),
     }
 }
 
-/// Whether `node` is a root without children at the origin scaled to
-/// nothing at every time of the animations `chosen` (and at rest when
-/// one of them does not scale it): its skinning matrix is zero, so the
-/// share of weights on it is left out, which is MilkShape's weights
-/// short of 100 %, exactly. Blender writes `weight_remainder` so.
+/// Whether `node`, a node without children at the origin (its parent
+/// there and still, the caller checks), is scaled to nothing at every
+/// time of the animations `chosen` (and at rest when one of them does
+/// not scale it): its skinning matrix is zero, so the share of weights
+/// on it is left out, which is MilkShape's weights short of 100 %,
+/// exactly. Blender writes `weight_remainder` so.
 fn collapsed(scene: &Scene, node: usize, chosen: &[usize]) -> bool {
     let Some(n) = scene.nodes.get(node) else {
         return false;
     };
-    if n.parent.is_some()
-        || n.translation != [0.0; 3]
-        || scene.nodes.iter().any(|c| c.parent == Some(node))
-    {
+    if n.translation != [0.0; 3] || scene.nodes.iter().any(|c| c.parent == Some(node)) {
         return false;
     }
     let zero = |v: &[f32]| !v.is_empty() && v.iter().all(|&x| x == 0.0);
@@ -247,8 +254,8 @@ fn parents_first(scene: &Scene) -> Vec<usize> {
     order
 }
 
-/// The plan for `scene`, with `animated` the nodes that the chosen
-/// animations move (their channels' targets).
+/// The plan for `scene`, with `animated` the nodes that the animations
+/// `chosen` move (their channels' targets).
 pub(crate) fn plan(scene: &Scene, animated: &[bool], chosen: &[usize]) -> Result<JointPlan> {
     let n = scene.nodes.len();
     let order = parents_first(scene);
@@ -290,7 +297,11 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool], chosen: &[usize]) -> Result
                     format!("node {node} out of range 0..{n}"),
                 ));
             }
-            if let Some(h) = helper(scene, node, chosen) {
+            let parent = scene.nodes[node].parent.filter(|&p| p < n);
+            let at_origin = parent.is_none_or(|p| {
+                !moves[p] && rest_global[p].w_axis.truncate().length() <= 1e-9 * (1.0 + reach)
+            });
+            if let Some(h) = helper(scene, node, chosen, at_origin) {
                 skin_slots.push(Some(h));
                 continue;
             }
