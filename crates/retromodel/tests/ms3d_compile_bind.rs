@@ -255,3 +255,27 @@ fn saved_regression_inputs_are_the_builders() {
         assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name}");
     }
 }
+
+/// A motion too large for 32-bit floats (two joints each moved by 3e38,
+/// so the source's posed vertices overflow): an error naming the vertex,
+/// never a compile whose reported error is not finite (what the
+/// `gltf_to_ms3d` fuzz target checks, run here on the same bytes).
+#[test]
+fn a_motion_that_overflows_is_an_error_not_an_infinite_error() {
+    use retromodel::scene::{Channel, Interpolation, Target};
+    let mut scene = scene_of(&gltf_skin_cases::zero_scaled(true));
+    for node in [0, 1] {
+        scene.animations[0].channels.push(Channel {
+            target: Target::Translation { node },
+            interpolation: Interpolation::Linear,
+            times: vec![0.0, 1.0],
+            values: vec![0.0, 0.0, 0.0, 3e38, 0.0, 0.0],
+        });
+    }
+    match compile(&scene, &Ms3dCompileOptions::default()) {
+        Err(e) => assert!(e.to_string().contains("not a finite"), "{e}"),
+        Ok(c) => panic!("compiled with error {}", c.report.max_error()),
+    }
+    let glb = retromodel::gltf::to_glb(&scene).unwrap();
+    retromodel_testkit::ms3d_compile_checks::exercise_gltf_to_ms3d(&glb);
+}
