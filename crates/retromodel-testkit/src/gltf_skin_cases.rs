@@ -2,13 +2,13 @@
 //! other tools write): a strip of quads along +Y skinned to a root, a
 //! bending child and a third joint, as a GLB.
 //!
-//! - [`quantized`]: positions as 16-bit integers (`KHR_mesh_quantization`),
+//! - [`quantized`] — positions as 16-bit integers (`KHR_mesh_quantization`),
 //!   the dequantisation `D` folded into every inverse bind matrix (as
 //!   `gltf-transform quantize` writes it);
-//! - [`zero_scaled`]: the third joint scaled to 0 at rest (how glTF hides
+//! - [`zero_scaled`] — the third joint scaled to 0 at rest (how glTF hides
 //!   a part), or animated from 1 to 0 and back; some vertices bound to it
 //!   alone;
-//! - [`remainder_as_blender_writes_it`]: `Scene::from_ms3d`'s
+//! - [`remainder_as_blender_writes_it`] — `Scene::from_ms3d`'s
 //!   `weight_remainder` joint after Blender: no note, rest scale 1, every
 //!   key scale 0.
 //!

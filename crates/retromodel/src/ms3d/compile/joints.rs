@@ -200,20 +200,16 @@ fn collapsed(scene: &Scene, node: usize, chosen: &[usize]) -> bool {
         };
         let mut scaled = false;
         for c in &anim.channels {
-            match c.target {
-                Target::Scale { node: t } if t == node => {
-                    if !zero(&c.values) {
-                        return false;
-                    }
-                    scaled = true;
-                }
-                Target::Translation { node: t } if t == node => {
-                    if !zero(&c.values) {
-                        return false;
-                    }
-                }
-                _ => {}
+            let (Target::Scale { node: t } | Target::Translation { node: t }) = c.target else {
+                continue;
+            };
+            if t != node {
+                continue;
             }
+            if !zero(&c.values) {
+                return false;
+            }
+            scaled |= matches!(c.target, Target::Scale { .. });
         }
         rest_needed |= !scaled;
     }
