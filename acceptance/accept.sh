@@ -32,6 +32,9 @@
 #      milkshape and load in assimp and Maverick with the same counts
 #      (ms3d-peers); skinned ones (ms3d_accept) match three.js's skinned
 #      positions of the source within 1e-3 of the extent (ms3d-three.js);
+#   3e. gltf-transform's quantize/meshopt/sparse versions of the walker
+#      compiled to MS3D against three.js at every 1/30 s
+#      (tests/ms3d_gltf_transform.rs);
 #   4. assimp (when installed) imports every GLB (not the --compress ones:
 #      assimp 5.2 has no EXT_meshopt_compression).
 # Needs node/npm and cargo. Exits non-zero when any check fails.
@@ -221,6 +224,17 @@ skinned=("$corpus/gltf/blender_walker.glb")
 mkdir -p "$out/ms3d-three"
 if "${CARGO_TARGET_DIR:-$root/target}/release/ms3d_accept" "$out/ms3d-three" "${skinned[@]}" &&
    node "$here/md2_three.mjs" "$out/ms3d-three" ms3d_expectations.json; then record ms3d-three.js ok; else record ms3d-three.js FAILED; fi
+
+echo "--- MS3D compiler: gltf-transform's quantize, meshopt and sparse walkers against three.js (tests/ms3d_gltf_transform.rs)"
+# gltf_transform_walker.sh makes them with the pinned @gltf-transform/cli;
+# skin_three.mjs poses them (MeshoptDecoder) at every 1/30 s of every clip:
+# the MS3D as MilkShape skins it within 1e-3 of the extent, its bind pose
+# within 1e-5 of three.js's rest pose, and no scale taken for motion.
+if (cd "$root" && CI=1 cargo test --release --locked -p retromodel-acceptance --test ms3d_gltf_transform); then
+  record ms3d-gltf-transform ok
+else
+  record ms3d-gltf-transform FAILED
+fi
 
 echo "--- retromodel render against three.js in Chromium (render_accept.sh: alpha-mask IoU, colours, a mirrored-skin control)"
 (cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin render_compare)
