@@ -34,6 +34,9 @@
 #      positions of the source within 1e-3 of the extent (ms3d-three.js),
 #      and a rig with LINEAR, STEP and CUBICSPLINE actions does at every
 #      1/30 s and halfway between (ms3d_compile_keys, ms3d-keys-three.js);
+#   3e. gltf-transform's quantize/meshopt/sparse versions of the walker
+#      compiled to MS3D against three.js at every 1/30 s
+#      (tests/ms3d_gltf_transform.rs);
 #   4. assimp (when installed) imports every GLB (not the --compress ones:
 #      assimp 5.2 has no EXT_meshopt_compression).
 # Needs node/npm and cargo. Exits non-zero when any check fails.
@@ -234,6 +237,17 @@ if (cd "$root" && CI=1 cargo test --locked -p retromodel --test ms3d_compile_key
   record ms3d-keys-three.js ok
 else
   record ms3d-keys-three.js FAILED
+fi
+
+echo "--- MS3D compiler: gltf-transform's quantize, meshopt and sparse walkers against three.js (tests/ms3d_gltf_transform.rs)"
+# gltf_transform_walker.sh makes them with the pinned @gltf-transform/cli;
+# skin_three.mjs poses them (MeshoptDecoder) at every 1/30 s of every clip:
+# the MS3D as MilkShape skins it within 1e-3 of the extent, its bind pose
+# within 1e-5 of three.js's rest pose, and no scale taken for motion.
+if (cd "$root" && CI=1 cargo test --release --locked -p retromodel-acceptance --test ms3d_gltf_transform); then
+  record ms3d-gltf-transform ok
+else
+  record ms3d-gltf-transform FAILED
 fi
 
 echo "--- retromodel render against three.js in Chromium (render_accept.sh: alpha-mask IoU, colours, a mirrored-skin control)"

@@ -46,6 +46,8 @@ if [ -d "$corpus" ]; then
   mkdir -p "$d"
   cp -n "$here/corpus/gltf_import/"* "$d/" 2>/dev/null || true
   find "$corpus" -name '*.ms3d' -type f -size -64k -exec cp -n {} "$d/" \;
+  # And the hand-made skins of other tools' kinds (quantized, zero scale).
+  cp -n "$root"/crates/retromodel/tests/regression/ms3d_compile_*.glb "$d/" 2>/dev/null || true
   echo "$d: $(ls "$d" | wc -l) seeds"
   # The MD2 compiler takes the glTF seeds and the small MD2 and MS3D files.
   d="$here/corpus/gltf_to_md2"

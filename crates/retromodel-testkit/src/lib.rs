@@ -40,6 +40,7 @@ pub mod export_checks;
 #[cfg(feature = "glb")]
 pub mod glb;
 pub mod gltf_builder;
+pub mod gltf_skin_cases;
 #[cfg(feature = "export")]
 pub mod import_checks;
 pub mod md2_builder;

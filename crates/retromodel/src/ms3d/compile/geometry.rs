@@ -231,11 +231,12 @@ pub(crate) fn build(scene: &Scene, plan: &JointPlan) -> Result<Geometry> {
         }
         let n = mesh.positions.len();
         let (positions, normals) = match &plan.bindings[m] {
-            Binding::Skinned => baked(mesh, None),
-            Binding::Rigid { bake, .. } | Binding::Static { bake } => baked(mesh, Some(bake)),
+            Binding::Skinned { bake } | Binding::Rigid { bake, .. } | Binding::Static { bake } => {
+                baked(mesh, Some(bake))
+            }
         };
         let stored: Vec<Stored> = match &plan.bindings[m] {
-            Binding::Skinned => influences(scene, plan, m, &mut g)?,
+            Binding::Skinned { .. } => influences(scene, plan, m, &mut g)?,
             Binding::Rigid { joint, .. } => {
                 let (s, _) = encode(&[(u8::try_from(*joint).unwrap_or(u8::MAX), 1.0)]);
                 vec![s; n]

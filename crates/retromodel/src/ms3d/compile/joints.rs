@@ -18,21 +18,31 @@
 //!   joint's motion. Joints are ordered parents first (MilkShape's
 //!   viewer evaluates in file order), keeping the source's order where it
 //!   already is so.
-//! - **Bind pose.** When the scene's rest pose is its bind pose (every
-//!   joint's rest global transform times its inverse bind matrix is the
-//!   identity, to 1e-5), a joint's bind local is its rest transform
-//!   relative to its parent joint (for a one-node path, the node's own
-//!   translation and rotation, exactly); otherwise it is derived from the
-//!   inverse bind matrices, `B = rigid(IBM⁻¹)`, `L = B(parent)⁻¹ · B`.
-//!   The vertices are the source's bind-pose vertices, so MilkShape's
-//!   bind pose shows them exactly; scale or shear in the bind matrices
-//!   stays in a per-joint correction `C = IBM · B` that the animation
-//!   keys absorb (exactly while the motion stays rigid).
+//! - **Bind pose.** Each skin's bind shape `W` (see `bind`: the
+//!   constant transform every joint's rest global times its inverse bind
+//!   matrix gives, the identity for Blender's exports, the dequantisation
+//!   for quantized files) is baked into its vertices, which are then the
+//!   source's rest pose; a joint's bind global `X` is its rest global
+//!   when it agrees with `W`, else `W · IBM⁻¹`; for a rigidly bound mesh,
+//!   its node's rest global. The stored bind is `X`'s rigid part `B`
+//!   (relative to the parent's stored bind; when every `X` is the rest
+//!   global and the parent's is rigid, the rest transform between them,
+//!   for a one-node path the node's own translation and rotation,
+//!   exactly). What `X` has besides (a constant scale) stays in a
+//!   per-joint correction `C = X⁻¹ · B` that the keys absorb: only a
+//!   scale that changes over time is motion MilkShape cannot store.
+//! - **Scale 0.** glTF hides a part by scaling it to 0. Scale factors
+//!   below [`MIN_SCALE`] are taken as it, so that every pose has a rigid
+//!   part (the node's rotation and position); a joint at rest at scale 0
+//!   is bound where it would be at scale 1. A root joint at the origin
+//!   without children scaled to 0 at every time is the `weight_remainder`
+//!   helper (the share of weights MilkShape leaves out), note or not.
 
 use std::collections::HashMap;
 
 use glam::{DMat4, DQuat, DVec3};
 
+use super::bind;
 use super::rigid::{euler_to_quat, quat_to_euler, Rigid};
 use crate::error::{Error, Result};
 use crate::scene::{Scene, Target};
@@ -51,8 +61,12 @@ pub(crate) enum Slot {
 /// How a mesh's vertices are bound.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Binding {
-    /// By its skin's weights.
-    Skinned,
+    /// By its skin's weights; vertices baked by `bake` (the skin's bind
+    /// shape, see `bind`).
+    Skinned {
+        /// Mesh space to model space at bind time.
+        bake: DMat4,
+    },
     /// Wholly to one joint; vertices baked by `bake` (into the joint's
     /// bind space).
     Rigid {
@@ -104,30 +118,102 @@ pub(crate) struct JointPlan {
     pub rest_is_bind: bool,
 }
 
-/// A node's rest local transform `T · R · S`.
+/// Scale factors smaller than this (0 above all: how glTF hides a part)
+/// are taken as this, so that a node scaled to nothing keeps its
+/// rotation and the transforms below it stay invertible; what it moves
+/// still collapses to within a billionth of its size.
+pub(crate) const MIN_SCALE: f64 = 1e-9;
+
+/// A node's local transform `T · R · S` (scale factors below
+/// [`MIN_SCALE`] as `MIN_SCALE`).
 pub(crate) fn trs(t: [f32; 3], r: [f32; 4], s: [f32; 3]) -> DMat4 {
+    trs_with(
+        t,
+        r,
+        s.map(|x| {
+            if f64::from(x).abs() < MIN_SCALE {
+                MIN_SCALE
+            } else {
+                f64::from(x)
+            }
+        }),
+    )
+}
+
+/// [`trs`] with scale factors that are (nearly) 0 taken as 1: where a part
+/// hidden by scale 0 would be.
+fn trs_open(t: [f32; 3], r: [f32; 4], s: [f32; 3]) -> DMat4 {
+    trs_with(
+        t,
+        r,
+        s.map(|x| {
+            if f64::from(x).abs() < MIN_SCALE {
+                1.0
+            } else {
+                f64::from(x)
+            }
+        }),
+    )
+}
+
+fn trs_with(t: [f32; 3], r: [f32; 4], s: [f64; 3]) -> DMat4 {
     let q = DQuat::from_xyzw(r[0].into(), r[1].into(), r[2].into(), r[3].into());
     let q = if q.length() > 0.0 {
         q.normalize()
     } else {
         DQuat::IDENTITY
     };
-    DMat4::from_scale_rotation_translation(
-        DVec3::from(s.map(f64::from)),
-        q,
-        DVec3::from(t.map(f64::from)),
-    )
+    DMat4::from_scale_rotation_translation(DVec3::from(s), q, DVec3::from(t.map(f64::from)))
 }
 
-/// Which helper joint of `Scene::from_ms3d` a node is, if any.
-fn helper(scene: &Scene, node: usize) -> Option<Slot> {
+/// Which helper joint of `Scene::from_ms3d` a node is, if any: by its
+/// note, or, for `weight_remainder` without it (Blender drops notes), by
+/// being [`collapsed`].
+fn helper(scene: &Scene, node: usize, chosen: &[usize], at_origin: bool) -> Option<Slot> {
     let n = scene.nodes.get(node)?;
     let note = n.extras.get("note").and_then(|v| v.as_str());
     match (n.name.as_str(), note) {
         ("static", Some(crate::scene::STATIC_NOTE)) => Some(Slot::Still),
         ("weight_remainder", Some(crate::scene::REMAINDER_NOTE)) => Some(Slot::Remainder),
-        _ => None,
+        _ => (at_origin && collapsed(scene, node, chosen)).then_some(Slot::Remainder),
     }
+}
+
+/// Whether `node`, a node without children at the origin (its parent
+/// there and still, the caller checks), is scaled to nothing at every
+/// time of the animations `chosen` (and at rest when one of them does
+/// not scale it): its skinning matrix is zero, so the share of weights
+/// on it is left out, which is MilkShape's weights short of 100 %,
+/// exactly. Blender writes `weight_remainder` so.
+fn collapsed(scene: &Scene, node: usize, chosen: &[usize]) -> bool {
+    let Some(n) = scene.nodes.get(node) else {
+        return false;
+    };
+    if n.translation != [0.0; 3] || scene.nodes.iter().any(|c| c.parent == Some(node)) {
+        return false;
+    }
+    let zero = |v: &[f32]| !v.is_empty() && v.iter().all(|&x| x == 0.0);
+    let mut rest_needed = chosen.is_empty();
+    for &a in chosen {
+        let Some(anim) = scene.animations.get(a) else {
+            continue;
+        };
+        let mut scaled = false;
+        for c in &anim.channels {
+            let (Target::Scale { node: t } | Target::Translation { node: t }) = c.target else {
+                continue;
+            };
+            if t != node {
+                continue;
+            }
+            if !zero(&c.values) {
+                return false;
+            }
+            scaled |= matches!(c.target, Target::Scale { .. });
+        }
+        rest_needed |= !scaled;
+    }
+    !rest_needed || n.scale == [0.0; 3]
 }
 
 /// Whether `m` is the identity to `eps` (linear part) and `eps · scale`
@@ -164,30 +250,42 @@ fn parents_first(scene: &Scene) -> Vec<usize> {
     order
 }
 
-/// The plan for `scene`, with `animated` the nodes that the chosen
-/// animations move (their channels' targets).
-pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
+/// The plan for `scene`, with `animated` the nodes that the animations
+/// `chosen` move (their channels' targets).
+pub(crate) fn plan(scene: &Scene, animated: &[bool], chosen: &[usize]) -> Result<JointPlan> {
     let n = scene.nodes.len();
     let order = parents_first(scene);
     let mut rest_global = vec![DMat4::IDENTITY; n];
+    let mut rest_open = vec![DMat4::IDENTITY; n];
     let mut moves = vec![false; n];
     for &i in &order {
         let node = &scene.nodes[i];
         let local = trs(node.translation, node.rotation, node.scale);
+        let open = trs_open(node.translation, node.rotation, node.scale);
         let parent = node.parent.filter(|&p| p < n);
-        rest_global[i] = match parent {
-            Some(p) => rest_global[p] * local,
-            None => local,
+        (rest_global[i], rest_open[i]) = match parent {
+            Some(p) => (rest_global[p] * local, rest_open[p] * open),
+            None => (local, open),
         };
         moves[i] = animated.get(i).copied().unwrap_or(false) || parent.is_some_and(|p| moves[p]);
     }
     let bad = |path: String, message: String| Error::InvalidScene { path, message };
-    // Skin joints, with their inverse bind matrices.
+    // The skeleton's size, for tolerances in translation.
+    let reach = rest_global
+        .iter()
+        .map(|g| g.w_axis.truncate().length())
+        .filter(|l| l.is_finite())
+        .fold(0.0f64, f64::max);
+    // Skin joints, with their bind globals (`X`, see `bind`): whether
+    // each is its rest global.
     let mut joint_nodes: Vec<usize> = Vec::new();
-    let mut ibm_of: HashMap<usize, DMat4> = HashMap::new();
+    let mut bind_of: HashMap<usize, DMat4> = HashMap::new();
+    let mut is_rest: HashMap<usize, bool> = HashMap::new();
     let mut slots: Vec<Vec<Option<Slot>>> = Vec::new();
+    let mut shapes: Vec<DMat4> = Vec::with_capacity(scene.skins.len());
     for (s, skin) in scene.skins.iter().enumerate() {
         let mut skin_slots = Vec::with_capacity(skin.joints.len());
+        let mut entries: Vec<(usize, usize, DMat4)> = Vec::with_capacity(skin.joints.len());
         for (k, &node) in skin.joints.iter().enumerate() {
             if node >= n {
                 return Err(bad(
@@ -195,7 +293,11 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
                     format!("node {node} out of range 0..{n}"),
                 ));
             }
-            if let Some(h) = helper(scene, node) {
+            let parent = scene.nodes[node].parent.filter(|&p| p < n);
+            let at_origin = parent.is_none_or(|p| {
+                !moves[p] && rest_global[p].w_axis.truncate().length() <= 1e-9 * (1.0 + reach)
+            });
+            if let Some(h) = helper(scene, node, chosen, at_origin) {
                 skin_slots.push(Some(h));
                 continue;
             }
@@ -217,9 +319,23 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
                     "the inverse bind matrix is singular".to_string(),
                 ));
             }
-            match ibm_of.get(&node) {
+            entries.push((k, node, ibm));
+            skin_slots.push(None);
+        }
+        let pairs: Vec<(DMat4, DMat4)> = entries
+            .iter()
+            .map(|&(_, node, ibm)| (rest_global[node], ibm))
+            .collect();
+        let shape = bind::shape(&pairs, reach);
+        for (&(k, node, ibm), &agrees) in entries.iter().zip(&shape.agrees) {
+            let x = if agrees {
+                rest_global[node]
+            } else {
+                shape.w * ibm.inverse()
+            };
+            match bind_of.get(&node) {
                 Some(other) => {
-                    if !near_identity(&(ibm * other.inverse()), 1e-5, 1.0) {
+                    if !bind::same(&x, other, 1e-5, reach) {
                         return Err(bad(
                             format!("skins[{s}].inverse_bind_matrices[{k}]"),
                             format!(
@@ -230,12 +346,13 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
                     }
                 }
                 None => {
-                    ibm_of.insert(node, ibm);
+                    bind_of.insert(node, x);
+                    is_rest.insert(node, agrees);
                     joint_nodes.push(node);
                 }
             }
-            skin_slots.push(None);
         }
+        shapes.push(shape.w);
         slots.push(skin_slots);
     }
     // `static` used for part of a vertex is a real joint after all.
@@ -266,8 +383,9 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
             for (k, &node) in skin.joints.iter().enumerate() {
                 if slots[s][k] == Some(Slot::Still) {
                     slots[s][k] = None;
-                    if let std::collections::hash_map::Entry::Vacant(e) = ibm_of.entry(node) {
-                        e.insert(DMat4::IDENTITY);
+                    if let std::collections::hash_map::Entry::Vacant(e) = bind_of.entry(node) {
+                        e.insert(rest_open[node]);
+                        is_rest.insert(node, rest_open[node] == rest_global[node]);
                         joint_nodes.push(node);
                     }
                 }
@@ -278,8 +396,10 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
     let mut rigid_meshes: Vec<(usize, usize)> = Vec::new();
     let mut bindings = Vec::with_capacity(scene.meshes.len());
     for (m, mesh) in scene.meshes.iter().enumerate() {
-        if mesh.skin.is_some() {
-            bindings.push(Binding::Skinned);
+        if let Some(sw) = &mesh.skin {
+            bindings.push(Binding::Skinned {
+                bake: shapes.get(sw.skin).copied().unwrap_or(DMat4::IDENTITY),
+            });
             continue;
         }
         match mesh.node {
@@ -290,8 +410,9 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
                 ))
             }
             Some(node) if moves[node] => {
-                if let std::collections::hash_map::Entry::Vacant(e) = ibm_of.entry(node) {
-                    e.insert(rest_global[node].inverse());
+                if let std::collections::hash_map::Entry::Vacant(e) = bind_of.entry(node) {
+                    e.insert(rest_open[node]);
+                    is_rest.insert(node, rest_open[node] == rest_global[node]);
                     joint_nodes.push(node);
                 }
                 rigid_meshes.push((m, node));
@@ -340,10 +461,7 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
             }
         }
     }
-    let rest_is_bind = ordered.iter().all(|&j| {
-        let scale = 1.0 + rest_global[j].w_axis.truncate().length();
-        near_identity(&(rest_global[j] * ibm_of[&j]), 1e-5, scale)
-    });
+    let rest_is_bind = ordered.iter().all(|&j| is_rest[&j]);
     let mut joints: Vec<PlannedJoint> = Vec::with_capacity(ordered.len());
     for &node in &ordered {
         let parent_node = joint_parent(node);
@@ -358,19 +476,25 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
             }
         }
         path.reverse();
-        let wanted_local = if rest_is_bind {
+        // Relative to a rigid parent's bind, the rest transform between
+        // them; else the rigid part of the bind global relative to the
+        // parent's stored one (a scale in the parent scales the offset).
+        let parent_rigid = parent_node.is_none_or(|p| {
+            Rigid::of_matrix(&bind_of[&p]).is_some_and(|(_, residual)| residual < 1e-9)
+        });
+        let wanted_local = if rest_is_bind && parent_rigid {
             let relative = match parent_node {
                 Some(p) => rest_global[p].inverse() * rest_global[node],
                 None => rest_global[node],
             };
             Rigid::of_matrix(&relative).map(|r| r.0)
         } else {
-            let global = Rigid::of_matrix(&ibm_of[&node].inverse()).map(|r| r.0);
-            let parent_global = match parent_node {
-                Some(p) => Rigid::of_matrix(&ibm_of[&p].inverse()).map(|r| r.0),
-                None => Some(Rigid::IDENTITY),
+            let global = Rigid::of_matrix(&bind_of[&node]).map(|r| r.0);
+            let parent_global = match parent {
+                Some(p) => joints[p].bind_global,
+                None => Rigid::IDENTITY,
             };
-            global.zip(parent_global).map(|(g, p)| p.inverse().mul(&g))
+            global.map(|g| parent_global.inverse().mul(&g))
         };
         let local = wanted_local.ok_or_else(|| {
             bad(
@@ -394,7 +518,7 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
             Some(p) => joints[p].bind_global.mul(&bind_local),
             None => bind_local,
         };
-        let c = ibm_of[&node] * bind_global.matrix();
+        let c = bind_of[&node].inverse() * bind_global.matrix();
         let correction = (!near_identity(&c, 1e-5, 1.0 + bind_global.t.length())).then_some(c);
         joints.push(PlannedJoint {
             node,
@@ -411,7 +535,7 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool]) -> Result<JointPlan> {
         let joint = index_of[&node];
         bindings[m] = Binding::Rigid {
             joint,
-            bake: ibm_of[&node].inverse(),
+            bake: bind_of[&node],
         };
     }
     let slots = slots

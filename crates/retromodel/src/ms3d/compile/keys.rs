@@ -80,6 +80,8 @@ pub(crate) struct Fitted {
     /// The largest distance the non-rigid part of the source's motion
     /// (scale, shear) moves a vertex, which MilkShape cannot store.
     pub nonrigid: f64,
+    /// The joint where `nonrigid` is largest.
+    pub nonrigid_joint: usize,
 }
 
 /// Each animation's sample times (seconds into it), sorted (see
@@ -391,7 +393,10 @@ pub(crate) fn targets(
                         ),
                     });
                 };
-                fitted.nonrigid = fitted.nonrigid.max(residual * radius[j]);
+                if residual * radius[j] > fitted.nonrigid {
+                    fitted.nonrigid = residual * radius[j];
+                    fitted.nonrigid_joint = j;
+                }
                 let key = joint.bind_local.inverse().mul(&rigid);
                 let previous = samples[j].last().map_or(DQuat::IDENTITY, |s| s.rotation);
                 samples[j].push(Sample {

@@ -41,9 +41,15 @@
 //!   one per animated node that places a mesh without a skin (its vertices
 //!   bound rigidly), parents first; non-joint ancestors folded in; the
 //!   helper joints of `Scene::from_ms3d` turned back into MilkShape's
-//!   meaning. Bind locals from the rest pose when it is the bind pose,
-//!   else from the inverse bind matrices; vertices are the source's
-//!   bind-pose vertices.
+//!   meaning. A skin's constant bind shape (what every joint's rest
+//!   global times its inverse bind matrix gives, such as the
+//!   dequantisation `gltf-transform quantize` folds into them) is baked
+//!   into the vertices, so MilkShape's bind pose is the source's rest
+//!   pose; bind locals from the rest pose, or from the inverse bind
+//!   matrices for joints whose rest is not their bind; only a scale that
+//!   changes over time is left out (with a warning naming the joint).
+//!   A joint scaled to 0 poses as MilkShape can (its vertices do not
+//!   collapse), never refused.
 //! - **Weights**: vertex extras subversion 2 (10-byte records; see
 //!   [`WEIGHTS_SUBVERSION`]), whole percentages by largest remainder.
 //! - **Timeline and clips**: animations one after another from frame 1,
@@ -64,6 +70,7 @@
 //! default morph weights, and animations of morph weights alone are left
 //! out, with a warning (MD2 stores vertex animation).
 
+mod bind;
 mod geometry;
 mod joints;
 mod keys;
@@ -340,7 +347,7 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
         ));
     }
     let animated = joints::animated_nodes(scene, &chosen);
-    let plan = joints::plan(scene, &animated)?;
+    let plan = joints::plan(scene, &animated, &chosen)?;
     if plan.joints.len() > limits::JOINTS {
         return Err(over_limit(
             "joints",
@@ -452,6 +459,11 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
     let mut fitted = keys::fit(scene, &plan, &layout, &radius, &targets, budget, chains[0]);
     if fitted.nonrigid > f64::from(options.tolerance * extent) {
         warnings.push(Ms3dCompileWarning::NonRigidMotion {
+            joint: plan
+                .joints
+                .get(fitted.nonrigid_joint)
+                .map(|j| scene.nodes[j.node].name.clone())
+                .unwrap_or_default(),
             error: (fitted.nonrigid / f64::from(extent)) as f32,
         });
     }

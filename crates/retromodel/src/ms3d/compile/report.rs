@@ -114,6 +114,9 @@ pub enum Ms3dCompileWarning {
     /// Scale or shear in the source's motion, which MilkShape's rigid
     /// joints cannot store: the rigid part was kept.
     NonRigidMotion {
+        /// The joint (its source node's name) where the left-out part
+        /// moves vertices most.
+        joint: String,
         /// The largest distance the left-out part moves a vertex,
         /// divided by the model's extent.
         error: f32,
@@ -178,9 +181,9 @@ impl fmt::Display for Ms3dCompileWarning {
                 f,
                 "animations {names:?} only animate morph targets, which an MS3D cannot play: left out (MD2 stores vertex animation: compile to .md2)"
             ),
-            Ms3dCompileWarning::NonRigidMotion { error } => write!(
+            Ms3dCompileWarning::NonRigidMotion { joint, error } => write!(
                 f,
-                "the animation scales or shears joints, which MilkShape cannot store: the rigid part is kept (moves vertices by up to {error:.2e} of the extent)"
+                "the animation scales or shears joint {joint:?} (the most), which MilkShape cannot store: the rigid part is kept (moves vertices by up to {error:.2e} of the extent)"
             ),
             Ms3dCompileWarning::Weights { made_whole, dropped } => write!(
                 f,

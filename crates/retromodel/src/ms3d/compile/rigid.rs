@@ -58,23 +58,39 @@ impl Rigid {
 }
 
 /// The rotation nearest to `m` (the orthogonal factor of its polar
-/// decomposition), by Higham's iteration `X ← (X + X⁻ᵀ) / 2`. A matrix
-/// that mirrors (negative determinant) gives the rotation nearest to
-/// `−m`'s mirror image. `None` when `m` is singular or not finite.
-fn polar_rotation(m: &DMat3) -> Option<DQuat> {
+/// decomposition), by Higham's scaled iteration
+/// `X ← (γ·X + X⁻ᵀ/γ) / 2`, `γ = √(‖X⁻¹‖/‖X‖)` (the scaling makes a
+/// nearly singular matrix, such as a joint scaled almost to nothing on
+/// one axis, converge as fast as a rotation). A matrix that mirrors
+/// (negative determinant) gives the rotation nearest to `−m`'s mirror
+/// image. `None` when `m` is singular or not finite.
+pub(crate) fn polar_rotation(m: &DMat3) -> Option<DQuat> {
     let det = m.determinant();
     if !(det.is_finite() && det.abs() > 1e-300) {
         return None;
     }
+    let frobenius = |a: &DMat3| a.to_cols_array().iter().map(|x| x * x).sum::<f64>().sqrt();
     let mut x = if det < 0.0 { -*m } else { *m };
+    let mut scaled = true;
     for _ in 0..64 {
         let inv_t = x.inverse().transpose();
-        let next = (x + inv_t) * 0.5;
+        let gamma = if scaled {
+            (frobenius(&inv_t) / frobenius(&x)).sqrt()
+        } else {
+            1.0
+        };
+        if !(gamma.is_finite() && gamma > 0.0) {
+            return None;
+        }
+        let next = (x * gamma + inv_t * (1.0 / gamma)) * 0.5;
         let change = (next - x)
             .to_cols_array()
             .iter()
             .fold(0.0f64, |a, &b| a.max(b.abs()));
         x = next;
+        // Scaling only speeds up the first steps; the last converge
+        // quadratically without it.
+        scaled = change > 1e-3;
         if change < 1e-15 {
             break;
         }

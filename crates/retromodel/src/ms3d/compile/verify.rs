@@ -6,7 +6,7 @@ use glam::{Mat4, Vec3};
 
 use super::layout::Layout;
 use super::times;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ms3d::{Influences, Ms3d, Skeleton};
 use crate::scene::{Pose, Scene};
 
@@ -46,26 +46,53 @@ pub(crate) fn check(
     let mut normals = vec![[0.0f32; 3]; longest];
     let mut matrices = vec![Mat4::IDENTITY; skeleton.joint_count()];
     let mut skinned = vec![[0.0f32; 3]; model.vertices.len()];
-    let mut compare = |pose: &Pose, skinned: &[[f32; 3]]| -> f32 {
+    // The largest distance over the extent; a position that is not
+    // finite is an error naming its side and place (`when`).
+    let mut compare = |pose: &Pose, skinned: &[[f32; 3]], when: &dyn Fn() -> String| -> Result<f32> {
         let mut worst = 0.0f32;
         for (m, map) in vertex_map.iter().enumerate() {
             let n = scene.meshes[m].positions.len();
             pose.mesh_vertices(scene, m, &mut positions[..n], &mut normals[..n]);
             for (i, v) in map.iter().enumerate() {
                 if let Some(v) = v {
-                    let d = Vec3::from(positions[i]) - Vec3::from(skinned[*v as usize]);
-                    worst = worst.max(d.length());
+                    let (a, b) = (Vec3::from(positions[i]), Vec3::from(skinned[*v as usize]));
+                    if !a.is_finite() {
+                        return Err(Error::InvalidScene {
+                            path: format!("meshes[{m}].positions[{i}]"),
+                            message: format!(
+                                "posed {}, the vertex is at {a}, not a finite position",
+                                when()
+                            ),
+                        });
+                    }
+                    if !b.is_finite() {
+                        return Err(Error::unwritable(
+                            format!("vertices[{v}]"),
+                            format!(
+                                "MilkShape's evaluation puts the vertex at {b} {}, not a finite position (the motion is too large for 32-bit floats)",
+                                when()
+                            ),
+                        ));
+                    }
+                    worst = worst.max((a - b).length());
                 }
             }
         }
-        worst / extent
+        let e = worst / extent;
+        if !e.is_finite() {
+            return Err(Error::unwritable(
+                "vertices",
+                format!("the error {} is not a finite fraction of the extent {extent}", when()),
+            ));
+        }
+        Ok(e)
     };
     // MilkShape's bind pose: every skinning matrix the identity (weights
     // short of 100 % still pull their vertices towards the origin).
     matrices.fill(Mat4::IDENTITY);
     influences.skin_positions(model, &matrices, &mut skinned);
     pose.reset(scene);
-    let rest = compare(&pose, &skinned);
+    let rest = compare(&pose, &skinned, &|| "in the rest pose".to_string())?;
     let mut out = Checked {
         animations: Vec::with_capacity(layout.placed.len()),
         times: Vec::with_capacity(layout.placed.len()),
@@ -81,7 +108,8 @@ pub(crate) fn check(
             skeleton.pose_at_time((placed.offset + t) as f32, &mut matrices);
             skeleton.skinning_matrices(&mut matrices);
             influences.skin_positions(model, &matrices, &mut skinned);
-            worst = worst.max(compare(&pose, &skinned));
+            let when = || format!("at {t} s of animation {:?}", placed.name);
+            worst = worst.max(compare(&pose, &skinned, &when)?);
         }
         out.animations.push(worst);
     }

@@ -1,0 +1,204 @@
+//! The MS3D compiler on skinned glTF as gltf-transform writes it
+//! (`quantize`: integer positions, the dequantisation folded into the
+//! skin's inverse bind matrices; `meshopt`: that and
+//! EXT_meshopt_compression; `sparse`), made from the corpus's Blender
+//! walker by `acceptance/gltf_transform_walker.sh` at test time (nothing
+//! derived from a model is committed), and the walker itself.
+//!
+//! The reference is three.js (`acceptance/skin_three.mjs`: GLTFLoader with
+//! MeshoptDecoder, AnimationMixer, skinning on the CPU) at every 1/30 s of
+//! every clip, the times chosen by the script, never the compiler's. The
+//! MS3D is read back from its bytes and posed and skinned as MilkShape's
+//! viewer does it (`ms3d::Skeleton` + `Influences`) at each clip's place
+//! on the file's timeline (its clip line), corner by corner of the
+//! triangle lists. Bounds: the bind pose within 1e-5 of the extent of
+//! three.js's rest pose, every pose within 1e-3; and no warning of scale
+//! in the motion (the walker's joints only turn and move).
+//!
+//! Needs node, npx (the pinned @gltf-transform/cli) and
+//! `acceptance/node_modules` (`npm ci`), and the corpus: skipped without
+//! them, required under CI.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use glam::{Mat4, Vec3};
+use retromodel::ms3d::compile::{compile, Ms3dCompileOptions, Ms3dCompileWarning};
+use retromodel::ms3d::{Influences, Ms3d, Skeleton};
+use serde_json::Value;
+
+fn here() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn corpus() -> PathBuf {
+    std::env::var_os("RETROMODEL_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| here().join("../../shared/corpus"))
+}
+
+/// Whether the tools and the corpus are there (else skipped, but not
+/// under CI).
+fn ready() -> bool {
+    let walker = corpus().join("gltf/blender_walker.glb");
+    let three = here().join("node_modules/three");
+    let npx = Command::new("npx").arg("--version").output().is_ok();
+    let ok = walker.is_file() && three.is_dir() && npx;
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "needs {} (corpus), {} (npm ci) and npx",
+            walker.display(),
+            three.display()
+        );
+        eprintln!("note: corpus, acceptance/node_modules or npx missing; skipped");
+    }
+    ok
+}
+
+fn floats(v: &Value) -> Vec<f32> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap() as f32)
+        .collect()
+}
+
+/// Compiles `file` and compares it with three.js's poses in `reference`;
+/// returns the worst errors (bind, animation) relative to the extent.
+fn check(file: &Path, reference: &Value) -> (f32, f32) {
+    let what = file.display().to_string();
+    let bytes = std::fs::read(file).unwrap();
+    let resolver = retromodel::texture::TextureResolver::for_model_file(file);
+    let scene = retromodel::gltf::import(&bytes, Some(&resolver), &Default::default())
+        .unwrap_or_else(|e| panic!("{what}: import: {e}"))
+        .scene;
+    let compiled = compile(&scene, &Ms3dCompileOptions::default())
+        .unwrap_or_else(|e| panic!("{what}: compile: {e}"));
+    for w in &compiled.warnings {
+        assert!(
+            !matches!(w, Ms3dCompileWarning::NonRigidMotion { .. }),
+            "{what}: {w}"
+        );
+    }
+    let model = Ms3d::from_bytes(&compiled.model.to_bytes().unwrap()).unwrap();
+    assert!(model.validate_for_milkshape().is_empty(), "{what}");
+    let meshes = reference["meshes"].as_array().unwrap();
+    assert_eq!(model.groups.len(), meshes.len(), "{what}: groups");
+    let rest: Vec<Vec<f32>> = reference["rest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(floats)
+        .collect();
+    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for p in rest.iter().flat_map(|m| m.chunks_exact(3)) {
+        lo = lo.min(Vec3::from_slice(p));
+        hi = hi.max(Vec3::from_slice(p));
+    }
+    let extent = (hi - lo).length();
+    // Corner by corner: (MS3D vertex, three.js mesh and vertex).
+    let mut corners: Vec<(usize, usize, usize)> = Vec::new();
+    for (g, (group, mesh)) in model.groups.iter().zip(meshes).enumerate() {
+        let indices: Vec<usize> = mesh["indices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i.as_u64().unwrap() as usize)
+            .collect();
+        assert_eq!(
+            group.triangles.len() * 3,
+            indices.len(),
+            "{what}: group {g}"
+        );
+        for (t, &tri) in group.triangles.iter().enumerate() {
+            for c in 0..3 {
+                let v = model.triangles[tri as usize].vertices[c] as usize;
+                corners.push((v, g, indices[3 * t + c]));
+            }
+        }
+    }
+    let error = |skinned: &[[f32; 3]], three: &[Vec<f32>]| -> f32 {
+        corners
+            .iter()
+            .map(|&(v, g, i)| {
+                let want = Vec3::from_slice(&three[g][3 * i..3 * i + 3]);
+                (Vec3::from(skinned[v]) - want).length() / extent
+            })
+            .fold(0.0, f32::max)
+    };
+    // The bind pose: the stored vertices, every skinning matrix the
+    // identity.
+    let skeleton = Skeleton::new(&model).unwrap();
+    let influences = Influences::new(&model);
+    let mut matrices = vec![Mat4::IDENTITY; skeleton.joint_count()];
+    let mut skinned = vec![[0.0f32; 3]; model.vertices.len()];
+    influences.skin_positions(&model, &matrices, &mut skinned);
+    let stored: Vec<[f32; 3]> = model.vertices.iter().map(|v| v.position).collect();
+    let bind = error(&stored, &rest).max(error(&skinned, &rest));
+    assert!(
+        bind <= 1e-5,
+        "{what}: the bind pose is off the rest pose by {bind:.2e} of the extent"
+    );
+    let clips = model.clips();
+    let animations = reference["animations"].as_array().unwrap();
+    assert_eq!(clips.len(), animations.len(), "{what}: clips");
+    let mut worst = 0.0f32;
+    for (clip, animation) in clips.iter().zip(animations) {
+        assert_eq!(clip.name, animation["name"].as_str().unwrap(), "{what}");
+        let start = clip.first_frame / model.fps;
+        let times = floats(&animation["times"]);
+        for (t, pose) in times.iter().zip(animation["poses"].as_array().unwrap()) {
+            let three: Vec<Vec<f32>> = pose.as_array().unwrap().iter().map(floats).collect();
+            skeleton.pose_at_time(start + t, &mut matrices);
+            skeleton.skinning_matrices(&mut matrices);
+            influences.skin_positions(&model, &matrices, &mut skinned);
+            let e = error(&skinned, &three);
+            assert!(
+                e <= 1e-3,
+                "{what}: clip {:?} at {t} s off by {e:.2e} of the extent",
+                clip.name
+            );
+            worst = worst.max(e);
+        }
+    }
+    (bind, worst)
+}
+
+#[test]
+fn gltf_transform_walkers_compile_to_what_three_js_plays() {
+    if !ready() {
+        return;
+    }
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("gltf_transform_walker");
+    let made = Command::new("bash")
+        .arg(here().join("gltf_transform_walker.sh"))
+        .arg(&out)
+        .env("RETROMODEL_CORPUS", corpus())
+        .status()
+        .unwrap();
+    assert!(made.success(), "gltf_transform_walker.sh failed");
+    let mut files = vec![corpus().join("gltf/blender_walker.glb")];
+    for name in ["quantize", "meshopt", "sparse"] {
+        files.push(out.join(format!("walker_{name}.glb")));
+    }
+    for file in files {
+        let json = out.join(format!(
+            "{}.three.json",
+            file.file_stem().unwrap().to_string_lossy()
+        ));
+        let ran = Command::new("node")
+            .arg(here().join("skin_three.mjs"))
+            .arg(&file)
+            .arg(&json)
+            .status()
+            .unwrap();
+        assert!(ran.success(), "skin_three.mjs {}", file.display());
+        let reference: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let (bind, worst) = check(&file, &reference);
+        eprintln!(
+            "{}: bind pose within {bind:.2e}, every 1/30 s within {worst:.2e} of the extent",
+            file.display()
+        );
+    }
+}
