@@ -316,6 +316,8 @@ pub(crate) struct Targets {
     gap: f64,
     /// See `Fitted::nonrigid`.
     nonrigid: f64,
+    /// See `Fitted::nonrigid_joint`.
+    nonrigid_joint: usize,
 }
 
 /// Poses the scene at the sample times of every animation of `layout`
@@ -470,6 +472,7 @@ pub(crate) fn fit(
         rotation_keys: vec![Vec::new(); joints],
         position_keys: vec![Vec::new(); joints],
         nonrigid: targets.nonrigid,
+        nonrigid_joint: targets.nonrigid_joint,
         ..Fitted::default()
     };
     if targets.samples.is_empty() {
