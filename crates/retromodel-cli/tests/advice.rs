@@ -163,7 +163,10 @@ fn a_pcx_skin_without_a_palette_names_palette_and_skin_format() {
     ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("a PCX skin needs a 256-colour palette"), "{err}");
+    assert!(
+        err.contains("a PCX skin needs a 256-colour palette"),
+        "{err}"
+    );
     assert!(err.contains("--palette FILE"), "{err}");
     assert!(err.contains("--skin-format png"), "{err}");
     assert_no_api(&err);
@@ -178,13 +181,7 @@ fn a_skin_name_too_long_names_skin_name() {
     let name = format!("players/{}/skin.pcx", "x".repeat(47));
     assert_eq!(name.len(), 64);
     let out = dir.path().join("m.md2");
-    let o = run(&[
-        "convert",
-        "--skin-name",
-        &name,
-        &glb,
-        out.to_str().unwrap(),
-    ]);
+    let o = run(&["convert", "--skin-name", &name, &glb, out.to_str().unwrap()]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
@@ -223,7 +220,14 @@ fn no_skin_size_warns_naming_skin_size_and_the_flag_sets_it() {
     let md2 = std::fs::read(&out).unwrap();
     let field = |i: usize| i32::from_le_bytes(md2[i..i + 4].try_into().unwrap());
     assert_eq!((field(8), field(12)), (128, 64));
-    let o = run(&["convert", "--force", "--skin-size", "0x64", &glb, out.to_str().unwrap()]);
+    let o = run(&[
+        "convert",
+        "--force",
+        "--skin-size",
+        "0x64",
+        &glb,
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2), "a usage error: {}", stderr(&o));
 }
 

@@ -490,7 +490,10 @@ fn memory_is_bounded() {
     let zeros = b.accessor(None, 0, c::F32, "VEC3", 1_000_000_000, false);
     b.triangle_mesh(json!({"POSITION": zeros}), None, 4);
     let e = error(&b.glb());
-    assert_eq!(e, "glTF /accessors/0: the scene would need more than the import's limit of 2147483648 bytes");
+    assert_eq!(
+        e,
+        "glTF /accessors/0: the scene would need more than the import's limit of 2147483648 bytes"
+    );
     // Sparse over no view with a huge count.
     let mut b = Builder::new();
     let zeros = b.accessor(None, 0, c::F32, "VEC3", 1_000_000_000, false);
@@ -510,9 +513,7 @@ fn memory_is_bounded() {
     o.max_output_bytes = 64 << 20;
     let e = timed(&b.glb(), &o).unwrap_err();
     assert!(
-        e.ends_with(
-            "the scene would need more than the import's limit of 67108864 bytes"
-        ),
+        e.ends_with("the scene would need more than the import's limit of 67108864 bytes"),
         "{e}"
     );
     // Buffer data beyond the limit.

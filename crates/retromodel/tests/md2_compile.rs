@@ -5,8 +5,8 @@
 
 #![cfg(all(feature = "scene", feature = "textures"))]
 
-use retromodel::advice::{Limit, Quantity, Remedy};
 use glam::{Quat, Vec3};
+use retromodel::advice::{Limit, Quantity, Remedy};
 use retromodel::md2::compile::{
     compile, compile_together, CompileOptions, CompileWarning, Compiled, Engine, FrameGrid, Grid,
     GridSource, SkinFormat, SkinOptions,

@@ -145,5 +145,9 @@ fn no_message_names_rust_api() {
             }
         }
     }
-    assert!(found.is_empty(), "messages naming Rust API:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "messages naming Rust API:\n{}",
+        found.join("\n")
+    );
 }
