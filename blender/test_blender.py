@@ -202,6 +202,60 @@ got = joint_fields(open(renamed_out, "rb").read())
 assert sorted(got) == sorted(want_renamed), (got, want_renamed)
 print(f"ms3d GBK names through Blender: {len(got)} joint and parent fields as stored; a renamed one as UTF-8")
 
+# Refusals and warnings name the panel's settings by their labels, not
+# Python keywords or Rust API. A cube moved over 60 frames: a few
+# seconds, which at 240 frames per second make some 600 frames, over
+# Quake II's 512 (MAX_FRAMES, qfiles.h) and within UFO:AI's 1023 (its
+# loader wants fewer than MD2_MAX_FRAMES, 1024). The count is the
+# exported animation's length in the GLB (its last key time) at 240 per
+# second, both ends included.
+fresh()
+bpy.context.scene.render.fps = 24
+bpy.ops.mesh.primitive_cube_add()
+cube = bpy.context.object
+cube.keyframe_insert("location", frame=1)
+cube.location.x += 1
+cube.keyframe_insert("location", frame=61)
+cube_glb = os.path.join(outdir, "cube.glb")
+assert bpy.ops.export_scene.gltf(filepath=cube_glb, export_format="GLB") == {"FINISHED"}
+glb = open(cube_glb, "rb").read()
+doc = json.loads(glb[20 : 20 + int.from_bytes(glb[12:16], "little")])
+seconds = max(doc["accessors"][s["input"]]["max"][0] for a in doc["animations"] for s in a["samplers"])
+frames = round(seconds * 240) + 1
+assert 512 < frames <= 1023, frames
+long_md2 = os.path.join(outdir, "long.md2")
+try:
+    result = bpy.ops.export_scene.retromodel_md2(filepath=long_md2, fps=240.0)
+except RuntimeError as e:  # the operator's ERROR report
+    text = str(e)
+else:
+    raise AssertionError(f"not refused: {result}")
+assert f"{frames} frames exceed Quake II's limit of 512 (by {frames - 512})" in text, text
+for label in ('lower "Frames per second"', 'fewer actions in "Animations"', 'set "Engine" to ufoai (allows 1023)'):
+    assert label in text, (label, text)
+assert "::" not in text and "fps=" not in text and "anims=" not in text and "engine=" not in text, text
+assert not os.path.exists(long_md2)
+# The untextured cube: the skin-size warning names "Skin size", which sets it.
+details = rm.compile_md2(cube_glb).warning_details
+(size,) = [d for d in details if "no skin size" in d["message"]]
+text = retromodel_io.advice_text(retromodel_io.ExportMd2, size["message"], size["remedies"])
+assert 'set "Skin size"' in text and "skin_size" not in text and "::" not in text, text
+cube_md2 = os.path.join(outdir, "cube.md2")
+assert bpy.ops.export_scene.retromodel_md2(filepath=cube_md2, skin_size=(128, 64)) == {"FINISHED"}
+header = open(cube_md2, "rb").read(16)
+assert (int.from_bytes(header[8:12], "little"), int.from_bytes(header[12:16], "little")) == (128, 64)
+# A PCX skin without a palette (the walker is textured): "Palette" and
+# "Skin format" by their labels.
+try:
+    rm.compile_md2(os.path.join(corpus, "gltf/blender_walker.glb"), skin_format="pcx")
+except rm.Error as e:
+    text = retromodel_io.error_text(retromodel_io.ExportMd2, e)
+else:
+    raise AssertionError("a PCX skin without a palette was not refused")
+assert 'choose a "Palette"' in text and 'set "Skin format" to PNG or TGA' in text, text
+assert "::" not in text and "palette=" not in text, text
+print(f"advice in the panel's words: {text}")
+
 # Bad input is reported, not raised.
 bad = os.path.join(outdir, "bad.md2")
 open(bad, "wb").write(b"IDP2" + bytes(60))

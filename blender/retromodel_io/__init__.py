@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 import bpy
-from bpy.props import BoolProperty, EnumProperty, FloatProperty, StringProperty
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntVectorProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 bl_info = {
@@ -189,13 +189,75 @@ def _write_atomically(path, data):
         raise
 
 
+def _label(operator, prop):
+    """The panel label of ``operator``'s (an operator or its class)
+    property ``prop``, quoted, or ``None`` when the panel has no such
+    property."""
+    cls = operator if isinstance(operator, type) else type(operator)
+    prop = getattr(cls, "__annotations__", {}).get(prop)
+    name = getattr(prop, "keywords", {}).get("name")
+    return f'"{name}"' if name else None
+
+
+def word_remedy(operator, remedy):
+    """One remedy of retromodel's advice (a dict of ``Error.remedies`` or
+    ``warning_details``) in the export panel's words: the label of the
+    setting that applies it; edits of the model keep retromodel's words."""
+    kind = remedy["remedy"]
+    label = {
+        "lower_fps": "fps",
+        "fewer_animations": "anims",
+        "engine": "engine",
+        "skin_size": "skin_size",
+        "skin_name": "skin_name",
+        "palette": "palette",
+        "skin_png_or_tga": "skin_format",
+    }.get(kind)
+    name = _label(operator, label) if label else None
+    if name is None:
+        return remedy["text"]
+    if kind == "lower_fps":
+        return f"lower {name}"
+    if kind == "fewer_animations":
+        return f"list fewer actions in {name}"
+    if kind == "engine":
+        allows = "no limit" if remedy["allows"] is None else f"allows {remedy['allows']}"
+        return f"set {name} to {remedy['engine']} ({allows})"
+    if kind == "skin_size":
+        return f"set {name}, or give the material an image texture"
+    if kind == "skin_name":
+        return f"give one short {name}"
+    if kind == "palette":
+        return f"choose a {name} (Quake II's pics/colormap.pcx, which retromodel does not ship)"
+    return f"set {name} to PNG or TGA (for yquake2, Q2PRO, KMQuake2, UFO:AI)"
+
+
+def advice_text(operator, message, remedies):
+    """``message`` and its remedies in the panel's words."""
+    if not remedies:
+        return message
+    return message + "; " + ", or ".join(word_remedy(operator, r) for r in remedies)
+
+
+def error_text(operator, error):
+    """An exception as the panel words it: retromodel's errors carry their
+    advice as data (``reason``, ``remedies``), worded with the panel's
+    labels instead of the Python keywords of their message."""
+    remedies = getattr(error, "remedies", None)
+    reason = getattr(error, "reason", None)
+    if remedies is None or reason is None:
+        return str(error)
+    return advice_text(operator, reason, remedies)
+
+
 def export_through_gltf(operator, compile_model):
     """Writes the scene through Blender's glTF exporter (to a temporary GLB),
     has ``compile_model(rm, glb_path, name)`` make ``(model bytes, {name:
-    bytes} of files beside it, warnings)`` and writes them beside
-    ``operator.filepath``; errors go to Blender's report area. Custom
-    properties go into the GLB as extras (Blender's importer made them of
-    the extras retromodel's import wrote)."""
+    bytes} of files beside it, warning details)`` and writes them beside
+    ``operator.filepath``; errors and warnings go to Blender's report area,
+    their advice worded with the panel's labels. Custom properties go into
+    the GLB as extras (Blender's importer made them of the extras
+    retromodel's import wrote)."""
     try:
         rm = _retromodel()
     except ImportError as e:
@@ -219,14 +281,14 @@ def export_through_gltf(operator, compile_model):
         try:
             model, beside, warnings = compile_model(rm, glb, os.path.basename(operator.filepath))
         except (ValueError, OSError) as e:
-            operator.report({"ERROR"}, str(e))
+            operator.report({"ERROR"}, error_text(operator, e))
             return {"CANCELLED"}
     folder = os.path.dirname(operator.filepath)
     for name, data in beside.items():
         _write_atomically(os.path.join(folder, name), data)
     _write_atomically(operator.filepath, model)
     for w in warnings:
-        operator.report({"WARNING"}, w)
+        operator.report({"WARNING"}, advice_text(operator, w["message"], w["remedies"]))
     return {"FINISHED"}
 
 
@@ -281,6 +343,19 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
     palette: StringProperty(
         name="Palette", description="a PCX such as baseq2/pics/colormap.pcx, or 768 bytes of RGB", subtype="FILE_PATH"
     )
+    skin_name: StringProperty(
+        name="Skin name",
+        description="the skin path written in the model, e.g. players/NAME/skin.pcx (empty: the file's name)",
+        default="",
+    )
+    skin_size: IntVectorProperty(
+        name="Skin size",
+        description="the skin's width and height in pixels when no material has an image (0: automatic)",
+        size=2,
+        default=(0, 0),
+        min=0,
+        max=65536,
+    )
     use_selection: BoolProperty(name="Selected only", default=False)
 
     def execute(self, context):
@@ -303,9 +378,11 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
             fit_height=self.fit_height or None,
             skin_format=None if self.skin_format == "auto" else self.skin_format,
             palette=palette,
+            skin_name=self.skin_name or None,
+            skin_size=tuple(self.skin_size) if min(self.skin_size) > 0 else None,
             name=name,
         )
-        return out.md2, out.skins, out.warnings
+        return out.md2, out.skins, out.warning_details
 
 
 class ExportMs3d(bpy.types.Operator, ExportHelper):
@@ -316,14 +393,20 @@ class ExportMs3d(bpy.types.Operator, ExportHelper):
 
     filename_ext = ".ms3d"
     filter_glob: StringProperty(default="*.ms3d", options={"HIDDEN"})
+    anims: StringProperty(
+        name="Animations",
+        description="the actions to put on MilkShape's timeline, comma-separated, in this order (empty: all)",
+        default="",
+    )
     use_selection: BoolProperty(name="Selected only", default=False)
 
     def execute(self, context):
         return export_through_gltf(self, self.compile)
 
     def compile(self, rm, glb, name):
-        out = rm.compile_ms3d(glb, name=name)
-        return out.ms3d, out.textures, out.warnings
+        anims = [a.strip() for a in self.anims.split(",") if a.strip()] or None
+        out = rm.compile_ms3d(glb, anims=anims, name=name)
+        return out.ms3d, out.textures, out.warning_details
 
 
 def _menu_import(self, context):

@@ -26,6 +26,14 @@ class Error(ValueError):
     """The section, field or JSON pointer it names (``frames[3]``, ``/accessors/2/count``), or ``None``."""
     line: Optional[int]
     """The line of a text file (OBJ, MilkShape ASCII) it is on, or ``None``."""
+    reason: str
+    """The message without its advice (what is wrong)."""
+    limit: Optional[Dict[str, Any]]
+    """The limit passed: ``{"quantity": "frames", "max": 512, "actual": 601, "over": 89}``, or ``None``."""
+    remedies: List[Dict[str, Any]]
+    """What would help, as data: ``{"remedy": "lower_fps", "text": ...}``, ``{"remedy": "engine",
+    "engine": "ufoai", "allows": 1023, "text": ...}`` ...; the message words them with this
+    module's keyword arguments."""
 
 class Problem:
     """One problem ``Model.validate()`` found."""
@@ -109,7 +117,10 @@ class Md2Output:
         """The compile report (frames and quantisation error per animation)."""
     @property
     def warnings(self) -> List[str]:
-        """What the compiler had to change."""
+        """What the compiler had to change (with what would help, naming keyword arguments)."""
+    @property
+    def warning_details(self) -> List[Dict[str, Any]]:
+        """The warnings as data: ``{"message", "limit", "remedies"}`` (as on :class:`Error`)."""
 
 class Ms3dOutput:
     """What ``compile_ms3d`` made."""
@@ -125,7 +136,10 @@ class Ms3dOutput:
         """The compile report (keys written, largest error per animation)."""
     @property
     def warnings(self) -> List[str]:
-        """What the compiler had to change."""
+        """What the compiler had to change (with what would help, naming keyword arguments)."""
+    @property
+    def warning_details(self) -> List[Dict[str, Any]]:
+        """The warnings as data: ``{"message", "limit", "remedies"}`` (as on :class:`Error`)."""
 
 def load(source: Source, name: Optional[str] = None) -> Model:
     """Reads a model from a path or bytes; the format is told by the content."""
@@ -142,6 +156,7 @@ def compile_md2(
     skin_format: Optional[str] = None,
     skin_name: Optional[str] = None,
     palette: Optional[bytes] = None,
+    skin_size: Optional[Tuple[int, int]] = None,
     name: str = "model.md2",
 ) -> Md2Output:
     """Compiles any model (a ``.glb`` from Blender, an MS3D, an OBJ) into a Quake II MD2."""

@@ -147,6 +147,11 @@ pub struct Args {
     /// the model has a texture image).
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     skin_name: Option<String>,
+    /// .md2 output: the skin's size in pixels, `WxH`, when there is no
+    /// skin image to take it from (default: the source MD2's, else
+    /// 256x256).
+    #[arg(long, value_name = "WxH", value_parser = skin_size, help_heading = "MD2 output")]
+    skin_size: Option<(u32, u32)>,
     /// A MilkShape 3D ASCII model split as StepMania keeps them: its
     /// materials file (the input being the meshes file).
     #[arg(long, value_name = "FILE")]
@@ -207,7 +212,8 @@ impl Args {
             || self.engine.is_some()
             || self.palette.is_some()
             || self.skin_format.is_some()
-            || self.skin_name.is_some();
+            || self.skin_name.is_some()
+            || self.skin_size.is_some();
         if !given {
             return Ok(None);
         }
@@ -256,6 +262,7 @@ impl Args {
             None => SkinFormat::Png,
         };
         o.skin.name = self.skin_name.clone();
+        o.skin.size = self.skin_size;
         Ok(Some(o))
     }
 
@@ -394,4 +401,17 @@ pub fn engine(name: &str) -> Result<Engine> {
     Engine::from_name(name).with_context(|| {
         format!("--engine {name}: unknown (known: quake2, yquake2, q2pro, kmquake2, ufoai; for validate also milkshape)")
     })
+}
+
+/// `--skin-size WxH`: two sizes in pixels, 1 to 65536 (x or X between).
+fn skin_size(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("{text:?}: expected WIDTHxHEIGHT in pixels, such as 256x256");
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let size = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=65536).contains(n))
+    };
+    Ok((size(w).ok_or_else(bad)?, size(h).ok_or_else(bad)?))
 }

@@ -31,6 +31,7 @@ macro_rules! out {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod advice;
 mod batch;
 mod convert;
 mod info;

@@ -35,8 +35,10 @@ pub struct Job {
 /// One warning line, as the command line prints it.
 pub(crate) fn warning_line(input: &Path, w: &Warning) -> String {
     let hint = match w {
-        Warning::Texture(TextureWarning::NoSkin { .. }) => " (give one with --skin FILE)",
-        _ => "",
+        Warning::Texture(TextureWarning::NoSkin { .. }) => " (give one with --skin FILE)".into(),
+        _ => w
+            .advice()
+            .map_or_else(String::new, |a| format!("; {}", crate::advice::words(&a))),
     };
     format!("{}: warning: {w}{hint}", input.display())
 }
@@ -166,6 +168,13 @@ pub fn convert_file(
 /// alone, a conversion that cannot be made names the output, anything
 /// else the input.
 fn in_context(err: Error, input: &Path, out: &Path) -> anyhow::Error {
+    if let Some(text) = crate::advice::error_text(&err) {
+        let error = anyhow::anyhow!(text);
+        return match err.unadvised() {
+            Error::InvalidOptions { .. } => error,
+            _ => error.context(input.display().to_string()),
+        };
+    }
     match err {
         Error::InvalidOptions { .. } => err.into(),
         Error::Unconvertible { .. } => anyhow::Error::new(err).context(out.display().to_string()),

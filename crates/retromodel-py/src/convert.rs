@@ -7,6 +7,7 @@ use retromodel::convert::{CompileOptions, Conversion, ConvertOptions, Converter,
 use retromodel::md2::compile::{Grid, SkinFormat};
 use retromodel::texture::{Palette, TextureResolver, TextureSource};
 
+use crate::advice::{worded, Detail};
 use crate::arrays::to_python;
 use crate::errors::{to_py, Error};
 use crate::model::engine_named;
@@ -43,7 +44,7 @@ pub fn files_dict<'py>(
 /// of one conversion.
 type Converted = (
     Vec<(String, Vec<u8>)>,
-    Vec<String>,
+    Vec<Detail>,
     Option<serde_json::Value>,
 );
 
@@ -62,7 +63,10 @@ fn convert(
     let warnings = conversion
         .warnings()
         .iter()
-        .map(ToString::to_string)
+        .map(|w| Detail {
+            message: w.to_string(),
+            advice: w.advice(),
+        })
         .collect();
     let report = match (
         conversion.compile_report(),
@@ -133,7 +137,7 @@ macro_rules! compile_output {
             $main: Vec<u8>,
             $beside: Vec<(String, Vec<u8>)>,
             report: Option<serde_json::Value>,
-            warnings: Vec<String>,
+            warnings: Vec<Detail>,
         }
 
         #[pymethods]
@@ -156,10 +160,23 @@ macro_rules! compile_output {
                 report_to_python(py, self.report.as_ref())
             }
 
-            /// What the compiler had to change, one line each.
+            /// What the compiler had to change, one line each (with
+            /// what would help, naming this module's keyword arguments).
             #[getter]
             fn warnings(&self) -> Vec<String> {
-                self.warnings.clone()
+                self.warnings
+                    .iter()
+                    .map(|w| worded(w.message.clone(), w.advice.as_ref()))
+                    .collect()
+            }
+
+            /// The warnings as data: `[{"message": what happened,
+            /// "limit": ..., "remedies": [...]}]`, as the attributes of
+            /// `retromodel.Error` have them, for a caller to word the
+            /// remedies its own way.
+            #[getter]
+            fn warning_details<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+                self.warnings.iter().map(|w| w.to_dict(py)).collect()
             }
 
             fn __repr__(&self) -> String {
@@ -219,12 +236,15 @@ compile_output! {
 /// - `skin_format`: `"pcx"` (needs `palette`), `"png"` or `"tga"`
 ///   (default pcx with a palette, else png); `skin_name`: the skin path
 ///   written in the model; `palette`: a PCX or 768 bytes of RGB.
+/// - `skin_size`: `(width, height)` of the skin in pixels when there is
+///   no skin image to take it from (default: a source MD2's, else
+///   256×256).
 /// - `name`: the MD2's file name (the skin is named after it).
 ///
 /// Returns an `Md2Output`. Raises `retromodel.Error` when the model
 /// cannot be compiled (an engine limit exceeded, an unknown animation).
 #[pyfunction]
-#[pyo3(signature = (source, fps = 10.0, engine = "quake2", grid = "animation", player = false, anims = None, scale = None, fit_height = None, skin_format = None, skin_name = None, palette = None, name = "model.md2"))]
+#[pyo3(signature = (source, fps = 10.0, engine = "quake2", grid = "animation", player = false, anims = None, scale = None, fit_height = None, skin_format = None, skin_name = None, palette = None, skin_size = None, name = "model.md2"))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn compile_md2(
     py: Python<'_>,
@@ -239,8 +259,16 @@ pub fn compile_md2(
     skin_format: Option<&str>,
     skin_name: Option<String>,
     palette: Option<Vec<u8>>,
+    skin_size: Option<(u32, u32)>,
     name: &str,
 ) -> PyResult<Md2Output> {
+    if let Some((w, h)) = skin_size {
+        if !((1..=65536).contains(&w) && (1..=65536).contains(&h)) {
+            return Err(Error::new_err(format!(
+                "skin_size ({w}, {h}): each must be 1 to 65536 pixels"
+            )));
+        }
+    }
     if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
         return Err(Error::new_err(format!(
             "fps {fps}: must be a number of frames per second above 0 (at most 1000)"
@@ -289,6 +317,7 @@ pub fn compile_md2(
         None => SkinFormat::Png,
     };
     o.skin.name = skin_name;
+    o.skin.size = skin_size;
     let options = ConvertOptions {
         anim: anims.unwrap_or_default(),
         compile: Some(o),
@@ -356,7 +385,7 @@ struct Compiled {
     /// The files to write beside it (skins, textures).
     beside: Vec<(String, Vec<u8>)>,
     report: Option<serde_json::Value>,
-    warnings: Vec<String>,
+    warnings: Vec<Detail>,
 }
 
 /// Converts `source` (a `Model`, a path or bytes) to `format` with

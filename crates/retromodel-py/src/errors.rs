@@ -19,8 +19,17 @@ create_exception!(
 /// `offset` (the byte offset, or `None`), `path` (the section, field or
 /// JSON pointer it names, or `None`) and `line` (for text formats, or
 /// `None`) as attributes.
+///
+/// An error the library advises on (a limit passed, a palette missing)
+/// words the remedies with this module's keyword arguments (`fps`,
+/// `engine="ufoai"` ...) and has them as data too: `reason` (the message
+/// without the advice), `limit` (`{"quantity", "max", "actual", "over"}`
+/// or `None`) and `remedies` (`[{"remedy": "lower_fps", "text": ...},
+/// {"remedy": "engine", "engine": "ufoai", "allows": 1023, ...}]`), for a
+/// caller to word them its own way.
 pub fn to_py(e: retromodel::Error) -> PyErr {
-    let err = Error::new_err(e.to_string());
+    let reason = e.unadvised().to_string();
+    let err = Error::new_err(crate::advice::worded(reason.clone(), e.advice()));
     Python::attach(|py| {
         let value = err.value(py);
         // Setting attributes on a fresh exception cannot fail in
@@ -28,6 +37,14 @@ pub fn to_py(e: retromodel::Error) -> PyErr {
         let _ = value.setattr("offset", e.offset());
         let _ = value.setattr("path", error_path(&e));
         let _ = value.setattr("line", error_line(&e));
+        let _ = value.setattr("reason", reason);
+        let advice = e.advice();
+        if let Ok(limit) = crate::advice::limit_dict(py, advice.and_then(|a| a.limit.as_ref())) {
+            let _ = value.setattr("limit", limit);
+        }
+        if let Ok(remedies) = crate::advice::remedies_list(py, advice) {
+            let _ = value.setattr("remedies", remedies);
+        }
     });
     err
 }
@@ -35,7 +52,7 @@ pub fn to_py(e: retromodel::Error) -> PyErr {
 /// The section, field or JSON pointer an error names, if any.
 fn error_path(e: &retromodel::Error) -> Option<String> {
     use retromodel::Error as E;
-    match e {
+    match e.unadvised() {
         E::Truncated { context, .. }
         | E::Invalid { context, .. }
         | E::Unwritable { context, .. } => Some(context.clone()),

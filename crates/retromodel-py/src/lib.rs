@@ -7,6 +7,7 @@
 //! output the command line makes (as bytes), and the errors are the
 //! library's, raised as `retromodel.Error` (a `ValueError`).
 
+mod advice;
 mod arrays;
 mod convert;
 mod errors;

@@ -207,6 +207,39 @@ pub enum Error {
         /// What is wrong with it.
         message: String,
     },
+    /// An error with what the user can do about it: the limit passed and
+    /// the remedies ([`Advice`](crate::advice::Advice)). `Display` words
+    /// the advice in neutral terms after the error; a front end words it
+    /// in its own vocabulary from [`Error::advice`] after
+    /// [`Error::unadvised`]'s message.
+    ///
+    /// ```
+    /// use retromodel::advice::{Advice, Remedy};
+    /// use retromodel::Error;
+    ///
+    /// let err = Error::InvalidOptions { message: "a PCX skin needs a palette".into() }
+    ///     .advised(Advice::new(None, vec![Remedy::Palette, Remedy::SkinPngOrTga]));
+    /// assert_eq!(err.unadvised().to_string(), "a PCX skin needs a palette");
+    /// assert_eq!(err.advice().unwrap().remedies[0], Remedy::Palette);
+    /// assert!(err.to_string().starts_with("a PCX skin needs a palette; give a 256-colour palette"));
+    /// ```
+    #[error("{}", advised_text(error, advice))]
+    Advised {
+        /// The error.
+        error: Box<Error>,
+        /// What would help.
+        advice: crate::advice::Advice,
+    },
+}
+
+/// An advised error's text: the error, then the advice when it has
+/// remedies.
+fn advised_text(error: &Error, advice: &crate::advice::Advice) -> String {
+    if advice.remedies.is_empty() {
+        error.to_string()
+    } else {
+        format!("{error}; {advice}")
+    }
 }
 
 impl Error {
@@ -221,6 +254,7 @@ impl Error {
             | Error::UnsupportedFormat { .. }
             | Error::NotBuiltIn { .. } => Some(0),
             Error::Rejected(problem) => problem.offset,
+            Error::Advised { error, .. } => error.offset(),
             #[cfg(feature = "textures")]
             Error::Texture { source, .. } => source.offset(),
             Error::Unwritable { .. }
@@ -231,6 +265,32 @@ impl Error {
             | Error::Unconvertible { .. }
             | Error::Obj { .. }
             | Error::Ms3dAscii { .. } => None,
+        }
+    }
+
+    /// This error with `advice` ([`Error::Advised`]).
+    pub fn advised(self, advice: crate::advice::Advice) -> Self {
+        Error::Advised {
+            error: Box::new(self),
+            advice,
+        }
+    }
+
+    /// What the user can do about this error, if the library knows.
+    pub fn advice(&self) -> Option<&crate::advice::Advice> {
+        match self {
+            Error::Advised { advice, .. } => Some(advice),
+            _ => None,
+        }
+    }
+
+    /// The error without its advice (itself when it has none): what a
+    /// front end prints before wording the [`advice`](Error::advice) its
+    /// own way.
+    pub fn unadvised(&self) -> &Error {
+        match self {
+            Error::Advised { error, .. } => error.unadvised(),
+            other => other,
         }
     }
 

@@ -65,6 +65,7 @@
 
 #[macro_use]
 mod name;
+pub mod advice;
 mod bytes;
 #[cfg(feature = "scene")]
 pub mod convert;

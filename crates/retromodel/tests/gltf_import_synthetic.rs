@@ -530,7 +530,7 @@ fn data_uris() {
     let e = import(text.as_bytes(), None, &o).unwrap_err().to_string();
     assert!(
         e.starts_with(
-            "glTF /buffers/0/uri: a data: URI of about 36 bytes is more than the limit of 16"
+            "glTF /buffers/0/uri: a data: URI of about 36 bytes is more than the import's limit of 16 bytes"
         ),
         "{e}"
     );

@@ -6,6 +6,7 @@
 #![cfg(all(feature = "scene", feature = "textures"))]
 
 use glam::{Quat, Vec3};
+use retromodel::advice::{Limit, Quantity, Remedy};
 use retromodel::md2::compile::{
     compile, compile_together, CompileOptions, CompileWarning, Compiled, Engine, FrameGrid, Grid,
     GridSource, SkinFormat, SkinOptions,
@@ -673,14 +674,37 @@ fn limits_are_refused_with_which_by_how_much_and_what_to_do() {
         animations: vec![animation("long", vec![clock(0, 60.0)])],
         ..Scene::default()
     };
-    let err = compile(&scene, &CompileOptions::default())
-        .unwrap_err()
-        .to_string();
+    let error = compile(&scene, &CompileOptions::default()).unwrap_err();
+    let err = error.to_string();
     assert!(
         err.contains("601 frames exceed Quake II's limit of 512 (by 89)"),
         "{err}"
     );
-    assert!(err.contains("Engine::UfoAi"), "{err}");
+    // The advice as data: 60 s at 10 frames per second and both ends make
+    // 601 frames; id's MAX_FRAMES is 512 (qfiles.h), UFO:AI 2.5's loader
+    // wants fewer than MD2_MAX_FRAMES (1024).
+    let advice = error.advice().expect("advice");
+    assert_eq!(
+        advice.limit,
+        Some(Limit {
+            quantity: Quantity::Frames,
+            max: 512,
+            actual: 601
+        })
+    );
+    assert_eq!(
+        advice.remedies,
+        [
+            Remedy::LowerFps,
+            Remedy::FewerAnimations,
+            Remedy::Engine {
+                engine: Engine::UfoAi,
+                allows: Some(1023)
+            }
+        ]
+    );
+    assert!(!err.contains("::"), "{err}");
+    assert!(err.contains("target UFO:AI (allows 1023)"), "{err}");
     // UFO:AI takes 1023 frames, and needs a skin name.
     let ufo = CompileOptions {
         engine: Engine::UfoAi,

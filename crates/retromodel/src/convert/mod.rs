@@ -109,6 +109,17 @@ impl std::fmt::Display for Warning {
     }
 }
 
+impl Warning {
+    /// What the user can do about the warning, when an option helps
+    /// (see [`CompileWarning::advice`]); `Display` says what happened.
+    pub fn advice(&self) -> Option<crate::advice::Advice> {
+        match self {
+            Warning::Compile(w) => w.advice(),
+            _ => None,
+        }
+    }
+}
+
 impl<'a> Converter<'a> {
     /// A converter with `options` and no texture source (models convert
     /// untextured).

@@ -60,13 +60,21 @@ impl<'a> Ctx<'a> {
     pub fn charge_buffer(&self, bytes: u64, path: impl FnOnce() -> String) -> Result<()> {
         let total = self.buffer_bytes.get().saturating_add(bytes);
         if total > self.options.max_buffer_bytes {
+            let max = self.options.max_buffer_bytes;
             return Err(err(
                 path(),
                 format!(
-                    "{bytes} more bytes of buffer data would pass the limit of {} (ImportOptions::max_buffer_bytes)",
-                    self.options.max_buffer_bytes
+                    "{bytes} more bytes of buffer data would pass the import's limit of {max} bytes of buffer data"
                 ),
-            ));
+            )
+            .advised(crate::advice::Advice::new(
+                Some(crate::advice::Limit {
+                    quantity: crate::advice::Quantity::GltfBufferBytes,
+                    max,
+                    actual: total,
+                }),
+                Vec::new(),
+            )));
         }
         self.buffer_bytes.set(total);
         Ok(())

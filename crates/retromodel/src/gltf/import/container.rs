@@ -52,10 +52,18 @@ pub(crate) fn open<'a>(
         return Err(err(
             "document",
             format!(
-                "{} bytes of JSON is more than the limit of {max_json} (ImportOptions::max_json_bytes)",
+                "{} bytes of JSON is more than the import's limit of {max_json} bytes of JSON",
                 json.len()
             ),
-        ));
+        )
+        .advised(crate::advice::Advice::new(
+            Some(crate::advice::Limit {
+                quantity: crate::advice::Quantity::GltfJsonBytes,
+                max: max_json,
+                actual: json.len() as u64,
+            }),
+            Vec::new(),
+        )));
     }
     Ok(Container {
         json,
@@ -249,7 +257,7 @@ fn data_uri(rest: &str, max_data: u64) -> std::result::Result<Uri, String> {
     };
     if at_least > max_data {
         return Err(format!(
-            "a data: URI of about {at_least} bytes is more than the limit of {max_data} (ImportOptions::max_data_uri_bytes)"
+            "a data: URI of about {at_least} bytes is more than the import's limit of {max_data} bytes for a data: URI"
         ));
     }
     let bytes = if base64 {
@@ -259,7 +267,7 @@ fn data_uri(rest: &str, max_data: u64) -> std::result::Result<Uri, String> {
     };
     if bytes.len() as u64 > max_data {
         return Err(format!(
-            "a data: URI of {} bytes is more than the limit of {max_data} (ImportOptions::max_data_uri_bytes)",
+            "a data: URI of {} bytes is more than the import's limit of {max_data} bytes for a data: URI",
             bytes.len()
         ));
     }

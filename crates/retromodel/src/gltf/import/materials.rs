@@ -228,14 +228,14 @@ fn texture_info(at: &At, key: &'static str, number: Option<&'static str>) -> Res
 }
 
 fn error_path(e: &crate::Error) -> String {
-    match e {
+    match e.unadvised() {
         crate::Error::Gltf { path, .. } => path.clone(),
         _ => String::new(),
     }
 }
 
 fn error_message(e: &crate::Error) -> String {
-    match e {
+    match e.unadvised() {
         crate::Error::Gltf { message, .. } => message.clone(),
         other => other.to_string(),
     }

@@ -360,13 +360,19 @@ impl<'a> Ctx<'a> {
     pub fn charge(&self, bytes: u64, path: impl FnOnce() -> String) -> Result<()> {
         let total = self.output_bytes.get().saturating_add(bytes);
         if total > self.options.max_output_bytes {
+            let max = self.options.max_output_bytes;
             return Err(err(
                 path(),
-                format!(
-                    "the scene would need more than {} bytes (ImportOptions::max_output_bytes)",
-                    self.options.max_output_bytes
-                ),
-            ));
+                format!("the scene would need more than the import's limit of {max} bytes"),
+            )
+            .advised(crate::advice::Advice::new(
+                Some(crate::advice::Limit {
+                    quantity: crate::advice::Quantity::GltfOutputBytes,
+                    max,
+                    actual: total,
+                }),
+                Vec::new(),
+            )));
         }
         self.output_bytes.set(total);
         Ok(())

@@ -103,6 +103,7 @@ mod checked;
 mod grid;
 mod names;
 mod plan;
+mod refusal;
 mod report;
 #[cfg(feature = "textures")]
 mod skin;
@@ -118,6 +119,7 @@ pub use crate::md2::{Engine, EngineLimits};
 #[cfg(feature = "textures")]
 pub use crate::texture::Palette;
 
+use crate::advice::Quantity;
 use crate::error::{Error, Result};
 use crate::md2::{
     gl_commands, nearest_normal_index, Frame, FrameName, Md2, PackedVertex, SkinName, TexCoord,
@@ -126,6 +128,7 @@ use crate::md2::{
 use crate::scene::Scene;
 use crate::Severity;
 use plan::Plan;
+use refusal::{limit, limit_error};
 
 /// Which frames share one quantisation grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -475,57 +478,6 @@ fn check_options(options: &CompileOptions) -> Result<()> {
     Ok(())
 }
 
-/// What to do about an exceeded limit, by the problem's path.
-fn advice(path: &str, engine: Engine) -> String {
-    let other = |better: &str| {
-        if engine == Engine::Quake2 {
-            format!(", or target an engine that allows more ({better})")
-        } else {
-            String::new()
-        }
-    };
-    match path {
-        "header.num_vertices" => format!(
-            "merge vertices or decimate the meshes{}",
-            other("Engine::Kmquake2")
-        ),
-        "header.num_triangles" => format!(
-            "decimate the meshes{}",
-            other("Engine::Q2pro allows 6144, Engine::Kmquake2 more")
-        ),
-        "header.num_frames" => format!(
-            "lower CompileOptions::fps or bake fewer animations (CompileOptions::animations){}",
-            other("Engine::UfoAi allows 1023")
-        ),
-        "header.ofs_end" => {
-            "fewer frames or vertices: id's renderer holds a model in 2 MiB".to_string()
-        }
-        "header.skin_width" | "header.skin_height" => format!(
-            "use smaller textures (or fewer, for an atlas){}",
-            other("Engine::Yquake2 or Engine::Q2pro")
-        ),
-        "header.num_skins" => "give one skin name (SkinOptions::name)".to_string(),
-        "triangles" => "fewer texture seams or triangles".to_string(),
-        p if p.starts_with("skins[") => "give a shorter SkinOptions::name".to_string(),
-        _ => "see the message".to_string(),
-    }
-}
-
-fn limit_error(path: &str, message: String, engine: Engine) -> Error {
-    let advice = if path == "header.num_triangles" && message.contains("no triangles") {
-        // Not a limit: welding left nothing (every triangle degenerate).
-        "every triangle of the scene is degenerate (its corners weld into one point or a \
-         line), so there is nothing to draw"
-            .to_string()
-    } else {
-        advice(path, engine)
-    };
-    Error::Unwritable {
-        context: path.to_string(),
-        message: format!("{message}; {advice}"),
-    }
-}
-
 /// Up to how many positions (frames × vertices) a compile keeps every
 /// frame's normals from posing the frames once, rather than posing them a
 /// second time for the normals: 4 M, 48 MB of normals.
@@ -573,6 +525,7 @@ fn unposed<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<Prepared<'a
                 frames - limits.max_frames
             ),
             options.engine,
+            limit(Quantity::Frames, limits.max_frames, frames),
         ));
     }
     let source = bake::Source::new(scene);
@@ -586,6 +539,11 @@ fn unposed<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<Prepared<'a
                 source.triangles.len() - limits.max_triangles
             ),
             options.engine,
+            limit(
+                Quantity::Triangles,
+                limits.max_triangles,
+                source.triangles.len(),
+            ),
         ));
     }
     if source.triangles.is_empty() {
@@ -1173,6 +1131,7 @@ impl Prepared<'_> {
                     num_vertices - limits.max_vertices
                 ),
                 engine,
+                limit(Quantity::Vertices, limits.max_vertices, num_vertices),
             ));
         }
         // Skin and texture coordinates.
@@ -1261,7 +1220,10 @@ impl Prepared<'_> {
         let engine = options.engine;
         for p in checked::grouped(model.validate_for(engine)) {
             match p.severity {
-                Severity::Error => return Err(limit_error(&p.path, p.message, engine)),
+                Severity::Error => {
+                    let l = refusal::limit_of(&model, engine, &p.path);
+                    return Err(limit_error(&p.path, p.message, engine, l));
+                }
                 Severity::Warning => self.warnings.push(CompileWarning::Skin {
                     message: format!("{}: {}", p.path, p.message),
                 }),
@@ -1468,12 +1430,9 @@ impl Prepared<'_> {
                     .or_else(|| options.skin.default_name.clone())
                     .unwrap_or_else(|| format!("{model_name}.{}", options.skin.format.extension()));
                 if limits.pcx_only && options.skin.format != SkinFormat::Pcx {
-                    warnings.push(CompileWarning::Skin {
-                        message: format!(
-                            "{} loads only PCX skins; this one is {}",
-                            options.engine.title(),
-                            options.skin.format.extension()
-                        ),
+                    warnings.push(CompileWarning::SkinNotPcx {
+                        engine: options.engine.title(),
+                        format: options.skin.format.extension(),
                     });
                 }
                 let file = skin::write_skin(&atlas, name.clone(), &options.skin, warnings)?;
@@ -1502,10 +1461,9 @@ impl Prepared<'_> {
             ),
             (Some(r), _) => r.skin_size,
             _ => {
-                warnings.push(CompileWarning::Skin {
-                    message:
-                        "no skin image and no skin size: 256×256 assumed (set SkinOptions::size)"
-                            .to_string(),
+                warnings.push(CompileWarning::SkinSizeAssumed {
+                    width: 256,
+                    height: 256,
                 });
                 (256, 256)
             }
@@ -1566,6 +1524,7 @@ impl SkinPlan {
                         limits.max_skin_name
                     ),
                     engine,
+                    limit(Quantity::SkinNameBytes, limits.max_skin_name, len),
                 ));
             }
         }

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::advice::{Advice, Remedy};
+
 /// The result of quantising one animation's frames.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -134,6 +136,31 @@ pub enum CompileWarning {
         /// Why.
         reason: String,
     },
+    /// No skin image and no skin size were given: the texture
+    /// coordinates are laid on a skin of this size
+    /// ([`advice`](CompileWarning::advice): give the skin's size).
+    SkinSizeAssumed {
+        /// The width assumed, in pixels.
+        width: u32,
+        /// The height assumed, in pixels.
+        height: u32,
+    },
+    /// The skin image was larger than the engine loads: scaled down
+    /// ([`advice`](CompileWarning::advice): smaller textures).
+    SkinScaled {
+        /// The atlas's size, in pixels.
+        from: (u32, u32),
+        /// The skin's size written.
+        to: (u32, u32),
+    },
+    /// The engine loads only PCX skins, and the skin is written in
+    /// another format ([`advice`](CompileWarning::advice): a palette).
+    SkinNotPcx {
+        /// The engine's name for messages (`Quake II`).
+        engine: &'static str,
+        /// The skin's format (its extension: `png`, `tga`).
+        format: &'static str,
+    },
     /// Something about the skin: format, alpha, missing images.
     Skin {
         /// What.
@@ -177,7 +204,45 @@ impl fmt::Display for CompileWarning {
             CompileWarning::Md2SourceIgnored { reason } => {
                 write!(f, "the scene's MD2 source data is not used: {reason}")
             }
+            CompileWarning::SkinSizeAssumed { width, height } => write!(
+                f,
+                "skin: no skin image and no skin size: {width}×{height} assumed"
+            ),
+            CompileWarning::SkinScaled { from, to } => write!(
+                f,
+                "skin: the skin is {}x{}, over the engine's limit: scaled down to {}x{}",
+                from.0, from.1, to.0, to.1
+            ),
+            CompileWarning::SkinNotPcx { engine, format } => write!(
+                f,
+                "skin: {engine} loads only PCX skins; this one is {format}"
+            ),
             CompileWarning::Skin { message } => write!(f, "skin: {message}"),
+        }
+    }
+}
+
+impl CompileWarning {
+    /// What the user can do about the warning, when an option helps.
+    /// `Display` says what happened; front ends word this after it.
+    ///
+    /// ```
+    /// use retromodel::advice::Remedy;
+    /// use retromodel::md2::compile::CompileWarning;
+    ///
+    /// let w = CompileWarning::SkinSizeAssumed { width: 256, height: 256 };
+    /// assert_eq!(w.advice().unwrap().remedies, [Remedy::SkinSize]);
+    /// ```
+    pub fn advice(&self) -> Option<Advice> {
+        match self {
+            CompileWarning::SkinSizeAssumed { .. } => {
+                Some(Advice::new(None, vec![Remedy::SkinSize]))
+            }
+            CompileWarning::SkinScaled { .. } => {
+                Some(Advice::new(None, vec![Remedy::SmallerTextures]))
+            }
+            CompileWarning::SkinNotPcx { .. } => Some(Advice::new(None, vec![Remedy::Palette])),
+            _ => None,
         }
     }
 }

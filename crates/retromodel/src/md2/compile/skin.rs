@@ -112,10 +112,9 @@ impl Atlas {
         let Some(image) = Rgba8Image::new(nw, nh, small.into_raw()) else {
             return self;
         };
-        warnings.push(CompileWarning::Skin {
-            message: format!(
-                "the skin is {w}x{h}, over the engine's limit: scaled down to {nw}x{nh} (give smaller textures to choose how)"
-            ),
+        warnings.push(CompileWarning::SkinScaled {
+            from: (w, h),
+            to: (nw, nh),
         });
         self.scale = [
             self.scale[0] * nw as f32 / w as f32,
@@ -413,13 +412,15 @@ pub(crate) fn write_skin(
         SkinFormat::Pcx => {
             let Some(palette) = &options.palette else {
                 return Err(Error::InvalidOptions {
-                    message: "a PCX skin needs a 256-colour palette: set SkinOptions::palette to \
-                              Palette::from_pcx(&std::fs::read(\"baseq2/pics/colormap.pcx\")?) \
-                              (Quake II's palette, which retromodel does not ship), or write the skin as \
-                              SkinFormat::Png or SkinFormat::Tga for an engine that loads them \
-                              (yquake2, Q2PRO, KMQuake2, UFO:AI)"
-                        .to_string(),
-                });
+                    message: "a PCX skin needs a 256-colour palette".to_string(),
+                }
+                .advised(crate::advice::Advice::new(
+                    None,
+                    vec![
+                        crate::advice::Remedy::Palette,
+                        crate::advice::Remedy::SkinPngOrTga,
+                    ],
+                )));
             };
             if !image.is_opaque() {
                 warnings.push(CompileWarning::Skin {

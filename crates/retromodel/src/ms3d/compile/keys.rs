@@ -49,6 +49,7 @@ use super::layout::Layout;
 use super::rigid::{angle_between, quat_to_euler, same_hemisphere, Rigid};
 use super::times;
 use super::track::{position_at, rotation_at};
+use crate::advice::{Advice, Limit, Quantity, Remedy};
 use crate::error::{Error, Result};
 use crate::ms3d::Key;
 use crate::scene::{Animation, Interpolation, Pose, Scene, Target};
@@ -349,13 +350,21 @@ pub(crate) fn targets(
         times.push(t);
     }
     if total.saturating_mul(joints) > MAX_SAMPLES {
+        let samples = total.saturating_mul(joints);
         return Err(Error::unwritable(
             "animations",
             format!(
-                "{total} sample times × {joints} joints are more than the {MAX_SAMPLES} samples a compile evaluates; \
-                 choose fewer animations (Ms3dCompileOptions::animations)"
+                "{total} sample times × {joints} joints are more than the {MAX_SAMPLES} samples a compile evaluates"
             ),
-        ));
+        )
+        .advised(Advice::new(
+            Some(Limit {
+                quantity: Quantity::Samples,
+                max: MAX_SAMPLES as u64,
+                actual: samples as u64,
+            }),
+            vec![Remedy::FewerAnimations],
+        )));
     }
     // The targets.
     let mut pose = Pose::new(scene)?;

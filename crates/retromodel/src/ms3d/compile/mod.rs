@@ -90,6 +90,7 @@ pub use report::{Ms3dAnimationReport, Ms3dCompileReport, Ms3dCompileWarning};
 use glam::Vec3;
 use serde_json::Value;
 
+use crate::advice::{Advice, Limit, Quantity, Remedy};
 use crate::error::{Error, Result};
 use crate::ms3d::{
     limits, stored, with_clip_line, Comment, Comments, Extras, Group, Influence, Joint,
@@ -171,14 +172,23 @@ pub struct Ms3dCompiled {
 }
 
 /// A refusal: what is over which limit, by how much, and what to do.
-fn over_limit(what: &str, n: usize, limit: usize, advice: &str) -> Error {
-    Error::Unwritable {
-        context: what.to_string(),
-        message: format!(
-            "{n} {what} exceed MilkShape 1.8's limit of {limit} (by {}); {advice}",
+fn over_limit(quantity: Quantity, n: usize, limit: usize, remedies: Vec<Remedy>) -> Error {
+    let what = quantity.noun();
+    Error::unwritable(
+        what,
+        format!(
+            "{n} {what} exceed MilkShape 1.8's limit of {limit} (by {})",
             n - limit
         ),
-    }
+    )
+    .advised(Advice::new(
+        Some(Limit {
+            quantity,
+            max: limit as u64,
+            actual: n as u64,
+        }),
+        remedies,
+    ))
 }
 
 fn check_options(options: &Ms3dCompileOptions) -> Result<()> {
@@ -332,45 +342,45 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
     }
     if scene.meshes.len() > limits::GROUPS {
         return Err(over_limit(
-            "groups",
+            Quantity::Groups,
             scene.meshes.len(),
             limits::GROUPS,
-            "join meshes that share a material (each scene mesh is a group)",
+            vec![Remedy::JoinMeshes],
         ));
     }
     if scene.materials.len() > limits::MATERIALS {
         return Err(over_limit(
-            "materials",
+            Quantity::Materials,
             scene.materials.len(),
             limits::MATERIALS,
-            "merge materials",
+            vec![Remedy::MergeMaterials],
         ));
     }
     let animated = joints::animated_nodes(scene, &chosen);
     let plan = joints::plan(scene, &animated, &chosen)?;
     if plan.joints.len() > limits::JOINTS {
         return Err(over_limit(
-            "joints",
+            Quantity::Joints,
             plan.joints.len(),
             limits::JOINTS,
-            "remove or merge joints (every skin joint and every animated node that places a mesh is one)",
+            vec![Remedy::FewerJoints],
         ));
     }
     let geometry = geometry::build(scene, &plan)?;
     if geometry.vertices.len() > limits::VERTICES {
         return Err(over_limit(
-            "vertices",
+            Quantity::Vertices,
             geometry.vertices.len(),
             limits::VERTICES,
-            "decimate the meshes or split the model into several files",
+            vec![Remedy::Decimate, Remedy::SplitModel],
         ));
     }
     if geometry.triangles.len() > limits::TRIANGLES {
         return Err(over_limit(
-            "triangles",
+            Quantity::Triangles,
             geometry.triangles.len(),
             limits::TRIANGLES,
-            "decimate the meshes or split the model into several files",
+            vec![Remedy::Decimate, Remedy::SplitModel],
         ));
     }
     if !geometry.morphed_meshes.is_empty() {
