@@ -175,7 +175,7 @@ def main():
         )
         if audit.returncode != 0:
             fail(wheel.name, f"abi3audit:\n{audit.stdout}{audit.stderr}")
-        summary = " ".join((audit.stdout + audit.stderr).split())
+        summary = " ".join((audit.stdout + audit.stderr).split()).split(f"{wheel.name}: ")[-1]
         python_files[tag] = {n: z.read(n) for n in z.namelist() if n.endswith((".py", ".pyi", "py.typed"))}
         print(f"ok {wheel.name} ({wheel.stat().st_size // 1024} KiB): {what}; {len(declared)} declared names; abi3audit: {summary}")
     reference = next(iter(python_files.values()))

@@ -28,6 +28,8 @@ if [ ! -x "$tools/bin/abi3audit" ]; then
     "$(grep '^maturin==' "$here/requirements-build.txt" | sed 's/maturin/maturin[zig]/')" \
     ziglang==0.17.1 abi3audit==0.0.26 pefile==2024.8.26
 fi
+# maturin finds zig as `python3 -m ziglang` on PATH.
+export PATH="$tools/bin:$PATH"
 rustup target add x86_64-pc-windows-gnu aarch64-apple-darwin x86_64-apple-darwin >/dev/null 2>&1 || true
 
 rm -rf "$dist"
