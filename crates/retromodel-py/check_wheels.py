@@ -11,7 +11,8 @@ it reads the wheel as a zip and its native module's bytes:
   PE imports python3.dll (not python3X.dll) and only Windows' own DLLs, no
   MinGW runtime (libgcc_s, libwinpthread, libstdc++); the ELF needs no
   GLIBC symbol version newer than 2.28 (`objdump -T`) and no libpython; the
-  Mach-O loads only libSystem and its minimum macOS is the tag's;
+  Mach-O loads only macOS's own libraries, its minimum macOS is the tag's
+  and, on arm64, its ad-hoc code signature matches every page;
 * it is the same code: every name retromodel.pyi declares is in the binary,
   and so is the workspace's version next to `__version__`'s other strings;
   the Python files of every wheel are the same bytes.
@@ -19,6 +20,7 @@ it reads the wheel as a zip and its native module's bytes:
     python3 check_wheels.py WHEEL_DIR VERSION PYI
 """
 
+import hashlib
 import re
 import struct
 import subprocess
@@ -99,7 +101,37 @@ def check_pe(wheel, data):
     return f"PE32+ x86-64 DLL, imports {dlls}"
 
 
+MACOS_SYSTEM = ("/usr/lib/libSystem.", "/usr/lib/libiconv.", "/usr/lib/libcharset.", "/System/Library/Frameworks/")
 MACHO_CPU = {"arm64": 0x0100000C, "x86_64": 0x01000007}
+
+
+def check_code_signature(wheel, data, signature):
+    """macOS on arm64 loads only signed code: an ad-hoc signature whose
+    CodeDirectory hashes (SHA-256, big-endian structures) match every page."""
+    if signature is None:
+        fail(wheel, "arm64 Mach-O without a code signature (macOS refuses to load it)")
+    dataoff, _datasize = signature
+    magic, _length, count = struct.unpack_from(">III", data, dataoff)
+    if magic != 0xFADE0CC0:  # CSMAGIC_EMBEDDED_SIGNATURE
+        fail(wheel, f"code signature superblob magic {magic:#x}")
+    for i in range(count):
+        _type, blob = struct.unpack_from(">II", data, dataoff + 12 + 8 * i)
+        base = dataoff + blob
+        if struct.unpack_from(">I", data, base)[0] != 0xFADE0C02:  # CSMAGIC_CODEDIRECTORY
+            continue
+        hash_offset, _ident, _special, n_slots, code_limit, hash_size, hash_type, _platform, page_log = struct.unpack_from(
+            ">IIIIIBBBB", data, base + 16
+        )
+        if hash_type != 2 or hash_size != 32:  # SHA-256
+            fail(wheel, f"code signature hash type {hash_type}")
+        page = 1 << page_log
+        for slot in range(n_slots):
+            chunk = data[slot * page : min((slot + 1) * page, code_limit)]
+            expected = data[base + hash_offset + 32 * slot : base + hash_offset + 32 * (slot + 1)]
+            if hashlib.sha256(chunk).digest() != expected:
+                fail(wheel, f"code signature does not match page {slot}")
+        return
+    fail(wheel, "code signature without a CodeDirectory")
 
 
 def check_macho(wheel, data, cpu, tag):
@@ -110,21 +142,27 @@ def check_macho(wheel, data, cpu, tag):
         fail(wheel, f"Mach-O CPU {cputype:#x}, expected {cpu}")
     if filetype not in (6, 8):  # MH_DYLIB, MH_BUNDLE
         fail(wheel, f"Mach-O file type {filetype}, expected a dylib or bundle")
-    offset, dylibs, minos = 32, [], None
+    offset, dylibs, minos, signature = 32, [], None, None
     for _ in range(ncmds):
         cmd, cmdsize = struct.unpack_from("<II", data, offset)
         if cmd in (0xC, 0x80000018):  # LC_LOAD_DYLIB, LC_LOAD_WEAK_DYLIB
             name_offset = struct.unpack_from("<I", data, offset + 8)[0]
             dylibs.append(data[offset + name_offset : offset + cmdsize].split(b"\0")[0].decode())
+        elif cmd == 0x1D:  # LC_CODE_SIGNATURE: dataoff, datasize
+            signature = struct.unpack_from("<II", data, offset + 8)
         elif cmd == 0x32:  # LC_BUILD_VERSION: platform, minos (xxxx.yy.zz)
             minos = struct.unpack_from("<I", data, offset + 12)[0]
         elif cmd == 0x24:  # LC_VERSION_MIN_MACOSX
             minos = struct.unpack_from("<I", data, offset + 8)[0]
         offset += cmdsize
-    if [d for d in dylibs if not d.startswith("/usr/lib/libSystem")]:
-        fail(wheel, f"loads more than libSystem: {dylibs}")
+    # macOS's own libraries (Rust's std links libiconv too); nothing from
+    # Homebrew, no libpython.
+    if "/usr/lib/libSystem.B.dylib" not in dylibs or [d for d in dylibs if not d.startswith(MACOS_SYSTEM)]:
+        fail(wheel, f"loads libraries macOS does not ship: {dylibs}")
     if minos is None:
         fail(wheel, "no minimum macOS version in the load commands")
+    if cpu == "arm64":
+        check_code_signature(wheel, data, signature)
     major, minor = minos >> 16, (minos >> 8) & 0xFF
     tag_version = tuple(map(int, re.match(r"macosx_(\d+)_(\d+)_", tag).groups()))
     if (major, minor) > tag_version:
