@@ -2,7 +2,8 @@
 # Headless test of the Blender add-on with Debian's blender (3.4): installs
 # it when missing, installs the wheel crates/retromodel-py/test.sh built
 # (building it when missing) into a folder Blender's Python is pointed at,
-# and runs test_blender.py.
+# and runs test_blender.py and test_roundtrip.py; then checks the per-platform
+# zips package.sh writes and installs the Linux one as a legacy add-on.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -57,3 +58,21 @@ for path in sys.argv[1:]:
     assert manifest["type"] == "add-on" and manifest["id"] == "retromodel_io", manifest
     print(f"add-on zip: {path}")
 PY
+# Blender 3.x's legacy path: the Linux zip installs and enables as an add-on,
+# with the zip's own wheel in RETROMODEL_PYTHONPATH.
+linux_zip=$(echo "$zips" | grep -- '-linux_x64.zip$')
+rm -rf "$work/legacy"
+mkdir -p "$work/legacy/scripts"
+python3 - "$linux_zip" "$work/legacy" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+[wheel] = [n for n in z.namelist() if n.endswith(".whl")]
+z.extract(wheel, sys.argv[2])
+PY
+python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps \
+  --target "$work/legacy/site" "$work"/legacy/retromodel_io/wheels/*.whl
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$here/retromodel_io/blender_manifest.toml")
+BLENDER_USER_SCRIPTS="$work/legacy/scripts" RETROMODEL_PYTHONPATH="$work/legacy/site" \
+  blender -b --factory-startup --python-exit-code 1 --python "$here/test_legacy_install.py" -- "$linux_zip" "$version" \
+  >"$work/legacy.log" 2>&1 || { cat "$work/legacy.log"; exit 1; }
+grep "^legacy add-on install" "$work/legacy.log"
