@@ -2,7 +2,8 @@
 # Headless test of the Blender add-on with Debian's blender (3.4): installs
 # it when missing, installs the wheel crates/retromodel-py/test.sh built
 # (building it when missing) into a folder Blender's Python is pointed at,
-# and runs test_blender.py.
+# and runs test_blender.py and test_roundtrip.py; then checks the per-platform
+# zips package.sh writes and installs the Linux one as a legacy add-on.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -33,16 +34,45 @@ RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-co
   --python "$here/test_roundtrip.py" -- "$RETROMODEL_CORPUS" "$work/out" >"$work/roundtrip.log" 2>&1 || status=$?
 grep -vE "^(Blender quit|Read prefs|Warning: Unable to find|Color management)" "$work/roundtrip.log" || true
 [ "$status" = 0 ] || exit "$status"
-# The installable zip: the add-on, its 4.2+ manifest naming the wheel, the wheel.
-zip=$(bash "$here/package.sh" "$wheel")
-python3 - "$zip" "$(basename "$wheel")" <<'PY'
+# The installable zips, one per platform (package.sh builds the wheels with
+# crates/retromodel-py/wheels.sh when they are missing): the add-on, its 4.2+
+# manifest naming the platform and the wheel, the wheel.
+# blender/check_extension.sh checks them with Blender 4.2's own validator.
+zips=$(bash "$here/package.sh")
+python3 - $zips <<'PY'
 import sys, tomllib, zipfile
-z = zipfile.ZipFile(sys.argv[1])
-names = set(z.namelist())
-assert "retromodel_io/__init__.py" in names, names
-assert f"retromodel_io/wheels/{sys.argv[2]}" in names, names
-manifest = tomllib.loads(z.read("retromodel_io/blender_manifest.toml").decode())
-assert manifest["wheels"] == [f"./wheels/{sys.argv[2]}"], manifest
-assert manifest["type"] == "add-on" and manifest["id"] == "retromodel_io", manifest
-print(f"add-on zip: {sys.argv[1]}")
+platforms = {"linux_x64": "manylinux_2_28_x86_64", "windows_x64": "win_amd64",
+             "macos_arm64": "macosx_11_0_arm64", "macos_x64": "macosx_10_12_x86_64"}
+assert len(sys.argv[1:]) == len(platforms), sys.argv
+for path in sys.argv[1:]:
+    platform = path.removesuffix(".zip").rsplit("-", 1)[1]
+    z = zipfile.ZipFile(path)
+    names = set(z.namelist())
+    wheels = [n for n in names if n.endswith(".whl")]
+    assert "retromodel_io/__init__.py" in names, names
+    assert len(wheels) == 1 and wheels[0].endswith(f"-cp39-abi3-{platforms[platform]}.whl"), wheels
+    manifest = tomllib.loads(z.read("retromodel_io/blender_manifest.toml").decode())
+    assert manifest["wheels"] == ["./" + wheels[0].removeprefix("retromodel_io/")], manifest
+    assert manifest["platforms"] == [platform.replace("_", "-")], manifest
+    assert manifest["license"] == ["SPDX:GPL-3.0-or-later"], manifest
+    assert manifest["type"] == "add-on" and manifest["id"] == "retromodel_io", manifest
+    print(f"add-on zip: {path}")
 PY
+# Blender 3.x's legacy path: the Linux zip installs and enables as an add-on,
+# with the zip's own wheel in RETROMODEL_PYTHONPATH.
+linux_zip=$(echo "$zips" | grep -- '-linux_x64.zip$')
+rm -rf "$work/legacy"
+mkdir -p "$work/legacy/scripts"
+python3 - "$linux_zip" "$work/legacy" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+[wheel] = [n for n in z.namelist() if n.endswith(".whl")]
+z.extract(wheel, sys.argv[2])
+PY
+python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps \
+  --target "$work/legacy/site" "$work"/legacy/retromodel_io/wheels/*.whl
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$here/retromodel_io/blender_manifest.toml")
+BLENDER_USER_SCRIPTS="$work/legacy/scripts" RETROMODEL_PYTHONPATH="$work/legacy/site" \
+  blender -b --factory-startup --python-exit-code 1 --python "$here/test_legacy_install.py" -- "$linux_zip" "$version" \
+  >"$work/legacy.log" 2>&1 || { cat "$work/legacy.log"; exit 1; }
+grep "^legacy add-on install" "$work/legacy.log"
