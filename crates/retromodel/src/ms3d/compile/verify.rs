@@ -48,7 +48,10 @@ pub(crate) fn check(
     let mut skinned = vec![[0.0f32; 3]; model.vertices.len()];
     // The largest distance over the extent; a position that is not
     // finite is an error naming its side and place (`when`).
-    let mut compare = |pose: &Pose, skinned: &[[f32; 3]], when: &dyn Fn() -> String| -> Result<f32> {
+    let mut compare = |pose: &Pose,
+                       skinned: &[[f32; 3]],
+                       when: &dyn Fn() -> String|
+     -> Result<f32> {
         let mut worst = 0.0f32;
         for (m, map) in vertex_map.iter().enumerate() {
             let n = scene.meshes[m].positions.len();
@@ -82,7 +85,10 @@ pub(crate) fn check(
         if !e.is_finite() {
             return Err(Error::unwritable(
                 "vertices",
-                format!("the error {} is not a finite fraction of the extent {extent}", when()),
+                format!(
+                    "the error {} is not a finite fraction of the extent {extent}",
+                    when()
+                ),
             ));
         }
         Ok(e)
