@@ -190,9 +190,21 @@ struct Case {
 }
 
 fn case() -> Case {
+    case_of(retromodel_testkit::rig_gltf::rig_glb())
+}
+
+/// Blender 3.4's own export of a chain with a "stepped", a "linear" and a
+/// "cubic" action (STEP, LINEAR and CUBICSPLINE samplers as Blender writes
+/// them), made by `tests/blender/interpolations.py`.
+fn blender_case() -> Case {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/blender_interpolations.glb");
+    case_of(std::fs::read(path).unwrap())
+}
+
+fn case_of(glb: Vec<u8>) -> Case {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("rig.glb");
-    let glb = retromodel_testkit::rig_gltf::rig_glb();
     std::fs::write(&file, &glb).unwrap();
     let scene = import(&glb, None, &ImportOptions::default()).unwrap().scene;
     let compiled = compile(&scene, &Ms3dCompileOptions::default()).unwrap();
@@ -268,15 +280,57 @@ fn worst(case: &Case, skinned: &[[f32; 3]], src: &[Vec<[f32; 3]>]) -> f32 {
 
 #[test]
 fn every_interpolation_matches_the_source_at_every_thirtieth_and_between() {
-    let case = case();
+    matches_the_source(&case(), 4);
+}
+
+#[test]
+fn blenders_stepped_linear_and_cubic_actions_match_the_source() {
+    let case = blender_case();
+    // The fixture is what its script says: one sampler kind per action.
+    let document = retromodel_testkit::glb::parse_glb(
+        &std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/blender_interpolations.glb"),
+        )
+        .unwrap(),
+    )
+    .json;
+    let kinds: Vec<(String, Vec<String>)> = document["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let mut k: Vec<String> = a["samplers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["interpolation"].as_str().unwrap_or("LINEAR").to_string())
+                .collect();
+            k.dedup();
+            (a["name"].as_str().unwrap().to_string(), k)
+        })
+        .collect();
+    for (name, kind) in [
+        ("stepped", "STEP"),
+        ("linear", "LINEAR"),
+        ("cubic", "CUBICSPLINE"),
+    ] {
+        assert!(
+            kinds.contains(&(name.to_string(), vec![kind.to_string()])),
+            "{kinds:?}"
+        );
+    }
+    matches_the_source(&case, 3);
+}
+
+fn matches_the_source(case: &Case, animations: usize) {
     let mut pose = Pose::new(&case.scene).unwrap();
     let rest = worst(
-        &case,
+        case,
         &milkshape::skin(&case.model, None),
         &source(&case.scene, &mut pose, None, 0.0),
     );
     assert!(rest <= 1e-5 * case.extent, "bind pose {rest}");
-    assert_eq!(case.scene.animations.len(), 4);
+    assert_eq!(case.scene.animations.len(), animations);
     for (a, anim) in case.scene.animations.iter().enumerate() {
         let start = clip_start(&case.model, &anim.name);
         let mut t = times(anim.duration());
@@ -285,7 +339,7 @@ fn every_interpolation_matches_the_source_at_every_thirtieth_and_between() {
         let mut largest = 0.0f32;
         for &t in &t {
             let skinned = milkshape::skin(&case.model, Some((start + f64::from(t)) as f32));
-            let e = worst(&case, &skinned, &source(&case.scene, &mut pose, Some(a), t));
+            let e = worst(case, &skinned, &source(&case.scene, &mut pose, Some(a), t));
             assert!(
                 e <= 1e-3 * case.extent,
                 "{} at {t} s: {} of the extent",
@@ -303,7 +357,7 @@ fn every_interpolation_matches_the_source_at_every_thirtieth_and_between() {
         for i in 0..=frames {
             let t = (i as f64 / (2.0 * fps)) as f32;
             let skinned = milkshape::skin(&case.model, Some((start + f64::from(t)) as f32));
-            let e = worst(&case, &skinned, &source(&case.scene, &mut pose, Some(a), t));
+            let e = worst(case, &skinned, &source(&case.scene, &mut pose, Some(a), t));
             at_frames = at_frames.max(e / case.extent);
         }
         assert!(
@@ -395,6 +449,15 @@ fn node_with_three(root: &Path) -> bool {
 
 #[test]
 fn every_interpolation_matches_three_js_at_every_thirtieth_and_between() {
+    matches_three_js(case);
+}
+
+#[test]
+fn blenders_stepped_linear_and_cubic_actions_match_three_js() {
+    matches_three_js(blender_case);
+}
+
+fn matches_three_js(case: fn() -> Case) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     if !node_with_three(&root) {
         eprintln!("skipped: node or acceptance/node_modules missing");

@@ -57,7 +57,7 @@
 //!   ([`CLIP_LINE_PREFIX`](crate::ms3d::CLIP_LINE_PREFIX)).
 //! - **Keys**: the source's key times (a step's doubled a tiny time
 //!   apart), refined where MilkShape's interpolation strays and reduced
-//!   where keys are not needed, checked at every frame and halfway
+//!   where keys are not needed, checked at every frame and each quarter
 //!   between; an MS3D's own keys come back as they are.
 //! - **Materials and textures**: diffuse, emissive, transparency,
 //!   shininess from roughness; textures written beside the model as

@@ -20,7 +20,7 @@ pub struct Ms3dAnimationReport {
     /// joints.
     pub keys: usize,
     /// How many times it was checked at: every MilkShape frame it covers
-    /// and halfway between each two, its end included.
+    /// and each quarter between two, its end included.
     pub checked_times: usize,
     /// The largest distance between a vertex as MilkShape's viewer skins
     /// it (`ms3d::Skeleton` + `Influences`) and the source scene's

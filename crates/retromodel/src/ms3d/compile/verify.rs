@@ -22,7 +22,7 @@ pub(crate) struct Checked {
 }
 
 /// Compares `model` with `scene` at every frame of every animation of
-/// `layout` and halfway between each two (its end included; see
+/// `layout` and each quarter between two (its end included; see
 /// `times::checks`), and its bind pose with
 /// the scene's rest pose; `vertex_map` gives each scene vertex's MS3D
 /// vertex.
