@@ -18,6 +18,9 @@ import bmesh
 import bpy
 from mathutils import Quaternion, Vector
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rig_scene import armature_in_edit_mode, empty_scene  # noqa: E402
+
 BONES = 8
 SIDE = 7
 FPS = 24
@@ -29,25 +32,10 @@ def weight(v, k):
 
 
 def main(out_dir):
-    for coll in (bpy.data.objects, bpy.data.meshes, bpy.data.armatures,
-                 bpy.data.materials, bpy.data.actions, bpy.data.cameras,
-                 bpy.data.lights):
-        for item in list(coll):
-            coll.remove(item)
-    scene = bpy.context.scene
-    scene.render.fps = FPS
-    scene.render.fps_base = 1.0
-    scene.frame_start = 0
-    scene.frame_end = FPS
-    scene.frame_set(0)
+    scene = empty_scene(FPS)
 
     # The armature: a root bone and eight bones around it.
-    arm = bpy.data.armatures.new("rig_data")
-    rig = bpy.data.objects.new("rig", arm)
-    scene.collection.objects.link(rig)
-    bpy.context.view_layer.objects.active = rig
-    rig.select_set(True)
-    bpy.ops.object.mode_set(mode="EDIT")
+    arm, rig = armature_in_edit_mode(scene, "rig")
     root = arm.edit_bones.new("root")
     root.head, root.tail = (0, 0, 0), (0, 0, 0.2)
     for k in range(BONES):

@@ -19,6 +19,9 @@ import bmesh
 import bpy
 from mathutils import Quaternion, Vector
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rig_scene import armature_in_edit_mode, empty_scene  # noqa: E402
+
 FPS = 24
 BONES = 3
 SEGMENTS = 12
@@ -26,25 +29,9 @@ RINGS = 9  # rings along the 3-unit cylinder
 
 
 def main(out_dir):
-    for coll in (bpy.data.objects, bpy.data.meshes, bpy.data.armatures,
-                 bpy.data.materials, bpy.data.actions, bpy.data.cameras,
-                 bpy.data.lights):
-        for item in list(coll):
-            coll.remove(item)
-    scene = bpy.context.scene
-    scene.render.fps = FPS
-    scene.render.fps_base = 1.0
-    scene.frame_start = 0
-    scene.frame_end = FPS
-    scene.frame_set(0)
+    scene = empty_scene(FPS)
 
-    # A chain of three bones up +Z, one unit each.
-    arm = bpy.data.armatures.new("chain_data")
-    rig = bpy.data.objects.new("chain", arm)
-    scene.collection.objects.link(rig)
-    bpy.context.view_layer.objects.active = rig
-    rig.select_set(True)
-    bpy.ops.object.mode_set(mode="EDIT")
+    arm, rig = armature_in_edit_mode(scene, "chain")
     parent = None
     for k in range(BONES):
         b = arm.edit_bones.new("bone%d" % k)

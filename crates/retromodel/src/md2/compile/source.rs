@@ -441,17 +441,3 @@ pub(crate) fn find(scene: &Scene) -> Result<Option<Md2Source>, String> {
         raw_normals,
     }))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex_round_trips() {
-        let b = [0u8, 1, 0xab, 0xff, 0x10];
-        assert_eq!(to_hex(&b), "0001abff10");
-        assert_eq!(from_hex(&to_hex(&b)).unwrap(), b);
-        assert_eq!(from_hex("0g"), None);
-        assert_eq!(from_hex("abc"), None);
-    }
-}
