@@ -231,6 +231,7 @@ impl fmt::Display for Advice {
 
 /// The engines that allow more of `quantity` than `engine` does and at
 /// least `actual`, as [`Remedy::Engine`], in [`Engine::ALL`]'s order.
+#[cfg(feature = "scene")]
 pub(crate) fn better_engines(engine: Engine, quantity: Quantity, actual: u64) -> Vec<Remedy> {
     let allows = |e: Engine| -> Option<Option<u64>> {
         let l = e.limits();
@@ -264,7 +265,7 @@ pub(crate) fn better_engines(engine: Engine, quantity: Quantity, actual: u64) ->
         .collect()
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "scene"))]
 mod tests {
     use super::*;
 

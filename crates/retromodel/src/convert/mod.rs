@@ -370,7 +370,12 @@ impl<'a> Converter<'a> {
         // unless a skin image is given (`--skin`) or named.
         if compile.skin.name.is_none() {
             let name = format!("{}.{}", stem(output_name), compile.skin.format.extension());
-            if self.options.skin.is_some() {
+            // An image given (`--skin`) is written under the model's name.
+            #[cfg(feature = "textures")]
+            let image_given = self.options.skin.is_some();
+            #[cfg(not(feature = "textures"))]
+            let image_given = false;
+            if image_given {
                 compile.skin.name = Some(name);
             } else {
                 compile.skin.default_name = Some(name);

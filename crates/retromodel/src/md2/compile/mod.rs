@@ -1391,6 +1391,7 @@ impl Prepared<'_> {
             seen
         };
         let mut plan = SkinPlan::default();
+        #[cfg(feature = "textures")]
         let name_given = options.skin.name.is_some();
         let drawn = &self.source.vertices;
         if let Some((size, names)) =
