@@ -48,12 +48,25 @@ if [ -d "$corpus" ]; then
   find "$corpus" -name '*.ms3d' -type f -size -64k -exec cp -n {} "$d/" \;
   # And the hand-made skins of other tools' kinds (quantized, zero scale).
   cp -n "$root"/crates/retromodel/tests/regression/ms3d_compile_*.glb "$d/" 2>/dev/null || true
+  # The project's own skinned test models: Blender's STEP/LINEAR/CUBICSPLINE
+  # export and its eight-influence rig (tests/blender/*.py), and, where
+  # npx is present, what gltf-transform makes of the Blender walker
+  # (quantized, meshopt, sparse). Both compiler targets take them.
+  skinned="$here/corpus/.skinned"
+  mkdir -p "$skinned"
+  cp -n "$root"/crates/retromodel/tests/fixtures/*.glb "$skinned/"
+  if command -v npx >/dev/null && [ -f "$corpus/gltf/blender_walker.glb" ]; then
+    bash "$root/acceptance/gltf_transform_walker.sh" "$skinned" >/dev/null ||
+      echo "note: gltf-transform seeds not made" >&2
+  fi
+  find "$skinned" -name '*.glb' -size -128k -exec cp -n {} "$d/" \;
   echo "$d: $(ls "$d" | wc -l) seeds"
   # The MD2 compiler takes the glTF seeds and the small MD2 and MS3D files.
   d="$here/corpus/gltf_to_md2"
   mkdir -p "$d"
   cp -n "$here/corpus/gltf_import/"* "$d/" 2>/dev/null || true
   find "$corpus" \( -name '*.md2' -o -name '*.ms3d' \) -type f -size -64k -exec cp -n {} "$d/" \;
+  find "$skinned" -name '*.glb' -size -128k -exec cp -n {} "$d/" \;
   echo "$d: $(ls "$d" | wc -l) seeds"
 else
   echo "note: no corpus at $corpus; seeded with the sample models only" >&2
