@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Conversion speed (BENCHMARKS.md, "Conversion speed"): whole-process
+# Conversion speed (BENCHMARKS.md, "Conversion"): whole-process
 # retromodel convert vs assimp export on one MD2, then batch conversion of
 # the shared corpus with --jobs 1 and 2. Run from the repository root after
 # `cargo build --release -p retromodel-cli`. Output goes to /tmp/conv.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Contact sheet speed (BENCHMARKS.md, "Rendering (issue 12)"): the sheet
+# Contact sheet speed (BENCHMARKS.md, "Rendering"): the sheet
 # of the whole corpus beside batch conversion of the same folder to .glb,
 # in the same run, with 1 and 2 jobs. Run from the repository root after
 # `cargo build --release -p retromodel-cli`:

@@ -27,7 +27,7 @@ macro_rules! out {
 /// read, the glTF JSON) for what it allocates next, where the system
 /// allocator hands it back and faults fresh pages in: a third fewer page
 /// faults and about a tenth less time for `faerie.glb → faerie.md2`
-/// (BENCHMARKS.md).
+/// (docs/benchmarks-history.md, "Authoring MD2").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -54,7 +54,8 @@ pub(crate) fn map<T: Send, R: Send>(tasks: Vec<T>, f: impl Fn(T) -> R + Sync + S
 /// two-core virtual machine, where putting a second thread to work costs
 /// half a millisecond to a millisecond of wall time (its idle core has to
 /// be woken) and two threads run about 1.5 times as fast as one: below
-/// this, one thread finishes first (BENCHMARKS.md). (The library's own
+/// this, one thread finishes first (docs/benchmarks-history.md, "Whole
+/// process, third pass"). (The library's own
 /// tests spread everything, so they check that the pieces give what one
 /// thread gives.)
 pub(crate) const SMALL: usize = if cfg!(test) { 1 } else { 250_000 };

@@ -11,7 +11,7 @@ use super::{Frame, Md2, PackedVertex};
 /// `store_block` elsewhere), so it needs no checks and unrolls;
 /// [`Frame::decode`] writes a block's positions, then its normals, so
 /// each output buffer is written as one stream. 32 measured fastest (see
-/// BENCHMARKS.md).
+/// docs/benchmarks-history.md, "MD2 speed").
 const DECODE_BLOCK: usize = 32;
 
 /// Writes the first three lanes of `lanes(v)` for each vertex `v` into

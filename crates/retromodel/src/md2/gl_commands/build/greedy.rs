@@ -40,7 +40,7 @@ pub(super) struct Strategy {
 }
 
 /// The greedy runs [`build`](super::build) makes (besides qdata's). Measured on the
-/// corpus (see BENCHMARKS.md): starting at the triangle with the fewest
+/// corpus (see docs/benchmarks-history.md, "GL command generation"): starting at the triangle with the fewest
 /// free neighbours beats index order, a stranded triangle is worth about
 /// three covered ones, and varying the start order between runs helps more
 /// than varying the weights; eight runs get most of what sixteen do.
