@@ -160,7 +160,8 @@ pub struct Import {
 ///
 /// ```
 /// use retromodel::gltf::{import, to_glb, ImportOptions};
-/// use retromodel::scene::{Md2SceneOptions, Scene};
+/// use retromodel::scene::Scene;
+/// use retromodel::md2::Md2SceneOptions;
 ///
 /// # fn main() -> Result<(), retromodel::Error> {
 /// let scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());
