@@ -108,7 +108,7 @@ pub struct ImportOptions {
     /// `false`, a PNG is checked by its header only (a PNG, of a size
     /// within the limits above) and kept undecoded, for a caller that
     /// decodes the images it uses anyway and reports those that fail
-    /// (the MD2 compiler does: [`Converter`](crate::convert::Converter)
+    /// (the MD2 compiler does: the converter (`convert::Converter`)
     /// imports this way for an MD2 output, so each skin image is decoded
     /// once, not twice). Images of other formats are always decoded: they
     /// are kept as pixels.
