@@ -72,7 +72,9 @@ fn ms3d_samples() -> Result<Vec<(String, Vec<u8>)>, retromodel::Error> {
 /// GLB and `.gltf` exports of the sample models.
 fn gltf_samples() -> Result<Vec<(String, Vec<u8>)>, retromodel::Error> {
     use retromodel::gltf::{to_glb_with, to_gltf_with, GltfOptions};
-    use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+    use retromodel::md2::Md2SceneOptions;
+    use retromodel::ms3d::Ms3dSceneOptions;
+    use retromodel::scene::Scene;
     let scenes = [
         (
             "sample_md2",

@@ -36,9 +36,11 @@ use std::path::{Path, PathBuf};
 
 use glam::Mat4;
 use retromodel::gltf::{to_glb_with, GltfOptions};
+use retromodel::md2::Md2SceneOptions;
 use retromodel::md2::{Frame, Md2, RenderMesh, DEFAULT_FPS};
+use retromodel::ms3d::Ms3dSceneOptions;
 use retromodel::ms3d::{GroupMesh, Influences, Ms3d, Skeleton};
-use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+use retromodel::scene::Scene;
 use serde_json::{json, Value};
 
 /// Quake II's model axes (X forward, Y left, Z up) to glTF's (+Z forward,

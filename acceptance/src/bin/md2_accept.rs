@@ -12,8 +12,8 @@
 use std::path::Path;
 
 use retromodel::md2::compile::{compile, CompileOptions, SkinFormat};
+use retromodel::md2::md2_axes;
 use retromodel::md2::{Engine, Md2};
-use retromodel::scene::md2_axes;
 use retromodel_acceptance::{
     canonical, finish, import_file, mesh_list, out_dir_and_files, positions_by_source, Extent,
 };

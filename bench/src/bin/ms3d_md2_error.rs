@@ -18,8 +18,9 @@
 use glam::Mat4;
 use retromodel::md2::compile::{compile, CompileOptions, Engine, SkinFormat};
 use retromodel::md2::Md2;
+use retromodel::ms3d::Ms3dSceneOptions;
 use retromodel::ms3d::{GroupMesh, Influences, Ms3d, Skeleton};
-use retromodel::scene::{Ms3dSceneOptions, Scene};
+use retromodel::scene::Scene;
 
 fn skinned(model: &Ms3d, skeleton: &Skeleton, influences: &Influences, t: f32) -> Vec<[f32; 3]> {
     let mut joints = vec![Mat4::IDENTITY; skeleton.joint_count()];

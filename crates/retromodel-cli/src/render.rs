@@ -7,11 +7,12 @@ use crate::pipeline::warning_line;
 use crate::render_sheet;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
+use retromodel::convert::prepare_scene;
 use retromodel::render::encode::{write_png, ApngWriter, GifPalette, GifWriter};
 use retromodel::render::timeline::{frame_times, model_rate};
 use retromodel::render::{
-    animation_index, light_direction_in_scene, prepare_scene, Camera, Framing, Light, Moment,
-    RenderOptions, Shading, Stage, View, ViewAngle, DEFAULT_FOV_Y,
+    animation_index, light_direction_in_scene, Camera, Framing, Light, Moment, RenderOptions,
+    Shading, Stage, View, ViewAngle, DEFAULT_FOV_Y,
 };
 use retromodel::scene::{Scene, UserSkin};
 use retromodel::texture::TextureResolver;

@@ -13,9 +13,11 @@
 
 use retromodel::gltf::{to_gltf_with, Glb, GltfOptions};
 use retromodel::md2::Md2;
+use retromodel::md2::Md2SceneOptions;
+use retromodel::ms3d::Ms3dSceneOptions;
 use retromodel::ms3d::{Clip, Ms3d};
 use retromodel::obj::{apply_morph_target, apply_pose, to_obj, ObjOptions};
-use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Pose, Scene};
+use retromodel::scene::{Pose, Scene};
 use serde_json::Value;
 
 /// Exports whatever `data` parses as; returns how many scenes were

@@ -23,9 +23,11 @@
 use retromodel::md2::compile::{
     compile, CompileOptions, CompileWarning, Compiled, Grid, SkinFormat,
 };
+use retromodel::md2::{md2_axes, Md2SceneOptions};
 use retromodel::md2::{Engine, Frame, Md2};
 use retromodel::ms3d::Ms3d;
-use retromodel::scene::{md2_axes, Md2SceneOptions, Ms3dSceneOptions, Scene};
+use retromodel::ms3d::Ms3dSceneOptions;
+use retromodel::scene::Scene;
 use retromodel::Severity;
 
 use crate::import_checks::fuzz_options;

@@ -7,7 +7,8 @@
 
 use retromodel::ms3d::compile::{compile, Ms3dCompileOptions};
 use retromodel::ms3d::Ms3d;
-use retromodel::scene::{Ms3dSceneOptions, Scene};
+use retromodel::ms3d::Ms3dSceneOptions;
+use retromodel::scene::Scene;
 use retromodel::Severity;
 
 use crate::import_checks::fuzz_options;

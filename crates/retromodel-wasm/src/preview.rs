@@ -7,7 +7,7 @@
 use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
 use retromodel::md2::compile::{compile, CompileReport, Compiled};
 #[cfg(test)]
-use retromodel::scene::md2_axes;
+use retromodel::md2::md2_axes;
 use retromodel::scene::{Pose, Scene};
 use retromodel::texture::MemorySource;
 

@@ -12,8 +12,10 @@ use std::time::Instant;
 
 use retromodel::md2::compile::{compile, CompileOptions, Engine};
 use retromodel::md2::Md2;
+use retromodel::md2::Md2SceneOptions;
 use retromodel::ms3d::Ms3d;
-use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+use retromodel::ms3d::Ms3dSceneOptions;
+use retromodel::scene::Scene;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

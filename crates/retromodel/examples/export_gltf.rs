@@ -10,7 +10,9 @@
 use std::path::Path;
 
 use retromodel::gltf::{to_glb_with, GltfOptions};
-use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+use retromodel::md2::Md2SceneOptions;
+use retromodel::ms3d::Ms3dSceneOptions;
+use retromodel::scene::Scene;
 
 fn scene_of(path: &Path, bytes: &[u8]) -> Result<Scene, retromodel::Error> {
     let stem = path

@@ -11,7 +11,8 @@ use std::time::Instant;
 use retromodel::gltf::{import, ImportOptions};
 use retromodel::ms3d::compile::{compile, Ms3dCompileOptions};
 use retromodel::ms3d::Ms3d;
-use retromodel::scene::{Ms3dSceneOptions, Scene};
+use retromodel::ms3d::Ms3dSceneOptions;
+use retromodel::scene::Scene;
 use retromodel::texture::TextureResolver;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -67,6 +67,7 @@
 mod name;
 pub mod advice;
 mod bytes;
+mod clip;
 #[cfg(feature = "scene")]
 pub mod convert;
 mod error;

@@ -243,7 +243,9 @@ impl Model {
     /// [`Scene::from_ms3d`](crate::scene::Scene::from_ms3d)).
     #[cfg(feature = "scene")]
     pub fn to_scene(&self, options: &crate::scene::SceneOptions) -> Result<crate::scene::Scene> {
-        use crate::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+        use crate::md2::Md2SceneOptions;
+        use crate::ms3d::Ms3dSceneOptions;
+        use crate::scene::Scene;
         let name = |default: &str| {
             if options.name.is_empty() {
                 default.to_string()

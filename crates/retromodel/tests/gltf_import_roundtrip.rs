@@ -93,7 +93,7 @@ fn the_sample_model_round_trips() {
     round_trip(&scene, "sample.md2");
     let ms3d = Scene::from_ms3d(
         &retromodel::ms3d::sample::sample_model(),
-        &retromodel::scene::Ms3dSceneOptions::default(),
+        &retromodel::ms3d::Ms3dSceneOptions::default(),
     )
     .unwrap();
     round_trip(&ms3d, "MS3D sample");

@@ -5,8 +5,9 @@
 #![cfg(feature = "gltf")]
 
 use retromodel::gltf::{to_glb, to_glb_with, to_gltf, GltfOptions};
+use retromodel::md2::{md2_axes, Md2SceneOptions};
 use retromodel::md2::{Md2, RenderMesh, DEFAULT_FPS};
-use retromodel::scene::{md2_axes, Md2SceneOptions, Scene};
+use retromodel::scene::Scene;
 use retromodel_testkit::corpus::{corpus_dir, md2_files};
 use retromodel_testkit::glb::{parse_glb, sample, Doc};
 

@@ -7,8 +7,9 @@
 
 use glam::{DMat4, DQuat, DVec3, Mat4};
 use retromodel::gltf::to_glb;
+use retromodel::ms3d::Ms3dSceneOptions;
 use retromodel::ms3d::{Clip, Ms3d, Skeleton};
-use retromodel::scene::{Ms3dSceneOptions, Scene};
+use retromodel::scene::Scene;
 use retromodel_testkit::corpus::{corpus_dir, ms3d_files};
 use retromodel_testkit::glb::{parse_glb, sample, Doc};
 use retromodel_testkit::ms3d_builder::{field, full_spec, SJoint};

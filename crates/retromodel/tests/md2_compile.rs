@@ -11,9 +11,10 @@ use retromodel::md2::compile::{
     compile, compile_together, CompileOptions, CompileWarning, Compiled, Engine, FrameGrid, Grid,
     GridSource, SkinFormat, SkinOptions,
 };
+use retromodel::md2::md2_axes;
 use retromodel::md2::{nearest_normal_index, Md2, PLAYER_ANIMATIONS};
 use retromodel::scene::{
-    md2_axes, Animation, Channel, Interpolation, Material, Mesh, Node, Scene, Target, Texture,
+    Animation, Channel, Interpolation, Material, Mesh, Node, Scene, Target, Texture,
 };
 use retromodel::texture::{decode, Palette, Rgba8Image};
 
@@ -859,7 +860,7 @@ fn a_png_texture_used_as_it_is_is_the_png_skin_byte_for_byte() {
 
 #[test]
 fn a_scene_that_poses_to_infinity_is_refused_naming_the_vertex_and_the_frame() {
-    use retromodel::scene::Md2SceneOptions;
+    use retromodel::md2::Md2SceneOptions;
     let model = retromodel::md2::sample::sample_model();
     let mut scene = Scene::from_md2(&model, &Md2SceneOptions::default());
     let last = scene.meshes[0].morph_targets.len() - 1;
@@ -884,7 +885,7 @@ fn a_scene_that_poses_to_infinity_is_refused_naming_the_vertex_and_the_frame() {
 #[cfg(feature = "gltf")]
 #[test]
 fn a_scene_with_infinity_is_not_exported_as_gltf() {
-    use retromodel::scene::Md2SceneOptions;
+    use retromodel::md2::Md2SceneOptions;
     let model = retromodel::md2::sample::sample_model();
     let mut scene = Scene::from_md2(&model, &Md2SceneOptions::default());
     scene.meshes[0].morph_targets[1].normals[0][2] = f32::NAN;
@@ -904,7 +905,7 @@ fn errors_on_a_mirrored_grid_are_reported_in_steps() {
     // a third of a step: every x lies a third of a step from the grid,
     // which the report says (it said "infinitely many steps" for any
     // error on a negative scale).
-    use retromodel::scene::Md2SceneOptions;
+    use retromodel::md2::Md2SceneOptions;
     let model = retromodel::md2::sample::sample_model();
     let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
     let grids: Vec<FrameGrid> = FrameGrid::of_model(&model)
@@ -940,7 +941,7 @@ fn errors_on_a_mirrored_grid_are_reported_in_steps() {
 
 #[test]
 fn a_shared_grid_asked_for_is_used_rather_than_the_md2_record() {
-    use retromodel::scene::Md2SceneOptions;
+    use retromodel::md2::Md2SceneOptions;
     let model = retromodel::md2::sample::sample_model();
     let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
     let distinct = |m: &Md2| {
@@ -984,7 +985,7 @@ fn a_record_finer_than_the_scene_can_tell_apart_is_not_used() {
     // as 0, a hundred steps below its recorded grid yet within the
     // record check's f32 slack. Kept, the record put those positions
     // a hundred steps off; now the model is compiled afresh.
-    use retromodel::scene::Md2SceneOptions;
+    use retromodel::md2::Md2SceneOptions;
     let mut model = retromodel::md2::sample::sample_model();
     model.frames[0].translate[0] = 10.0;
     let frame = &mut model.frames[1];
@@ -1016,7 +1017,7 @@ fn a_player_layout_does_not_take_the_frame_names_of_a_record_that_is_no_player()
     // compile once wrote over them, would say walk and idle where stand,
     // run ... are. The record is left unused and the names are id's.
     use retromodel::md2::FrameName;
-    use retromodel::scene::Md2SceneOptions;
+    use retromodel::md2::Md2SceneOptions;
     let mut model = retromodel::md2::sample::sample_model();
     let first = model.frames[0].clone();
     model.frames = (0..198)

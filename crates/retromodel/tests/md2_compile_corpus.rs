@@ -11,8 +11,10 @@ use std::collections::HashMap;
 use glam::Mat4;
 use retromodel::md2::compile::{compile, CompileOptions, Compiled, Engine};
 use retromodel::md2::Md2;
+use retromodel::md2::Md2SceneOptions;
+use retromodel::ms3d::Ms3dSceneOptions;
 use retromodel::ms3d::{GroupMesh, Influences, Ms3d, Skeleton};
-use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
+use retromodel::scene::Scene;
 use retromodel_testkit::corpus::{corpus_dir, md2_files, ms3d_files};
 
 /// Compiles with the first engine that takes the model (the corpus has

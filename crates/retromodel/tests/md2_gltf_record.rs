@@ -10,7 +10,8 @@
 use retromodel::gltf::{import, to_glb, ImportOptions};
 use retromodel::md2::compile::{compile, CompileOptions, CompileWarning, Compiled};
 use retromodel::md2::Md2;
-use retromodel::scene::{Md2SceneOptions, Scene};
+use retromodel::md2::Md2SceneOptions;
+use retromodel::scene::Scene;
 use retromodel_testkit::md2_builder::le_i32;
 use retromodel_testkit::md2_unused as hand;
 

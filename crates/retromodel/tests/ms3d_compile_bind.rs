@@ -181,7 +181,8 @@ fn first_seconds(scene: &mut Scene, seconds: f32) {
 
 #[test]
 fn woman4_through_gltf_as_blender_writes_it_compiles() {
-    use retromodel::scene::{Channel, Interpolation, Ms3dSceneOptions, Target};
+    use retromodel::ms3d::Ms3dSceneOptions;
+    use retromodel::scene::{Channel, Interpolation, Target};
     let Some(dir) = retromodel_testkit::corpus::corpus_dir() else {
         return;
     };

@@ -15,8 +15,9 @@
 use glam::{Mat4, Quat, Vec3};
 use retromodel::gltf::{import, to_glb, ImportOptions};
 use retromodel::ms3d::compile::{compile, Ms3dCompileOptions};
+use retromodel::ms3d::Ms3dSceneOptions;
 use retromodel::ms3d::{Influence, Influences, Ms3d, Skeleton};
-use retromodel::scene::{Ms3dSceneOptions, Scene};
+use retromodel::scene::Scene;
 use retromodel_testkit::corpus::{corpus_dir, ms3d_files};
 
 /// Corpus files that cannot come back as they were, and why.

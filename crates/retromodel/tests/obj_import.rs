@@ -6,8 +6,9 @@
 #![cfg(all(feature = "scene", feature = "textures"))]
 
 use retromodel::md2::sample::sample_model;
+use retromodel::md2::Md2SceneOptions;
 use retromodel::obj::{import_obj, to_obj, ObjOptions};
-use retromodel::scene::{Md2SceneOptions, Scene};
+use retromodel::scene::Scene;
 use retromodel::texture::TextureResolver;
 use retromodel::Error;
 use retromodel_testkit::corpus::corpus_dir;

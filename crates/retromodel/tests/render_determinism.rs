@@ -5,9 +5,10 @@
 #![cfg(feature = "render")]
 
 use retromodel::md2::sample::{sample_model, sample_skin_pcx};
+use retromodel::md2::Md2SceneOptions;
 use retromodel::render::encode::write_png;
 use retromodel::render::{Moment, RenderOptions, Stage, View, DEFAULT_FOV_Y};
-use retromodel::scene::{Md2SceneOptions, Scene};
+use retromodel::scene::Scene;
 
 fn scene() -> Scene {
     let mut scene = Scene::from_md2(&sample_model(), &Md2SceneOptions::default());

@@ -8,10 +8,11 @@
 #![cfg(feature = "render")]
 
 use retromodel::md2::sample::{sample_model, sample_skin_pcx};
+use retromodel::md2::Md2SceneOptions;
 use retromodel::md2::{encode_frame, Md2, TexCoord, Triangle};
 use retromodel::render::encode::write_png;
 use retromodel::render::{Moment, RenderOptions, Shading, Stage, View, DEFAULT_FOV_Y};
-use retromodel::scene::{Md2SceneOptions, Scene};
+use retromodel::scene::Scene;
 
 const SIZE: u32 = 256;
 

@@ -4,14 +4,16 @@
 
 use std::time::{Duration, Instant};
 
+use retromodel::convert::prepare_scene;
 use retromodel::md2::sample::sample_model;
+use retromodel::md2::Md2SceneOptions;
 use retromodel::md2::{encode_frame, Md2, TexCoord, Triangle};
 use retromodel::render::encode::write_png;
 use retromodel::render::{
-    check_size, prepare_scene, Camera, Moment, RenderOptions, Renderer, Shading, Stage, View,
-    DEFAULT_FOV_Y, MAX_PIXELS, MAX_SIDE,
+    check_size, Camera, Moment, RenderOptions, Renderer, Shading, Stage, View, DEFAULT_FOV_Y,
+    MAX_PIXELS, MAX_SIDE,
 };
-use retromodel::scene::{Md2SceneOptions, Pose, Scene};
+use retromodel::scene::{Pose, Scene};
 use retromodel_testkit::ms3d_builder::{SGroup, STri, SVertex, Spec};
 
 fn options(size: u32) -> RenderOptions {

@@ -7,8 +7,10 @@
 
 use glam::Mat4;
 use retromodel::md2::Md2;
+use retromodel::md2::{md2_axes, Md2SceneOptions};
+use retromodel::ms3d::Ms3dSceneOptions;
 use retromodel::ms3d::{GroupMesh, Influences, Ms3d, Skeleton};
-use retromodel::scene::{md2_axes, Md2SceneOptions, Ms3dSceneOptions, Pose, Scene};
+use retromodel::scene::{Pose, Scene};
 use retromodel_testkit::corpus::{corpus_dir, ms3d_files};
 
 /// The largest side of the bind pose's bounding box (at least 1e-6).

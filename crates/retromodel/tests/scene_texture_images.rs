@@ -8,7 +8,8 @@
 
 use std::sync::Arc;
 
-use retromodel::scene::{Md2SceneOptions, Scene, TextureImage, TextureLookup, UserSkin};
+use retromodel::md2::Md2SceneOptions;
+use retromodel::scene::{Scene, TextureImage, TextureLookup, UserSkin};
 use retromodel::texture::MemorySource;
 
 /// A 4×2 picture with every pixel different, opaque.

@@ -30,10 +30,14 @@
 
 mod options;
 mod outputs;
+#[cfg(feature = "textures")]
+mod prepare;
 
 pub use crate::md2::compile::CompileOptions;
 pub use options::{ConvertOptions, OutputFormat};
 pub use outputs::OutputFile;
+#[cfg(feature = "textures")]
+pub use prepare::{prepare_scene, Prepared};
 
 use std::path::Path;
 

@@ -28,7 +28,8 @@ fn padded(len: usize) -> usize {
 ///
 /// ```
 /// use retromodel::gltf::{Glb, GltfOptions};
-/// use retromodel::scene::{Md2SceneOptions, Scene};
+/// use retromodel::scene::Scene;
+/// use retromodel::md2::Md2SceneOptions;
 /// let scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());
 /// let glb = Glb::new(&scene, &GltfOptions::default()).unwrap();
 /// let mut file = Vec::new(); // or a std::fs::File, a BufWriter ...
@@ -152,7 +153,8 @@ mod tests {
 
     #[test]
     fn partial_writes_give_the_same_bytes() {
-        use crate::scene::{Md2SceneOptions, Scene};
+        use crate::md2::Md2SceneOptions;
+        use crate::scene::Scene;
         let scene = Scene::from_md2(
             &crate::md2::sample::sample_model(),
             &Md2SceneOptions::default(),

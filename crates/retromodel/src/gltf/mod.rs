@@ -34,7 +34,8 @@
 //! such as assimp 5.2, still read the base mesh.
 //!
 //! ```
-//! use retromodel::scene::{Md2SceneOptions, Scene};
+//! use retromodel::scene::Scene;
+//! use retromodel::md2::Md2SceneOptions;
 //! let scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());
 //! let glb = retromodel::gltf::to_glb(&scene).unwrap();
 //! assert_eq!(&glb[..4], b"glTF");
@@ -130,7 +131,8 @@ pub struct GltfFileNames {
 ///
 /// ```
 /// use retromodel::gltf::{to_gltf_files, GltfFileNames, GltfOptions};
-/// use retromodel::scene::{Md2SceneOptions, Scene, TextureImage};
+/// use retromodel::scene::{Scene, TextureImage};
+/// use retromodel::md2::Md2SceneOptions;
 /// let mut scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());
 /// // (a real PNG in practice)
 /// scene.textures[0].image = Some(TextureImage::Png(vec![0x89, b'P', b'N', b'G']));

@@ -34,6 +34,8 @@ mod engine;
 pub mod gl_commands;
 mod header;
 mod info;
+#[cfg(feature = "scene")]
+mod lift;
 mod mesh;
 mod nearest;
 mod read;
@@ -50,6 +52,8 @@ pub use encode::{encode_frame, vertex_normals};
 pub use engine::{Engine, EngineLimits};
 pub use header::Header;
 pub use info::{AnimationInfo, Info};
+#[cfg(feature = "scene")]
+pub use lift::{md2_axes, Md2SceneOptions};
 pub use mesh::{MeshVertex, RenderMesh};
 pub use repair::RepairReport;
 pub use write::Layout;

@@ -2,99 +2,8 @@
 //! line that stores them in a file ([`Ms3d::clips`]).
 
 use super::Ms3d;
+pub use crate::clip::Clip;
 use crate::error::{Error, Result};
-
-/// A named range of frames of the model's timeline, in the viewer's frame
-/// units (key time × fps).
-///
-/// MS3D files have a single timeline; animations are conventionally listed
-/// as frame ranges (often in the model comment). A clip names one.
-///
-/// **Frames and seconds.** Frame `F` is the instant `F / fps` seconds
-/// (fps: [`Ms3d::effective_fps`]), the inverse of what MilkShape's viewer
-/// does when it multiplies key times by the fps. Frames are not shifted:
-/// MilkShape numbers its frames from 1 and stores a key set on frame `N`
-/// at `N / fps` seconds (in the corpus, `glscene_Woman4.ms3d`'s keys lie
-/// at 1/15 … 2133/15 s for its 2133 frames at 15 fps), so clip frames are
-/// the frame numbers MilkShape shows, and frame 0, before the first key,
-/// holds the first key's pose. Frames may be fractional.
-///
-/// ```
-/// use retromodel::ms3d::Clip;
-/// let walk: Clip = "walk:2-20".parse().unwrap();
-/// assert_eq!((walk.name.as_str(), walk.first_frame, walk.last_frame), ("walk", 2.0, 20.0));
-/// assert_eq!(walk.duration(10.0), 1.8);
-/// assert!("walk:20-2".parse::<Clip>().is_err());
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct Clip {
-    /// Name.
-    pub name: String,
-    /// First frame.
-    pub first_frame: f32,
-    /// Last frame (inclusive).
-    pub last_frame: f32,
-}
-
-impl Clip {
-    /// Length in seconds at `fps`.
-    pub fn duration(&self, fps: f32) -> f32 {
-        (self.last_frame - self.first_frame) / fps
-    }
-
-    /// The instant of the first frame, in seconds of the timeline:
-    /// `first_frame / fps`.
-    ///
-    /// ```
-    /// use retromodel::ms3d::Clip;
-    /// let walk: Clip = "walk:2-20".parse().unwrap();
-    /// assert_eq!((walk.start_time(10.0), walk.end_time(10.0)), (0.2, 2.0));
-    /// ```
-    pub fn start_time(&self, fps: f32) -> f32 {
-        self.first_frame / fps
-    }
-
-    /// The instant of the last frame, in seconds of the timeline:
-    /// `last_frame / fps`.
-    pub fn end_time(&self, fps: f32) -> f32 {
-        self.last_frame / fps
-    }
-
-    /// The frame `seconds` into the clip at `fps`, clamped to the clip.
-    pub fn frame_at(&self, seconds: f32, fps: f32) -> f32 {
-        (self.first_frame + seconds * fps).clamp(self.first_frame, self.last_frame)
-    }
-}
-
-impl std::str::FromStr for Clip {
-    type Err = String;
-
-    /// Parses `name:first-last` (frames, inclusive, `first ≤ last`).
-    fn from_str(s: &str) -> Result<Clip, String> {
-        let (name, range) = s
-            .rsplit_once(':')
-            .ok_or_else(|| format!("clip {s:?}: expected name:first-last"))?;
-        let (a, b) = range
-            .split_once('-')
-            .ok_or_else(|| format!("clip {s:?}: expected a range first-last"))?;
-        let parse = |v: &str| {
-            v.trim()
-                .parse::<f32>()
-                .ok()
-                .filter(|f| f.is_finite() && *f >= 0.0)
-                .ok_or_else(|| format!("clip {s:?}: {v:?} is not a frame number"))
-        };
-        let (first_frame, last_frame) = (parse(a)?, parse(b)?);
-        if name.is_empty() || first_frame > last_frame {
-            return Err(format!("clip {s:?}: needs a name and first ≤ last"));
-        }
-        Ok(Clip {
-            name: name.to_string(),
-            first_frame,
-            last_frame,
-        })
-    }
-}
 
 impl Ms3d {
     /// The whole timeline as one clip: frames 0 to `total_frames`, played
@@ -158,33 +67,31 @@ impl Ms3d {
 /// reading it in the editor sees the clips too.
 pub const CLIP_LINE_PREFIX: &str = "retromodel clips:";
 
-impl Clip {
-    /// `NAME FIRST-LAST` as the clip line stores it.
-    fn to_line_item(&self) -> String {
-        let name: String = self
-            .name
-            .chars()
-            .map(|c| if c == ';' || c.is_control() { '_' } else { c })
-            .collect();
-        let name = name.trim();
-        let name = if name.is_empty() { "clip" } else { name };
-        format!("{name} {}-{}", self.first_frame, self.last_frame)
-    }
+/// `NAME FIRST-LAST` as the clip line stores it.
+fn to_line_item(clip: &Clip) -> String {
+    let name: String = clip
+        .name
+        .chars()
+        .map(|c| if c == ';' || c.is_control() { '_' } else { c })
+        .collect();
+    let name = name.trim();
+    let name = if name.is_empty() { "clip" } else { name };
+    format!("{name} {}-{}", clip.first_frame, clip.last_frame)
+}
 
-    /// One `NAME FIRST-LAST` item of a clip line.
-    fn from_line_item(item: &str) -> Option<Clip> {
-        let item = item.trim();
-        let (name, range) = item.rsplit_once(' ')?;
-        let (a, b) = range.split_once('-')?;
-        let frame = |v: &str| v.parse::<f32>().ok().filter(|f| f.is_finite() && *f >= 0.0);
-        let (first_frame, last_frame) = (frame(a)?, frame(b)?);
-        let name = name.trim();
-        (!name.is_empty() && first_frame <= last_frame).then(|| Clip {
-            name: name.to_string(),
-            first_frame,
-            last_frame,
-        })
-    }
+/// One `NAME FIRST-LAST` item of a clip line.
+fn from_line_item(item: &str) -> Option<Clip> {
+    let item = item.trim();
+    let (name, range) = item.rsplit_once(' ')?;
+    let (a, b) = range.split_once('-')?;
+    let frame = |v: &str| v.parse::<f32>().ok().filter(|f| f.is_finite() && *f >= 0.0);
+    let (first_frame, last_frame) = (frame(a)?, frame(b)?);
+    let name = name.trim();
+    (!name.is_empty() && first_frame <= last_frame).then(|| Clip {
+        name: name.to_string(),
+        first_frame,
+        last_frame,
+    })
 }
 
 /// The clip line for `clips` (see [`CLIP_LINE_PREFIX`]).
@@ -195,7 +102,7 @@ impl Clip {
 /// assert_eq!(clip_line(&clips), "retromodel clips: walk 1-31; run 32-57.5");
 /// ```
 pub fn clip_line(clips: &[Clip]) -> String {
-    let items: Vec<String> = clips.iter().map(Clip::to_line_item).collect();
+    let items: Vec<String> = clips.iter().map(to_line_item).collect();
     format!("{CLIP_LINE_PREFIX} {}", items.join("; "))
 }
 
@@ -212,7 +119,7 @@ pub fn parse_clip_line(comment: &str) -> Vec<Clip> {
     comment
         .lines()
         .find_map(|l| l.trim().strip_prefix(CLIP_LINE_PREFIX))
-        .map(|rest| rest.split(';').filter_map(Clip::from_line_item).collect())
+        .map(|rest| rest.split(';').filter_map(from_line_item).collect())
         .unwrap_or_default()
 }
 

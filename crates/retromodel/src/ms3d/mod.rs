@@ -36,6 +36,8 @@ mod extras;
 mod hierarchy;
 mod info;
 mod layout;
+#[cfg(feature = "scene")]
+mod lift;
 mod mesh;
 mod milkshape;
 mod read;
@@ -49,6 +51,10 @@ mod write;
 
 pub use clip::{clip_line, parse_clip_line, with_clip_line, Clip, CLIP_LINE_PREFIX};
 pub use info::{ClipInfo, ExtrasInfo, GroupInfo, Info, MaterialInfo};
+#[cfg(feature = "scene")]
+pub use lift::{ms3d_axes, Ms3dSceneOptions};
+#[cfg(feature = "scene")]
+pub(crate) use lift::{REMAINDER_NOTE, STATIC_NOTE};
 pub use mesh::{GroupMesh, SkinnedVertex};
 #[cfg(feature = "scene")]
 pub(crate) use skeleton::euler_to_quat;

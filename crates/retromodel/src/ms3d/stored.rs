@@ -31,7 +31,8 @@
 //! use retromodel::ms3d::compile::{compile, Ms3dCompileOptions};
 //! use retromodel::ms3d::sample::sample_model;
 //! use retromodel::ms3d::Name32;
-//! use retromodel::scene::{Ms3dSceneOptions, Scene};
+//! use retromodel::scene::Scene;
+//! use retromodel::ms3d::Ms3dSceneOptions;
 //!
 //! # fn main() -> Result<(), retromodel::Error> {
 //! let mut model = sample_model();

@@ -13,7 +13,8 @@
 //!
 //! ```
 //! use retromodel::obj::{apply_morph_target, to_obj, ObjOptions};
-//! use retromodel::scene::{Md2SceneOptions, Scene};
+//! use retromodel::scene::Scene;
+//! use retromodel::md2::Md2SceneOptions;
 //!
 //! # fn main() -> Result<(), retromodel::Error> {
 //! let model = retromodel::md2::sample::sample_model();
@@ -259,7 +260,8 @@ pub fn apply_morph_target(scene: &mut Scene, target: usize) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{Md2SceneOptions, Ms3dSceneOptions};
+    use crate::md2::Md2SceneOptions;
+    use crate::ms3d::Ms3dSceneOptions;
 
     #[test]
     fn md2_frame_positions_match_the_decoded_frame() {

@@ -5,7 +5,8 @@
 //!
 //! ```
 //! use retromodel::render::{Moment, RenderOptions, Stage, View, DEFAULT_FOV_Y};
-//! use retromodel::scene::{Md2SceneOptions, Scene};
+//! use retromodel::scene::Scene;
+//! use retromodel::md2::Md2SceneOptions;
 //!
 //! # fn main() -> Result<(), retromodel::Error> {
 //! let scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());
@@ -79,7 +80,6 @@
 mod bounds;
 mod camera;
 pub mod encode;
-mod prepare;
 mod raster;
 mod renderer;
 mod sampler;
@@ -89,7 +89,6 @@ pub mod timeline;
 
 pub use bounds::{Bounds, BOUNDS_RATE, MAX_BOUNDS_SAMPLES};
 pub use camera::{Camera, View, ViewAngle, DEFAULT_FOV_Y, FILL};
-pub use prepare::{prepare_scene, Prepared};
 pub use renderer::{check_size, Light, RenderOptions, Renderer, Shading, MAX_PIXELS, MAX_SIDE};
 pub use sampler::MAX_TEXTURE_SIDE;
 pub use stage::{animation_index, Framing, Moment, Stage};

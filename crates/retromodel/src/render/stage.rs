@@ -54,7 +54,8 @@ impl Framing {
     ///
     /// ```
     /// use retromodel::render::{Framing, Moment};
-    /// use retromodel::scene::{Md2SceneOptions, Scene};
+    /// use retromodel::scene::Scene;
+    /// use retromodel::md2::Md2SceneOptions;
     ///
     /// let scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());
     /// // The sample's frames: `stand` 0-9, `run` 10-15.

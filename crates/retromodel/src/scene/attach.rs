@@ -181,7 +181,7 @@ pub struct TextureLookup<'a> {
     /// The model's file name (`tris.md2`), for a skin named like it.
     pub model_file_name: &'a str,
     /// Whether a model that names no texture takes an image named like
-    /// the model from beside it ([`crate::Format::skin_named_like_model`]).
+    /// the model from beside it (`Format::skin_named_like_model`).
     pub named_like_model: bool,
     /// An image to use as the first texture instead of the model's own.
     pub user_skin: Option<&'a UserSkin>,
@@ -246,7 +246,8 @@ impl Scene {
     ///   ([`TextureSource::load_beside_model`]).
     ///
     /// ```
-    /// use retromodel::scene::{Md2SceneOptions, Scene, TextureLookup, TextureWarning};
+    /// use retromodel::scene::{Scene, TextureLookup, TextureWarning};
+    /// use retromodel::md2::Md2SceneOptions;
     /// use retromodel::texture::TextureResolver;
     ///
     /// let mut scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());

@@ -1,10 +1,12 @@
 //! A format-neutral scene: meshes, materials, texture references, a node
 //! hierarchy with skins, and animations.
 //!
-//! Format models map into a [`Scene`] ([`Scene::from_md2`],
-//! [`Scene::from_ms3d`]); exporters (such as [`crate::gltf`]) see only the
-//! scene. Its conventions are glTF 2.0's, so an exporter copies rather than
-//! converts:
+//! This module names no format: each format maps its models into a
+//! [`Scene`] and back in its own module (`Scene::from_md2` and the MD2
+//! compiler live in `md2`, `Scene::from_ms3d` and the MS3D compiler in
+//! `ms3d`, the glTF importer and exporter in `gltf`), and exporters see only
+//! the scene. Its conventions are glTF 2.0's, so an exporter copies rather
+//! than converts:
 //!
 //! - Right-handed, +Y up, +Z forward (the front of a model faces +Z), metres
 //!   or whatever unit the model uses (no scaling).
@@ -13,11 +15,12 @@
 //!   stored); no flip.
 //! - Quaternions are `[x, y, z, w]`; matrices are column-major.
 //!
-//! The axis mapping of each format is one documented function:
-//! [`md2_axes`] and [`ms3d_axes`].
+//! The axis mapping of each format is one documented function in its
+//! module: `md2::md2_axes` and `ms3d::ms3d_axes`.
 //!
 //! ```
-//! use retromodel::scene::{Md2SceneOptions, Scene};
+//! use retromodel::md2::Md2SceneOptions;
+//! use retromodel::scene::Scene;
 //! let model = retromodel::md2::sample::sample_model();
 //! let scene = Scene::from_md2(&model, &Md2SceneOptions::default());
 //! assert_eq!(scene.meshes[0].morph_targets.len(), model.frames.len());
@@ -26,10 +29,8 @@
 
 #[cfg(feature = "textures")]
 mod attach;
-mod cut;
+pub(crate) mod cut;
 mod finite;
-mod from_md2;
-mod from_ms3d;
 #[cfg(feature = "textures")]
 mod images;
 mod influences;
@@ -39,20 +40,17 @@ mod pose;
 #[cfg(feature = "textures")]
 pub use attach::{Consequence, TextureLookup, TextureWarning, UserSkin};
 pub(crate) use finite::all_finite;
-#[cfg(feature = "gltf")]
+#[cfg(any(feature = "gltf", test))]
 pub(crate) use finite::first_non_finite;
-pub use from_md2::{md2_axes, Md2SceneOptions};
-pub use from_ms3d::{ms3d_axes, Ms3dSceneOptions};
-pub(crate) use from_ms3d::{REMAINDER_NOTE, STATIC_NOTE};
 pub use info::{AnimationSummary, MeshInfo, SceneInfo};
 pub use pose::Pose;
 
 use serde_json::Value;
 
-use crate::ms3d::Clip;
+pub use crate::clip::Clip;
 
-/// How a [`Model`](crate::Model) becomes a scene
-/// ([`Model::to_scene`](crate::Model::to_scene)), whatever its format.
+/// How a model of any format becomes a scene (`Model::to_scene`): the
+/// options every format's mapping may use, as format-neutral data.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SceneOptions {
     /// Name of the scene (and of an MD2's mesh); empty for the format's
@@ -62,11 +60,11 @@ pub struct SceneOptions {
     /// (MD2); `None` for the format's usual rate (10 for Quake II).
     pub fps: Option<f32>,
     /// Whether MD2 animations get a key back to their first frame, for
-    /// looping players ([`Md2SceneOptions::close_loops`]).
+    /// looping players (`md2::Md2SceneOptions::close_loops`).
     pub close_loops: bool,
     /// Named ranges of a model's one timeline (MS3D), each made its own
     /// animation; formats with named animations of their own (MD2) ignore
-    /// them ([`Model::has_timeline`](crate::Model::has_timeline) tells).
+    /// them (`Model::has_timeline` tells).
     pub clips: Vec<Clip>,
 }
 
@@ -287,7 +285,7 @@ impl Texture {
 /// decoded pixels.
 ///
 /// Each consumer takes the form it needs, converting only then: a writer
-/// of files ([`crate::gltf`], the MS3D compiler's texture files, OBJ's
+/// of files (the glTF exporter, the MS3D compiler's texture files, OBJ's
 /// PNGs) encodes pixels as PNG when it writes them
 /// ([`TextureImage::to_png`]); the renderer and the MD2 compiler's skin
 /// packer decode a PNG ([`TextureImage::to_pixels`]). So a scene that is

@@ -16,7 +16,8 @@
 //! its rotations are normalised. Evaluation is in `f64`, rounded once.
 //!
 //! ```
-//! use retromodel::scene::{Ms3dSceneOptions, Pose, Scene};
+//! use retromodel::scene::{Pose, Scene};
+//! use retromodel::ms3d::Ms3dSceneOptions;
 //!
 //! # fn main() -> Result<(), retromodel::Error> {
 //! let model = retromodel::ms3d::sample::sample_model();

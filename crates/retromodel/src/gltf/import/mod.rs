@@ -108,7 +108,7 @@ pub struct ImportOptions {
     /// `false`, a PNG is checked by its header only (a PNG, of a size
     /// within the limits above) and kept undecoded, for a caller that
     /// decodes the images it uses anyway and reports those that fail
-    /// (the MD2 compiler does: [`Converter`](crate::convert::Converter)
+    /// (the MD2 compiler does: the converter (`convert::Converter`)
     /// imports this way for an MD2 output, so each skin image is decoded
     /// once, not twice). Images of other formats are always decoded: they
     /// are kept as pixels.
@@ -160,7 +160,8 @@ pub struct Import {
 ///
 /// ```
 /// use retromodel::gltf::{import, to_glb, ImportOptions};
-/// use retromodel::scene::{Md2SceneOptions, Scene};
+/// use retromodel::scene::Scene;
+/// use retromodel::md2::Md2SceneOptions;
 ///
 /// # fn main() -> Result<(), retromodel::Error> {
 /// let scene = Scene::from_md2(&retromodel::md2::sample::sample_model(), &Md2SceneOptions::default());

@@ -5,7 +5,7 @@
 //! weights and the node transforms of the mesh's ancestors). Only the
 //! vertices that a triangle uses become MD2 vertices; triangles with an
 //! index out of range are left out. Positions and normals are mapped with
-//! [`to_quake`], the inverse of [`md2_axes`](crate::scene::md2_axes).
+//! [`to_quake`], the inverse of [`md2_axes`](crate::md2::md2_axes).
 //! A mesh without normals gets, in each frame, the area-weighted sum of
 //! its posed counter-clockwise triangles' normals.
 
@@ -22,7 +22,7 @@ pub(crate) const MAX_SAMPLES: usize = 50_000_000;
 /// Scene axes to Quake's: the inverse of [`md2_axes`]
 /// (`(y, z, x)` back to `(x, y, z)`), a rotation.
 ///
-/// [`md2_axes`]: crate::scene::md2_axes
+/// [`md2_axes`]: crate::md2::md2_axes
 pub(crate) fn to_quake(v: [f32; 3]) -> [f32; 3] {
     [v[2], v[0], v[1]]
 }
@@ -230,7 +230,7 @@ fn face_normals(positions: &[[f32; 3]], indices: &[u32], out: &mut [[f32; 3]]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::md2_axes;
+    use crate::md2::md2_axes;
 
     #[test]
     fn to_quake_undoes_md2_axes() {

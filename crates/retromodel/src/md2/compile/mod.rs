@@ -10,7 +10,8 @@
 //!
 //! ```
 //! use retromodel::md2::compile::{compile, CompileOptions};
-//! use retromodel::scene::{Md2SceneOptions, Scene};
+//! use retromodel::scene::Scene;
+//! use retromodel::md2::Md2SceneOptions;
 //!
 //! # fn main() -> Result<(), retromodel::Error> {
 //! let original = retromodel::md2::sample::sample_model();
@@ -25,7 +26,7 @@
 //! # Conventions
 //!
 //! - **Axes and winding.** Scene positions and normals map to Quake's
-//!   axes by the inverse of [`md2_axes`](crate::scene::md2_axes), a
+//!   axes by the inverse of [`md2_axes`](crate::md2::md2_axes), a
 //!   rotation; each counter-clockwise scene triangle `[a, b, c]` becomes
 //!   `[a, c, b]`, Quake's clockwise front face, so a model read with
 //!   [`Scene::from_md2`] comes back with its triangles' corners in their
@@ -1963,7 +1964,7 @@ fn round_i16(x: f32) -> i16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::Md2SceneOptions;
+    use crate::md2::Md2SceneOptions;
 
     #[test]
     fn errors_are_measured_in_steps_of_any_sign_and_size() {

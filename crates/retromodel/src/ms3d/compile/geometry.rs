@@ -15,7 +15,7 @@
 //! - **Corners.** Normals and texture coordinates per corner, `t = v`
 //!   (MilkShape's `t` runs top-down, as the scene's `v`; see
 //!   `Scene::from_ms3d`), the winding kept (MilkShape's axes are the
-//!   scene's: [`ms3d_axes`](crate::scene::ms3d_axes)). A mesh without
+//!   scene's: [`ms3d_axes`](crate::ms3d::ms3d_axes)). A mesh without
 //!   normals is drawn faceted (glTF's rule): each corner gets its face's
 //!   normal. A normal that is zero or not finite is replaced by the face
 //!   normal, a texture coordinate that is not finite by 0 (counted).

@@ -173,8 +173,8 @@ fn helper(scene: &Scene, node: usize, chosen: &[usize], at_origin: bool) -> Opti
     let n = scene.nodes.get(node)?;
     let note = n.extras.get("note").and_then(|v| v.as_str());
     match (n.name.as_str(), note) {
-        ("static", Some(crate::scene::STATIC_NOTE)) => Some(Slot::Still),
-        ("weight_remainder", Some(crate::scene::REMAINDER_NOTE)) => Some(Slot::Remainder),
+        ("static", Some(crate::ms3d::STATIC_NOTE)) => Some(Slot::Still),
+        ("weight_remainder", Some(crate::ms3d::REMAINDER_NOTE)) => Some(Slot::Remainder),
         _ => (at_origin && collapsed(scene, node, chosen)).then_some(Slot::Remainder),
     }
 }

@@ -12,7 +12,8 @@
 //!
 //! ```
 //! use retromodel::ms3d::compile::{compile, Ms3dCompileOptions};
-//! use retromodel::scene::{Ms3dSceneOptions, Scene};
+//! use retromodel::scene::Scene;
+//! use retromodel::ms3d::Ms3dSceneOptions;
 //!
 //! # fn main() -> Result<(), retromodel::Error> {
 //! let original = retromodel::ms3d::sample::sample_model();
@@ -29,7 +30,7 @@
 //! # Conventions
 //!
 //! - **Axes and winding**: MilkShape's are the scene's
-//!   ([`ms3d_axes`](crate::scene::ms3d_axes), the identity); nothing
+//!   ([`ms3d_axes`](crate::ms3d::ms3d_axes), the identity); nothing
 //!   changes.
 //! - **Groups, vertices, corners, smoothing groups**: see the `geometry`
 //!   and `smoothing` notes below — one group per scene mesh; vertices

@@ -1,8 +1,9 @@
 //! From a model file's bytes to a scene ready to draw: read (any format),
 //! mapped to a scene whose MD2 animations close their loops, textures
-//! attached through the caller's source.
+//! attached through the caller's source. The renderer (`render`) draws
+//! scenes only; this is what hands it one made from a file.
 
-use crate::convert::Warning;
+use super::Warning;
 use crate::error::Result;
 use crate::model::{Model, ReadContext};
 use crate::scene::{Scene, SceneOptions, TextureLookup, UserSkin};
@@ -21,7 +22,7 @@ pub struct Prepared {
 /// scene) and makes its scene: MD2 animations get a key back to their
 /// first frame ([`SceneOptions::close_loops`]), so that a looping
 /// animation blends from its last frame to its first as Quake does and
-/// [`super::timeline::frame_times`] leaves the repeated frame out; every
+/// `render::timeline::frame_times` leaves the repeated frame out; every
 /// texture is looked up through `textures` (none: untextured), the first
 /// replaced by `user_skin` when given.
 ///

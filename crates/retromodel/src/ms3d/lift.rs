@@ -5,12 +5,12 @@
 use glam::{Quat, Vec3};
 use serde_json::{json, Value};
 
-use super::{
+use super::{self as ms3d, euler_to_quat, Clip, Comment, GroupMesh, Ms3d};
+use crate::error::{Error, Result};
+use crate::scene::{
     comment_extras, cut, repair_normals, AlphaMode, Animation, Channel, Interpolation, Material,
     Mesh, Node, Scene, Skin, SkinWeights, Target, Texture,
 };
-use crate::error::{Error, Result};
-use crate::ms3d::{self, euler_to_quat, Clip, Comment, GroupMesh, Ms3d};
 
 /// Maps a MilkShape vector to the scene's axes: the identity.
 ///
@@ -20,7 +20,7 @@ use crate::ms3d::{self, euler_to_quat, Clip, Comment, GroupMesh, Ms3d};
 /// `tests/gltf_ms3d.rs`), so neither axes nor winding change.
 ///
 /// ```
-/// use retromodel::scene::ms3d_axes;
+/// use retromodel::ms3d::ms3d_axes;
 /// assert_eq!(ms3d_axes([1.0, 2.0, 3.0]), [1.0, 2.0, 3.0]);
 /// ```
 pub fn ms3d_axes(v: [f32; 3]) -> [f32; 3] {
@@ -375,7 +375,7 @@ fn timeline(model: &Ms3d, skeleton: &ms3d::Skeleton, name: &str) -> Animation {
 }
 
 /// The animation of `clip`: every channel of the timeline cut exactly to
-/// the clip's seconds (see [`super::cut`]) and shifted to start at 0.
+/// the clip's seconds (see `scene::cut`) and shifted to start at 0.
 /// Fails when the clip does not fit the timeline.
 fn clip_animation(model: &Ms3d, timeline: &Animation, clip: &Clip) -> Result<Animation> {
     model.check_clip(clip)?;

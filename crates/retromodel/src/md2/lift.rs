@@ -3,11 +3,11 @@
 
 use serde_json::{json, Value};
 
-use super::{
+use super::{normal, Md2, RenderMesh, DEFAULT_FPS, NORMAL_COUNT};
+use crate::scene::{
     repair_normals, Animation, Channel, Interpolation, Material, Mesh, MorphTarget, Scene, Target,
     Texture,
 };
-use crate::md2::{normal, Md2, RenderMesh, DEFAULT_FPS, NORMAL_COUNT};
 
 /// Maps a Quake II vector to the scene's axes.
 ///
@@ -17,7 +17,7 @@ use crate::md2::{normal, Md2, RenderMesh, DEFAULT_FPS, NORMAL_COUNT};
 /// (determinant +1), never a mirror. Positions and normals map alike.
 ///
 /// ```
-/// use retromodel::scene::md2_axes;
+/// use retromodel::md2::md2_axes;
 /// assert_eq!(md2_axes([1.0, 2.0, 3.0]), [2.0, 3.0, 1.0]);
 /// ```
 ///
@@ -76,7 +76,7 @@ fn frame_vertices(model: &Md2, mesh: &RenderMesh, frame: usize) -> (Vec<[f32; 3]
 /// The morph target of frame `frame`: its positions and normals minus the
 /// base's. A frame whose normals all come from the table (always unit
 /// length) is decoded whole into `scratch` (the fast path of
-/// [`crate::md2::Frame::decode`]) and gathered; one with a missing vertex
+/// [`super::Frame::decode`]) and gathered; one with a missing vertex
 /// or a normal index past the table goes through [`frame_vertices`] and
 /// [`repair_normals`] as the base does.
 fn frame_target(
@@ -168,7 +168,7 @@ fn md2_mesh(model: &Md2, name: &str) -> Mesh {
 /// vertices no triangle uses (no scene vertex carries them) with their
 /// bytes in every frame.
 fn md2_record(model: &Md2, render: &RenderMesh) -> Value {
-    use crate::md2::compile::{source, FrameGrid};
+    use super::compile::{source, FrameGrid};
     let mut headers = Vec::with_capacity(40 * model.frames.len());
     for f in &model.frames {
         let grid = FrameGrid {
@@ -246,7 +246,7 @@ fn unused_vertices(model: &Md2, render: &RenderMesh) -> (Vec<u32>, Vec<u8>) {
 /// on the target of the animation's `i`-th frame and 0 on every other, with
 /// linear interpolation, which is Quake's blend of two frames.
 fn md2_animation(
-    anim: &crate::md2::Animation,
+    anim: &super::Animation,
     frame_count: usize,
     options: &Md2SceneOptions,
 ) -> Animation {
@@ -336,5 +336,35 @@ impl Scene {
                 "skin_height": model.skin_height,
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::md2::Md2SceneOptions;
+    use crate::scene::{first_non_finite, Scene};
+
+    #[test]
+    fn names_the_first_number_that_is_not_finite() {
+        let model = crate::md2::sample::sample_model();
+        let mut scene = Scene::from_md2(&model, &Md2SceneOptions::default());
+        assert_eq!(first_non_finite(&scene), None);
+        let last = scene.meshes[0].morph_targets.len() - 1;
+        scene.meshes[0].morph_targets[last].positions[2][1] = f32::NEG_INFINITY;
+        assert_eq!(
+            first_non_finite(&scene),
+            Some((
+                format!("meshes[0].morph_targets[{last}].positions[2]"),
+                f32::NEG_INFINITY
+            ))
+        );
+        scene.nodes.push(crate::scene::Node {
+            rotation: [0.0, f32::NAN, 0.0, 1.0],
+            ..Default::default()
+        });
+        scene.meshes[0].morph_targets[last].positions[2][1] = 0.0;
+        let (path, x) = first_non_finite(&scene).expect("the NaN is found");
+        assert_eq!(path, format!("nodes[{}].rotation", scene.nodes.len() - 1));
+        assert!(x.is_nan());
     }
 }
