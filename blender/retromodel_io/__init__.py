@@ -29,9 +29,10 @@ from bpy_extras.io_utils import ExportHelper, ImportHelper
 from . import fast_export, import_options
 
 # Whether an MD2 export of one shape-key animated mesh samples its shape
-# keys itself (fast_export.py); blender/bench_export.py turns it off to
-# compare.
+# keys itself (fast_export.py), and what else it asks of Blender's glTF
+# exporter then; blender/bench_export.py changes them to compare.
 FAST_EXPORT = True
+FAST_GLTF = {}
 
 bl_info = {
     "name": "retromodel: Quake II MD2 and MilkShape 3D",
@@ -407,9 +408,9 @@ def _export(operator, compile_model, rm, progress, tmp):
         export_format="GLB",
         use_selection=operator.use_selection,
         export_extras=True,
-        # The fast export samples the shape keys itself, and leaves the
-        # normals to the compiler (fast_export.py says why).
-        **({"export_animations": False, "export_normals": False} if fast else {}),
+        # The fast export samples the shape keys' animations itself
+        # (fast_export.py).
+        **({"export_animations": False, **FAST_GLTF} if fast else {}),
     )
     if fast:
         progress.step(0.5, "shape keys")
