@@ -179,6 +179,9 @@ def clip_line(data):
 fresh()
 retromodel_io._numpy_bool_alias()
 assert bpy.ops.import_scene.gltf(filepath=os.path.join(corpus, "gltf/blender_walker.glb")) == {"FINISHED"}
+# An armature-animated scene is not the fast MD2 path's: it goes through
+# Blender's exporter as before.
+assert retromodel_io.fast_export.eligible([o for o in bpy.context.scene.objects if o.type != "CAMERA"]) is None
 walker = os.path.join(outdir, "options_walker.ms3d")
 assert bpy.ops.export_scene.retromodel_ms3d(filepath=walker) == {"FINISHED"}
 walker_bytes = open(walker, "rb").read()
@@ -214,4 +217,19 @@ assert bpy.ops.export_scene.retromodel_md2(filepath=os.path.join(outdir, "option
 fractions = [f for f, _ in retromodel_io.Progress.last_steps]
 assert fractions == sorted(fractions) and fractions[-1] == 1.0 and len(fractions) >= 3, fractions
 print(f"progress: {retromodel_io.Progress.last_steps}")
+assert "shape keys" in [s for _, s in retromodel_io.Progress.last_steps]  # the fast path was taken
+
+# The fast shape-key export writes the very MD2 Blender's glTF exporter
+# path writes (the add-on's record and the compiler are the same; only
+# who samples the shape keys differs), for every frame of faerie.
+fast = open(os.path.join(outdir, "options_progress.md2"), "rb").read()
+retromodel_io.FAST_EXPORT = False
+slow_path = os.path.join(outdir, "options_gltf_path.md2")
+assert bpy.ops.export_scene.retromodel_md2(filepath=slow_path) == {"FINISHED"}
+retromodel_io.FAST_EXPORT = True
+assert "shape keys" not in [s for _, s in retromodel_io.Progress.last_steps]
+slow = open(slow_path, "rb").read()
+assert fast == slow, (len(fast), len(slow))
+assert md2_header(fast)["frames"] == facts[FAERIE]["frames"], md2_header(fast)
+print(f"fast export: faerie's MD2 ({len(fast)} bytes) identical to the glTF exporter path's")
 print("import options: all checks passed")
