@@ -61,6 +61,14 @@ def keep_animations(document, animations):
     document["animations"] = kept
 
 
+def fcurves(action):
+    """Every F-curve of ``action``: ``action.fcurves`` up to Blender 4.x, the
+    channel bags of its layers' strips in Blender 5's layered actions."""
+    if hasattr(action, "fcurves"):
+        return list(action.fcurves)
+    return [c for layer in action.layers for strip in layer.strips for bag in strip.channelbags for c in bag.fcurves]
+
+
 def _action_animation(action, names):
     """The recorded animation name ``action`` was made of (Blender's glTF
     importer may add the object's name after it)."""
@@ -84,17 +92,18 @@ def cut_md2_frames(actions, record, frame_range, scene_fps):
         if "first_frame" not in extras:
             continue
         step = scene_fps / (extras.get("fps") or scene_fps)
-        start = min((k.co.x for c in action.fcurves for k in c.keyframe_points), default=0.0)
+        curves = fcurves(action)
+        start = min((k.co.x for c in curves for k in c.keyframe_points), default=0.0)
 
         def frame_of(x):
             return extras["first_frame"] + round((x - start) / step)
 
-        kept = [k.co.x for c in action.fcurves for k in c.keyframe_points if first <= frame_of(k.co.x) <= last]
+        kept = [k.co.x for c in curves for k in c.keyframe_points if first <= frame_of(k.co.x) <= last]
         if not kept:
             _forget(action)
             continue
         shift = min(kept) - start
-        for curve in action.fcurves:
+        for curve in curves:
             points = curve.keyframe_points
             for k in reversed(list(points)):
                 if not first <= frame_of(k.co.x) <= last:
