@@ -208,6 +208,20 @@ assert lengths == [99, 300], lengths
 imported(woman, frames="RANGE", frame_first=200, frame_last=500)
 (cut,) = bpy.data.actions
 assert abs(action_seconds(cut) * rate - 300) < 0.5, action_seconds(cut) * rate
+fresh()
+try:
+    bpy.ops.import_scene.retromodel(filepath=woman, clips="walk 1 to 9")
+except RuntimeError as e:  # the operator's ERROR report
+    assert '"Clips"' in str(e) and "Traceback" not in str(e), str(e)
+else:
+    raise AssertionError("a malformed clip was not reported")
+late = f"late:{total}-{total + 50}"
+try:
+    bpy.ops.import_scene.retromodel(filepath=woman, clips=late)
+except RuntimeError as e:
+    assert "late" in str(e) and "Traceback" not in str(e), str(e)
+else:
+    raise AssertionError("a clip past the timeline was not reported")
 print(f"woman4: clips a, b of {lengths} frames; frames 200-500 give one action of 300 frames")
 
 # A long export moves Blender's progress indicator from start to end.

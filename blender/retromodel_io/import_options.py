@@ -29,10 +29,8 @@ def timeline_clips(info, clip_text, clip_actions, frame_range, animations):
     if not stored:
         return None
     whole = stored[0]
-    given = [c.rsplit(":", 1) for c in names_list(clip_text)]
-    clips = [(n, *map(float, r.split("-", 1))) for n, r in given] if given else [
-        (c["name"], c["first_frame"], c["last_frame"]) for c in stored[1:]
-    ]
+    given = [_clip(c) for c in names_list(clip_text)]
+    clips = given or [(c["name"], c["first_frame"], c["last_frame"]) for c in stored[1:]]
     if not clip_actions or not clips:
         clips = [(whole["name"], whole["first_frame"], whole["last_frame"])]
     if animations:
@@ -45,6 +43,20 @@ def timeline_clips(info, clip_text, clip_actions, frame_range, animations):
     if not clips:
         raise ValueError("no clip of the timeline is left by the panel's Animations and Frame range")
     return [f"{n}:{a:g}-{b:g}" for n, a, b in clips]
+
+
+def _clip(text):
+    """``"name:first-last"`` as ``(name, first, last)``; ``ValueError``
+    worded for the panel otherwise."""
+    name, _, frames = text.rpartition(":")
+    first, _, last = frames.partition("-")
+    try:
+        first, last = float(first), float(last)
+    except ValueError:
+        first = last = -1.0
+    if not name or not 0 <= first <= last:
+        raise ValueError(f'"Clips": {text!r} is not name:first-last (frames, first not after last)')
+    return name, first, last
 
 
 def keep_animations(document, animations):
