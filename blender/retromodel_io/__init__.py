@@ -3,13 +3,18 @@
 Import (File > Import > Quake II MD2 / MilkShape 3D): the model is
 converted by retromodel to binary glTF in memory and handed to Blender's
 own glTF importer (MD2 frames become shape keys with their animations,
-MS3D skeletons an armature with its actions).
+MS3D skeletons an armature with its actions). The side panel chooses the
+animations, a frame range, scale or fit height, how an MD2's skins come in
+and which is shown, and whether an MS3D's clips become separate actions
+(import_options.py).
 
 Export (File > Export > Quake II MD2 / MilkShape 3D MS3D): the scene goes
 out through Blender's glTF exporter and retromodel compiles it into an MD2
 and its skin, or an MS3D (armature, weights, every action as a clip on
 MilkShape's timeline) and its textures, as ``retromodel convert x.glb
-x.md2`` / ``x.ms3d`` do.
+x.md2`` / ``x.ms3d`` do. An MD2 export of one shape-key animated mesh
+samples the shape keys itself (fast_export.py); exports move Blender's
+progress indicator.
 
 The ``retromodel`` Python package (the wheel from crates/retromodel-py)
 must be importable from Blender's Python: install it there, or put the
