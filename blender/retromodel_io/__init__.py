@@ -3,13 +3,18 @@
 Import (File > Import > Quake II MD2 / MilkShape 3D): the model is
 converted by retromodel to binary glTF in memory and handed to Blender's
 own glTF importer (MD2 frames become shape keys with their animations,
-MS3D skeletons an armature with its actions).
+MS3D skeletons an armature with its actions). The side panel chooses the
+animations, a frame range, scale or fit height, how an MD2's skins come in
+and which is shown, and whether an MS3D's clips become separate actions
+(import_options.py).
 
 Export (File > Export > Quake II MD2 / MilkShape 3D MS3D): the scene goes
 out through Blender's glTF exporter and retromodel compiles it into an MD2
 and its skin, or an MS3D (armature, weights, every action as a clip on
 MilkShape's timeline) and its textures, as ``retromodel convert x.glb
-x.md2`` / ``x.ms3d`` do.
+x.md2`` / ``x.ms3d`` do. An MD2 export of one shape-key animated mesh
+samples the shape keys itself (fast_export.py); exports move Blender's
+progress indicator.
 
 The ``retromodel`` Python package (the wheel from crates/retromodel-py)
 must be importable from Blender's Python: install it there, or put the
@@ -23,8 +28,16 @@ import sys
 import tempfile
 
 import bpy
-from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntVectorProperty, StringProperty
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, IntVectorProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
+
+from . import fast_export, import_options
+
+# Whether an MD2 export of one shape-key animated mesh samples its shape
+# keys itself (fast_export.py), and what else it asks of Blender's glTF
+# exporter then; blender/bench_export.py changes them to compare.
+FAST_EXPORT = True
+FAST_GLTF = {}
 
 bl_info = {
     "name": "retromodel: Quake II MD2 and MilkShape 3D",
@@ -64,11 +77,75 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
         default=True,
     )
 
+    animations: StringProperty(
+        name="Animations",
+        description="the animations to import (MD2 animations, MS3D clips), comma-separated (empty: all)",
+        default="",
+    )
+    frames: EnumProperty(
+        name="Frames",
+        items=[
+            ("ALL", "Every frame", "import every frame of the model"),
+            ("RANGE", "Frame range", "only the model's frames First frame to Last frame"),
+        ],
+        default="ALL",
+    )
+    frame_first: IntProperty(
+        name="First frame",
+        description="the first frame to import: an MD2's frame number (from 0), an MS3D's timeline frame",
+        default=0,
+        min=0,
+    )
+    frame_last: IntProperty(name="Last frame", description="the last frame to import (included)", default=0, min=0)
+    scale: FloatProperty(name="Scale", description="multiply the model's units by this", default=1.0, min=0.000001)
+    fit_height: FloatProperty(
+        name="Fit height",
+        description="scale so the model's meshes are this many Blender units tall (0: use Scale)",
+        default=0.0,
+        min=0.0,
+    )
+    skins: EnumProperty(
+        name="MD2 skins",
+        items=[
+            ("MATERIALS", "Materials", "each skin the MD2 lists becomes a material named after it"),
+            ("IMAGES", "Images", "each skin becomes an image named after it (loaded when found beside the model)"),
+        ],
+        default="MATERIALS",
+    )
+    skin: IntProperty(
+        name="Skin shown", description="which of the MD2's skins is applied to the mesh (0: the first)", default=0, min=0
+    )
+    clip_actions: BoolProperty(
+        name="Clips as actions",
+        description="each clip of an MS3D's timeline its own action; off: one action of the whole timeline",
+        default=True,
+    )
+    clips: StringProperty(
+        name="Clips",
+        description="an MS3D's clips as name:first-last, comma-separated (empty: those the file stores)",
+        default="",
+    )
+
     def execute(self, context):
         try:
             rm = _retromodel()
             model = rm.load(self.filepath)
-            glb = model.to_glb()
+            info = model.info()
+            frame_range = (self.frame_first, self.frame_last) if self.frames == "RANGE" else None
+            if frame_range and frame_range[0] > frame_range[1]:
+                raise ValueError('"First frame" is after "Last frame"')
+            chosen = import_options.names_list(self.animations)
+            timeline = model.format != "md2"
+            clips = (
+                import_options.timeline_clips(info, self.clips, self.clip_actions, frame_range, chosen)
+                if timeline
+                else None
+            )
+            glb = model.to_glb(clips=clips) if clips else model.to_glb()
+            if chosen and not clips:
+                document, rest = glb_json(glb)
+                import_options.keep_animations(document, chosen)
+                glb = glb_with_json(document, rest)
         except ImportError as e:
             self.report({"ERROR"}, f"the retromodel package is not importable: {e}")
             return {"CANCELLED"}
@@ -82,8 +159,27 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
         record = glb_record(glb)
         if self.set_frame_rate and record["fps"]:
             set_scene_fps(context.scene, record["fps"])
+        objects_before, actions_before = set(bpy.data.objects), set(bpy.data.actions)
         result = import_glb(glb, os.path.splitext(os.path.basename(self.filepath))[0])
         context.scene[RECORD_KEY] = json.dumps(record)
+        if result != {"FINISHED"}:
+            return result
+        objects = [o for o in bpy.data.objects if o not in objects_before]
+        actions = [a for a in bpy.data.actions if a not in actions_before]
+        scene = context.scene
+        if frame_range and not timeline:
+            import_options.cut_md2_frames(actions, record, frame_range, scene.render.fps / scene.render.fps_base)
+        if self.fit_height or self.scale != 1.0:
+            import_options.scale_objects(objects, self.scale, self.fit_height)
+        if model.format == "md2":
+            import_options.apply_md2_skins(
+                objects,
+                info.get("skins") or [],
+                (info.get("skin_width", 0), info.get("skin_height", 0)),
+                self.skin,
+                self.skins,
+                os.path.dirname(self.filepath),
+            )
         return result
 
 
@@ -250,6 +346,36 @@ def error_text(operator, error):
     return advice_text(operator, reason, remedies)
 
 
+class Progress:
+    """Blender's progress indicator over an export, from 0 to 1 (the
+    window manager's ``progress_begin/update/end``; only where there is a
+    window: background mode has none). ``steps`` keeps ``(fraction,
+    stage)`` of the last export, which headless tests read."""
+
+    last_steps = []
+
+    def __init__(self, context):
+        wm = getattr(context, "window_manager", None)
+        self.wm = wm if wm is not None and getattr(context, "window", None) is not None else None
+        self.steps = []
+
+    def __enter__(self):
+        Progress.last_steps = self.steps
+        if self.wm is not None:
+            self.wm.progress_begin(0, 1000)
+        return self
+
+    def step(self, fraction, stage):
+        self.steps.append((fraction, stage))
+        if self.wm is not None:
+            self.wm.progress_update(int(fraction * 1000))
+
+    def __exit__(self, *_):
+        if self.wm is not None:
+            self.wm.progress_end()
+        return False
+
+
 def export_through_gltf(operator, compile_model):
     """Writes the scene through Blender's glTF exporter (to a temporary GLB),
     has ``compile_model(rm, glb_path, name)`` make ``(model bytes, {name:
@@ -264,29 +390,59 @@ def export_through_gltf(operator, compile_model):
         operator.report({"ERROR"}, f"the retromodel package is not importable: {e}")
         return {"CANCELLED"}
     _numpy_bool_alias()
-    with tempfile.TemporaryDirectory() as tmp:
-        glb = os.path.join(tmp, "scene.glb")
-        # Custom properties go out as extras: an imported MD2's record (skin
-        # names and size, frame names and grids), an imported MS3D's names
-        # as stored (GBK, bytes after the NUL, a `none` parent).
-        bpy.ops.export_scene.gltf(
-            filepath=glb, export_format="GLB", use_selection=operator.use_selection, export_extras=True
-        )
-        recorded = bpy.context.scene.get(RECORD_KEY)
-        if recorded:
-            with open(glb, "rb") as f:
-                restored = restore_record(f.read(), json.loads(recorded))
-            with open(glb, "wb") as f:
-                f.write(restored)
-        try:
-            model, beside, warnings = compile_model(rm, glb, os.path.basename(operator.filepath))
-        except (ValueError, OSError) as e:
-            operator.report({"ERROR"}, error_text(operator, e))
-            return {"CANCELLED"}
+    with Progress(bpy.context) as progress, tempfile.TemporaryDirectory() as tmp:
+        return _export(operator, compile_model, rm, progress, tmp)
+
+
+def _export(operator, compile_model, rm, progress, tmp):
+    """The steps of ``export_through_gltf``, in the temporary folder ``tmp``."""
+    glb = os.path.join(tmp, "scene.glb")
+    # Custom properties go out as extras: an imported MD2's record (skin
+    # names and size, frame names and grids), an imported MS3D's names
+    # as stored (GBK, bytes after the NUL, a `none` parent).
+    progress.step(0.05, "glTF")
+    scene = bpy.context.scene
+    exported = [
+        o
+        for o in scene.objects
+        if o.type not in ("CAMERA", "LIGHT") and (o.select_get() or not operator.use_selection)
+    ]
+    fast = getattr(operator, "fast_shape_keys", False) and FAST_EXPORT and fast_export.eligible(exported)
+    bpy.ops.export_scene.gltf(
+        filepath=glb,
+        export_format="GLB",
+        use_selection=operator.use_selection,
+        export_extras=True,
+        # The fast export samples the shape keys' animations itself
+        # (fast_export.py).
+        **({"export_animations": False, **FAST_GLTF} if fast else {}),
+    )
+    if fast:
+        progress.step(0.5, "shape keys")
+        with open(glb, "rb") as f:
+            document, rest = glb_json(f.read())
+        animations = fast_export.sampled_animations(fast, scene.render.fps)
+        rest = fast_export.add_animations(document, rest, fast_export.mesh_node(document), animations)
+        with open(glb, "wb") as f:
+            f.write(glb_with_json(document, rest))
+    progress.step(0.7, "compile")
+    recorded = bpy.context.scene.get(RECORD_KEY)
+    if recorded:
+        with open(glb, "rb") as f:
+            restored = restore_record(f.read(), json.loads(recorded))
+        with open(glb, "wb") as f:
+            f.write(restored)
+    try:
+        model, beside, warnings = compile_model(rm, glb, os.path.basename(operator.filepath))
+    except (ValueError, OSError) as e:
+        operator.report({"ERROR"}, error_text(operator, e))
+        return {"CANCELLED"}
+    progress.step(0.95, "write")
     folder = os.path.dirname(operator.filepath)
     for name, data in beside.items():
         _write_atomically(os.path.join(folder, name), data)
     _write_atomically(operator.filepath, model)
+    progress.step(1.0, "done")
     for w in warnings:
         operator.report({"WARNING"}, advice_text(operator, w["message"], w["remedies"]))
     return {"FINISHED"}
@@ -357,6 +513,8 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
         max=65536,
     )
     use_selection: BoolProperty(name="Selected only", default=False)
+
+    fast_shape_keys = True
 
     def execute(self, context):
         return export_through_gltf(self, self.compile)

@@ -92,7 +92,7 @@ class Model:
         """Every MD2 frame's normals, ``(frames, vertices, 3)``."""
     def skinned_positions(self, time: float) -> npt.NDArray[np.float32]:
         """MS3D positions at ``time`` seconds, skinned as MilkShape does, ``(vertices, 3)``."""
-    def to_glb(self, quantize: bool = False, compress: bool = False) -> bytes:
+    def to_glb(self, quantize: bool = False, compress: bool = False, clips: Optional[List[str]] = None) -> bytes:
         """Binary glTF 2.0 (``KHR_mesh_quantization`` / ``EXT_meshopt_compression`` optional)."""
     def to_obj(
         self,

@@ -355,16 +355,25 @@ impl Model {
     /// frames as morph targets with their animations, MS3D skeletons and
     /// animations, textures found beside the file embedded. `quantize`:
     /// `KHR_mesh_quantization`; `compress`: `EXT_meshopt_compression`.
-    #[pyo3(signature = (quantize = false, compress = false))]
+    /// `clips` (`"name:first-last"` in frames): an MS3D's timeline cut into
+    /// one animation per clip instead of the clips the file stores (or the
+    /// whole timeline); other formats ignore them.
+    ///
+    /// ```python
+    /// glb = retromodel.load("walker.ms3d").to_glb(clips=["walk:1-31", "run:32-50"])
+    /// ```
+    #[pyo3(signature = (quantize = false, compress = false, clips = None))]
     fn to_glb<'py>(
         &self,
         py: Python<'py>,
         quantize: bool,
         compress: bool,
+        clips: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let options = retromodel::convert::ConvertOptions {
             quantize,
             compress,
+            clip: parse_clips(clips.unwrap_or_default())?,
             ..Default::default()
         };
         crate::convert::glb(py, &self.source, &options)
