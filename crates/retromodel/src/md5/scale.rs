@@ -1,0 +1,114 @@
+//! The rerelease's `.md5scale` sidecar (beside `tris.md5anim`, same stem):
+//! a JSON object naming joints, each an object of per-frame scales
+//! (`"12": 1.5`, frame numbers as keys) and `"scale_positions": true|false`
+//! (whether the joint's position relative to its parent scales too).
+//!
+//! ```json
+//! { "head": { "scale_positions": false, "0": 1.0, "1": 1.25 } }
+//! ```
+//!
+//! Layout and meaning from Q2PRO `src/refresh/models.c`, `MD5_LoadScales`
+//! (the per-frame scale, 1 where none is given) and `MD5_BuildFrameSkeleton`
+//! (`scale_pos` scales the joint's animated position), and
+//! `src/refresh/mesh.c`, `calc_skel_vert` (a joint's scale multiplies the
+//! points it holds, not its children).
+
+/// One joint's entry.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JointScale {
+    /// The joint's name, as the sidecar gives it.
+    pub joint: String,
+    /// Index of the joint in the anim's hierarchy; `None` when no joint
+    /// has that name (Q2PRO warns "No such joint" and skips it).
+    pub index: Option<usize>,
+    /// Whether the joint's position relative to its parent scales too.
+    pub scale_positions: bool,
+    /// `(frame, scale)` pairs, by key.
+    pub frames: Vec<(u64, f32)>,
+}
+
+/// A parsed `.md5scale` file.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Md5Scale {
+    /// The joints it names, by name.
+    pub joints: Vec<JointScale>,
+}
+
+impl Md5Scale {
+    /// Joint `joint`'s scale at `frame` (1 when not given; the last entry
+    /// for a joint and frame wins, as in Q2PRO).
+    pub fn scale(&self, joint: usize, frame: usize) -> f32 {
+        self.joints
+            .iter()
+            .filter(|j| j.index == Some(joint))
+            .flat_map(|j| j.frames.iter())
+            .filter(|(f, _)| *f == frame as u64)
+            .last()
+            .map_or(1.0, |(_, s)| *s)
+    }
+
+    /// Whether joint `joint`'s position scales too.
+    pub fn scales_positions(&self, joint: usize) -> bool {
+        self.joints
+            .iter()
+            .filter(|j| j.index == Some(joint))
+            .last()
+            .is_some_and(|j| j.scale_positions)
+    }
+
+    /// Reads a `.md5scale`, naming joints by `joint_names` (the anim's
+    /// hierarchy). Fails on anything but the layout above, with the line
+    /// (feature `scene`, for its JSON reader).
+    ///
+    /// ```
+    /// use retromodel::md5::Md5Scale;
+    /// let s = Md5Scale::parse(br#"{"head": {"scale_positions": true, "1": 2.0}}"#, &["root", "head"])?;
+    /// assert_eq!((s.scale(1, 1), s.scale(1, 0), s.scales_positions(1)), (2.0, 1.0, true));
+    /// assert!(Md5Scale::parse(br#"{"head": {"one": 2.0}}"#, &["head"]).is_err());
+    /// # Ok::<(), retromodel::Error>(())
+    /// ```
+    #[cfg(feature = "scene")]
+    pub fn parse(bytes: &[u8], joint_names: &[&str]) -> crate::Result<Md5Scale> {
+        use serde_json::Value;
+        let error = |line: Option<usize>, message: String| crate::Error::Md5 {
+            file: "md5scale",
+            line,
+            message,
+        };
+        let value: Value = serde_json::from_slice(bytes)
+            .map_err(|e| error(Some(e.line()), format!("not JSON: {e}")))?;
+        let Value::Object(map) = value else {
+            return Err(error(None, "expected an object of joints".into()));
+        };
+        let mut joints = Vec::with_capacity(map.len());
+        for (name, entry) in map {
+            let Value::Object(entry) = entry else {
+                return Err(error(None, format!("joint {name:?}: expected an object")));
+            };
+            let mut joint = JointScale {
+                index: joint_names.iter().position(|n| *n == name),
+                joint: name,
+                ..JointScale::default()
+            };
+            for (key, v) in entry {
+                if key == "scale_positions" {
+                    joint.scale_positions = v.as_bool().ok_or_else(|| {
+                        error(None, format!("joint {:?}: scale_positions is not true or false", joint.joint))
+                    })?;
+                    continue;
+                }
+                let frame: u64 = key.parse().map_err(|_| {
+                    error(None, format!("joint {:?}: key {key:?} is neither a frame number nor scale_positions", joint.joint))
+                })?;
+                let scale = v
+                    .as_f64()
+                    .map(|s| s as f32)
+                    .filter(|s| s.is_finite())
+                    .ok_or_else(|| error(None, format!("joint {:?}: frame {frame}: scale is not a finite number", joint.joint)))?;
+                joint.frames.push((frame, scale));
+            }
+            joints.push(joint);
+        }
+        Ok(Md5Scale { joints })
+    }
+}
