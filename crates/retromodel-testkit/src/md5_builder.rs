@@ -103,7 +103,10 @@ fn rig_meshes() -> Vec<(&'static str, Vec<RigVertex>, Vec<[usize; 3]>)> {
         &[(4, 1.0)],
     ];
     let mut meshes = Vec::new();
-    for (m, shader) in ["models/rig/body", "models/rig/arm"].into_iter().enumerate() {
+    for (m, shader) in ["models/rig/body", "models/rig/arm"]
+        .into_iter()
+        .enumerate()
+    {
         let mut vertices = Vec::new();
         for i in 0..8usize {
             let a = i as f64 * std::f64::consts::FRAC_PI_4;
@@ -138,16 +141,28 @@ pub fn rig_md5mesh() -> String {
             j.parent,
             vec3(j.position),
             vec3(stored(j.orientation)),
-            if j.parent < 0 { "" } else { joints[j.parent as usize].name }
+            if j.parent < 0 {
+                ""
+            } else {
+                joints[j.parent as usize].name
+            }
         );
     }
     s += "}\n";
     for (shader, vertices, triangles) in rig_meshes() {
-        s += &format!("\nmesh {{\n\t// meshes: {shader}\n\tshader \"{shader}\"\n\n\tnumverts {}\n", vertices.len());
+        s += &format!(
+            "\nmesh {{\n\t// meshes: {shader}\n\tshader \"{shader}\"\n\n\tnumverts {}\n",
+            vertices.len()
+        );
         let mut first = 0;
         let mut weights = Vec::new();
         for (i, (p, uv, w)) in vertices.iter().enumerate() {
-            s += &format!("\tvert {i} ( {} {} ) {first} {}\n", num(uv[0]), num(uv[1]), w.len());
+            s += &format!(
+                "\tvert {i} ( {} {} ) {first} {}\n",
+                num(uv[0]),
+                num(uv[1]),
+                w.len()
+            );
             for &(joint, bias) in w {
                 let j = &joints[joint];
                 // The vertex seen from the joint: R⁻¹ (p − position).
@@ -187,14 +202,23 @@ fn local_at(i: usize, k: usize) -> (V, Q) {
     } else {
         let p = &joints[j.parent as usize];
         let inv = conj(p.orientation);
-        (rotate(inv, sub(j.position, p.position)), qmul(inv, j.orientation))
+        (
+            rotate(inv, sub(j.position, p.position)),
+            qmul(inv, j.orientation),
+        )
     };
     let t = k as f64;
     match i {
         0 => (add(pos, [0.1 * t, 0.05 * t, 0.0]), rot),
         1 => (pos, qmul(rot, axis_angle([1.0, 0.0, 0.0], 10.0 * t))),
-        2 => (add(pos, [0.0, 0.02 * t, 0.1 * t]), qmul(rot, axis_angle([0.3, 1.0, 0.2], 15.0 * t))),
-        4 => (add(pos, [0.0, -0.1 * t, 0.0]), qmul(rot, axis_angle([0.0, 0.0, 1.0], 12.0 * t))),
+        2 => (
+            add(pos, [0.0, 0.02 * t, 0.1 * t]),
+            qmul(rot, axis_angle([0.3, 1.0, 0.2], 15.0 * t)),
+        ),
+        4 => (
+            add(pos, [0.0, -0.1 * t, 0.0]),
+            qmul(rot, axis_angle([0.0, 0.0, 1.0], 12.0 * t)),
+        ),
         _ => (pos, rot),
     }
 }
@@ -236,13 +260,20 @@ pub fn rig_md5anim() -> String {
         RIG_FPS
     );
     for (i, j) in joints.iter().enumerate() {
-        head += &format!("\t\"{}\"\t{} {} {}\n", j.name, j.parent, FLAGS[i], starts[i]);
+        head += &format!(
+            "\t\"{}\"\t{} {} {}\n",
+            j.name, j.parent, FLAGS[i], starts[i]
+        );
     }
     head += "}\n\nbounds {\n";
     let mut base = String::from("baseframe {\n");
     for i in 0..joints.len() {
         let c = components(i, 0);
-        base += &format!("\t{} {}\n", vec3([c[0], c[1], c[2]]), vec3([c[3], c[4], c[5]]));
+        base += &format!(
+            "\t{} {}\n",
+            vec3([c[0], c[1], c[2]]),
+            vec3([c[3], c[4], c[5]])
+        );
     }
     base += "}\n\n";
     // Bounds from the text without them: evaluate with placeholder bounds.
@@ -284,8 +315,16 @@ fn tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.split("//").next().unwrap_or("");
-        let spaced = line.replace('(', " ( ").replace(')', " ) ").replace('{', " { ").replace('}', " } ");
-        out.extend(spaced.split_whitespace().map(|t| t.trim_matches('"').to_string()));
+        let spaced = line
+            .replace('(', " ( ")
+            .replace(')', " ) ")
+            .replace('{', " { ")
+            .replace('}', " } ");
+        out.extend(
+            spaced
+                .split_whitespace()
+                .map(|t| t.trim_matches('"').to_string()),
+        );
     }
     out
 }
@@ -297,7 +336,12 @@ fn tokens(text: &str) -> Vec<String> {
 /// `Σ bias · (joint position + scale · joint orientation · weight)`.
 /// `scale` is a `.md5scale`'s per-joint `(scale_positions, [(frame,
 /// scale)])` by joint index. For well-formed files only.
-pub fn reference_pose(mesh: &str, anim: &str, scale: Option<&[(bool, Vec<(usize, f64)>)]>, frame: usize) -> Vec<Vec<V>> {
+pub fn reference_pose(
+    mesh: &str,
+    anim: &str,
+    scale: Option<&[(bool, Vec<(usize, f64)>)]>,
+    frame: usize,
+) -> Vec<Vec<V>> {
     let t = tokens(anim);
     let find = |key: &str| t.iter().position(|x| x == key).unwrap() + 1;
     let n: usize = t[find("numJoints")].parse().unwrap();
@@ -305,14 +349,30 @@ pub fn reference_pose(mesh: &str, anim: &str, scale: Option<&[(bool, Vec<(usize,
     let hierarchy: Vec<(i64, u32, usize)> = (0..n)
         .map(|i| {
             let e = &t[h + 4 * i..h + 4 * i + 4];
-            (e[1].parse().unwrap(), e[2].parse().unwrap(), e[3].parse().unwrap())
+            (
+                e[1].parse().unwrap(),
+                e[2].parse().unwrap(),
+                e[3].parse().unwrap(),
+            )
         })
         .collect();
     let b = find("baseframe") + 1;
     let f: Vec<f64> = t[b..].iter().filter_map(|x| x.parse().ok()).collect();
-    let base: Vec<[f64; 6]> = (0..n).map(|i| f[6 * i..6 * i + 6].try_into().unwrap()).collect();
-    let fr = t.iter().enumerate().find(|(i, x)| *x == "frame" && t[i + 1] == frame.to_string()).unwrap().0 + 3;
-    let data: Vec<f64> = t[fr..].iter().take_while(|x| *x != "}").map(|x| x.parse().unwrap()).collect();
+    let base: Vec<[f64; 6]> = (0..n)
+        .map(|i| f[6 * i..6 * i + 6].try_into().unwrap())
+        .collect();
+    let fr = t
+        .iter()
+        .enumerate()
+        .find(|(i, x)| *x == "frame" && t[i + 1] == frame.to_string())
+        .unwrap()
+        .0
+        + 3;
+    let data: Vec<f64> = t[fr..]
+        .iter()
+        .take_while(|x| *x != "}")
+        .map(|x| x.parse().unwrap())
+        .collect();
     let mut posed: Vec<(V, Q, f64)> = Vec::new();
     for i in 0..n {
         let (parent, flags, start) = hierarchy[i];
@@ -327,7 +387,14 @@ pub fn reference_pose(mesh: &str, anim: &str, scale: Option<&[(bool, Vec<(usize,
         let (s, sp) = scale
             .and_then(|s| s.get(i))
             .map_or((1.0, false), |(sp, frames)| {
-                (frames.iter().rev().find(|(k, _)| *k == frame).map_or(1.0, |x| x.1), *sp)
+                (
+                    frames
+                        .iter()
+                        .rev()
+                        .find(|(k, _)| *k == frame)
+                        .map_or(1.0, |x| x.1),
+                    *sp,
+                )
             });
         let mut p = [c[0], c[1], c[2]];
         if sp {
@@ -352,11 +419,16 @@ fn scale_v(v: V, s: f64) -> V {
 /// md5mesh's bind pose when `posed` is empty.
 fn skin(mesh: &str, posed: &[(V, Q, f64)]) -> Vec<Vec<V>> {
     let t = tokens(mesh);
-    let nj: usize = t[t.iter().position(|x| x == "numJoints").unwrap() + 1].parse().unwrap();
+    let nj: usize = t[t.iter().position(|x| x == "numJoints").unwrap() + 1]
+        .parse()
+        .unwrap();
     let j0 = t.iter().position(|x| x == "joints").unwrap() + 2;
     let bind: Vec<(V, Q, f64)> = (0..nj)
         .map(|i| {
-            let e: Vec<f64> = t[j0 + 12 * i..j0 + 12 * i + 12].iter().filter_map(|x| x.parse().ok()).collect();
+            let e: Vec<f64> = t[j0 + 12 * i..j0 + 12 * i + 12]
+                .iter()
+                .filter_map(|x| x.parse().ok())
+                .collect();
             // name parent ( x y z ) ( x y z ): numbers are parent, then 6.
             ([e[1], e[2], e[3]], from_stored([e[4], e[5], e[6]]), 1.0)
         })
@@ -381,16 +453,22 @@ fn skin(mesh: &str, posed: &[(V, Q, f64)]) -> Vec<Vec<V>> {
             .map(|k| {
                 let e = &t[nw + 2 + 9 * k..nw + 2 + 9 * k + 9];
                 let f = |x: &String| x.parse::<f64>().unwrap();
-                (e[2].parse().unwrap(), f(&e[3]), [f(&e[5]), f(&e[6]), f(&e[7])])
+                (
+                    e[2].parse().unwrap(),
+                    f(&e[3]),
+                    [f(&e[5]), f(&e[6]), f(&e[7])],
+                )
             })
             .collect();
         out.push(
             vs.iter()
                 .map(|&(first, n)| {
-                    ws[first..first + n].iter().fold([0.0; 3], |acc, (j, bias, p)| {
-                        let (jp, jq, js) = joints[*j];
-                        add(acc, scale(add(jp, scale(rotate(jq, *p), js)), *bias))
-                    })
+                    ws[first..first + n]
+                        .iter()
+                        .fold([0.0; 3], |acc, (j, bias, p)| {
+                            let (jp, jq, js) = joints[*j];
+                            add(acc, scale(add(jp, scale(rotate(jq, *p), js)), *bias))
+                        })
                 })
                 .collect(),
         );

@@ -391,7 +391,11 @@ fn read_md5(bytes: &[u8], context: &ReadContext) -> Result<crate::md5::Md5Model>
         if !stem.is_empty() {
             if let Ok(anim) = source.load_resource(&format!("{stem}.md5anim")) {
                 let scale = source.load_resource(&format!("{stem}.md5scale")).ok();
-                model.add_animation(&stem, &anim.bytes, scale.as_ref().map(|s| s.bytes.as_slice()))?;
+                model.add_animation(
+                    &stem,
+                    &anim.bytes,
+                    scale.as_ref().map(|s| s.bytes.as_slice()),
+                )?;
             }
         }
     }

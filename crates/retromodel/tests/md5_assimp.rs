@@ -18,7 +18,11 @@ use retromodel::{Model, ReadContext};
 
 fn assimp(args: &[&str]) -> Option<String> {
     let out = Command::new("assimp").args(args).output().ok()?;
-    assert!(out.status.success(), "assimp {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "assimp {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
@@ -66,11 +70,23 @@ fn compare(path: &Path) {
             .collect()
     };
     let what = path.display();
-    assert_eq!(field(&info, "Meshes:").parse::<usize>().unwrap(), model.mesh.meshes.len(), "{what}: meshes");
+    assert_eq!(
+        field(&info, "Meshes:").parse::<usize>().unwrap(),
+        model.mesh.meshes.len(),
+        "{what}: meshes"
+    );
     let faces: usize = model.mesh.meshes.iter().map(|m| m.triangles.len()).sum();
-    assert_eq!(field(&info, "Faces:").parse::<usize>().unwrap(), faces, "{what}: faces");
+    assert_eq!(
+        field(&info, "Faces:").parse::<usize>().unwrap(),
+        faces,
+        "{what}: faces"
+    );
     let channels: usize = field(&info, "Animation Channels:").parse().unwrap();
-    let expected: usize = model.animations.iter().map(|a| a.anim.hierarchy.len()).sum();
+    let expected: usize = model
+        .animations
+        .iter()
+        .map(|a| a.anim.hierarchy.len())
+        .sum();
     assert_eq!(channels, expected, "{what}: animation channels");
     let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
     for p in &ours {
@@ -81,9 +97,15 @@ fn compare(path: &Path) {
     }
     let extent = (0..3).map(|c| hi[c] - lo[c]).fold(0.0, f64::max);
     let tol = 1e-4 * extent.max(1.0);
-    let (alo, ahi) = (point(field(&info, "Minimum point")), point(field(&info, "Maximum point")));
+    let (alo, ahi) = (
+        point(field(&info, "Minimum point")),
+        point(field(&info, "Maximum point")),
+    );
     for c in 0..3 {
-        assert!((alo[c] - lo[c]).abs() < tol && (ahi[c] - hi[c]).abs() < tol, "{what}: bounds axis {c}: assimp {alo:?}-{ahi:?}, ours {lo:?}-{hi:?}");
+        assert!(
+            (alo[c] - lo[c]).abs() < tol && (ahi[c] - hi[c]).abs() < tol,
+            "{what}: bounds axis {c}: assimp {alo:?}-{ahi:?}, ours {lo:?}-{hi:?}"
+        );
     }
     let dir = tempdir(path);
     let obj = dir.join("assimp.obj");
@@ -97,12 +119,22 @@ fn compare(path: &Path) {
     assert!(!theirs.is_empty());
     let near = |a: &[f64; 3], b: &[f64; 3]| (0..3).all(|c| (a[c] - b[c]).abs() < tol);
     for t in &theirs {
-        assert!(ours.iter().any(|o| near(o, t)), "{what}: assimp's vertex {t:?} is none of ours");
+        assert!(
+            ours.iter().any(|o| near(o, t)),
+            "{what}: assimp's vertex {t:?} is none of ours"
+        );
     }
     for o in &ours {
-        assert!(theirs.iter().any(|t| near(o, t)), "{what}: our vertex {o:?} is none of assimp's");
+        assert!(
+            theirs.iter().any(|t| near(o, t)),
+            "{what}: our vertex {o:?} is none of assimp's"
+        );
     }
-    eprintln!("{what}: {} of our vertices, {} of assimp's (merged), all within {tol:.1e}", ours.len(), theirs.len());
+    eprintln!(
+        "{what}: {} of our vertices, {} of assimp's (merged), all within {tol:.1e}",
+        ours.len(),
+        theirs.len()
+    );
 }
 
 fn tempdir(path: &Path) -> PathBuf {
@@ -132,6 +164,10 @@ fn rig_matches_assimp() {
     std::fs::write(dir.join("rig.md5mesh"), rig_md5mesh()).unwrap();
     std::fs::write(dir.join("rig.md5anim"), rig_md5anim()).unwrap();
     let model = read(&dir.join("rig.md5mesh"));
-    assert_eq!(model.animations.len(), 1, "the md5anim beside the mesh is read");
+    assert_eq!(
+        model.animations.len(),
+        1,
+        "the md5anim beside the mesh is read"
+    );
     compare(&dir.join("rig.md5mesh"));
 }

@@ -8,8 +8,12 @@ use retromodel_testkit::md5_builder::*;
 fn rig(with_scale: bool) -> Md5Model {
     let mut m = Md5Model::from_mesh_bytes(rig_md5mesh().as_bytes()).unwrap();
     let scale = rig_md5scale();
-    m.add_animation("walk", rig_md5anim().as_bytes(), with_scale.then_some(scale.as_bytes()))
-        .unwrap();
+    m.add_animation(
+        "walk",
+        rig_md5anim().as_bytes(),
+        with_scale.then_some(scale.as_bytes()),
+    )
+    .unwrap();
     m
 }
 
@@ -20,7 +24,12 @@ fn assert_close(ours: &[[f32; 3]], reference: &[[f64; 3]], what: &str) -> f64 {
         for c in 0..3 {
             let d = (f64::from(a[c]) - b[c]).abs();
             worst = worst.max(d);
-            assert!(d < 1e-4, "{what}: vertex {i} axis {c}: ours {} reference {}", a[c], b[c]);
+            assert!(
+                d < 1e-4,
+                "{what}: vertex {i} axis {c}: ours {} reference {}",
+                a[c],
+                b[c]
+            );
         }
     }
     worst
@@ -40,8 +49,14 @@ fn dump_rig() {
 fn counts_are_the_builders() {
     let m = rig(false);
     let info = m.info(rig_md5mesh().as_bytes());
-    assert_eq!((info.joints, info.meshes, info.vertices, info.triangles), (5, 2, 16, 12));
-    assert_eq!((info.min_weights_per_vertex, info.max_weights_per_vertex), (1, 5));
+    assert_eq!(
+        (info.joints, info.meshes, info.vertices, info.triangles),
+        (5, 2, 16, 12)
+    );
+    assert_eq!(
+        (info.min_weights_per_vertex, info.max_weights_per_vertex),
+        (1, 5)
+    );
     assert_eq!(info.animations.len(), 1);
     assert_eq!(info.animations[0].frames, RIG_FRAMES);
     assert_eq!(f64::from(info.animations[0].frame_rate), RIG_FPS);
@@ -61,11 +76,17 @@ fn clean_rig_validates_clean() {
             let bounds = reference_pose(&rig_md5mesh(), &anim, None, k);
             let scaled = reference_pose(&rig_md5mesh(), &anim, Some(&table[..]), k);
             let (lo, hi) = extent(&bounds);
-            scaled.iter().flatten().any(|p| (0..3).any(|c| p[c] < lo[c] - 0.01 || p[c] > hi[c] + 0.01))
+            scaled
+                .iter()
+                .flatten()
+                .any(|p| (0..3).any(|c| p[c] < lo[c] - 0.01 || p[c] > hi[c] + 0.01))
         })
         .map(|k| format!("md5anim \"walk\".bounds[{k}]"))
         .collect();
-    assert_eq!(outside, ["md5anim \"walk\".bounds[3]", "md5anim \"walk\".bounds[4]"]);
+    assert_eq!(
+        outside,
+        ["md5anim \"walk\".bounds[3]", "md5anim \"walk\".bounds[4]"]
+    );
     let found: Vec<String> = rig(true).validate().into_iter().map(|p| p.path).collect();
     assert_eq!(found, outside);
 }
@@ -89,18 +110,33 @@ fn validation_finds_what_is_wrong() {
     assert_ne!(bad, mesh);
     let m = Md5Model::from_mesh_bytes(bad.as_bytes()).unwrap();
     let problems: Vec<String> = m.validate().iter().map(ToString::to_string).collect();
-    assert!(problems.iter().any(|p| p.contains("md5mesh.meshes[0].vertices[1]") && p.contains("weights sum to 0.9")), "{problems:?}");
+    assert!(
+        problems.iter().any(
+            |p| p.contains("md5mesh.meshes[0].vertices[1]") && p.contains("weights sum to 0.9")
+        ),
+        "{problems:?}"
+    );
     // An orientation with x² + y² + z² > 1 has no w.
-    let bad = mesh.replacen("( -0.0000000000 -0.0000000000 -0.2588190451 )", "( 0.9 0.9 0.0 )", 1);
+    let bad = mesh.replacen(
+        "( -0.0000000000 -0.0000000000 -0.2588190451 )",
+        "( 0.9 0.9 0.0 )",
+        1,
+    );
     assert_ne!(bad, mesh);
     let m = Md5Model::from_mesh_bytes(bad.as_bytes()).unwrap();
-    assert!(m.validate().iter().any(|p| p.path == "md5mesh.joints[0].orientation"));
+    assert!(m
+        .validate()
+        .iter()
+        .any(|p| p.path == "md5mesh.joints[0].orientation"));
     // An anim whose hierarchy's parents are not the mesh's.
     let anim = rig_md5anim().replacen("\"hand\"\t2 ", "\"hand\"\t1 ", 1);
     assert_ne!(anim, rig_md5anim());
     let mut m = Md5Model::from_mesh_bytes(mesh.as_bytes()).unwrap();
     m.add_animation("bad", anim.as_bytes(), None).unwrap();
-    assert!(m.validate().iter().any(|p| p.path == "md5anim \"bad\".hierarchy[4]" && p.message.contains("parent 1")));
+    assert!(m
+        .validate()
+        .iter()
+        .any(|p| p.path == "md5anim \"bad\".hierarchy[4]" && p.message.contains("parent 1")));
     assert!(m.to_scene("x").is_err());
 }
 
@@ -108,12 +144,34 @@ fn validation_finds_what_is_wrong() {
 fn hostile_inputs_fail_with_lines() {
     let mesh = rig_md5mesh();
     let cases: [(String, &str); 6] = [
-        (mesh.replacen("numJoints 5", "numJoints 4000000000", 1), "md5mesh line 4: numJoints 4000000000 cannot fit"),
-        (mesh.replacen("\"spine\"\t0", "\"spine\"\t3", 1), "md5mesh line 9: joint 1 (\"spine\"): parent 3 is not an earlier joint"),
-        (mesh.replacen("tri 0 0 1 2", "tri 0 0 1 9", 1), "md5mesh line 30: tri 0: vertex 9 is not in 0..8"),
-        (mesh.replacen("vert 7 ( 0.8750000000 0.0000000000 ) 17 2", "vert 7 ( 0.8750000000 0.0000000000 ) 17 9", 1), "vert 7 uses weights 17..26 but there are 19"),
-        (mesh.replacen("weight 0 0 ", "weight 0 7 ", 1), "md5mesh line 38: weight 0: joint 7 is not in 0..5"),
-        (mesh.replacen("vert 1 ", "vert 2 ", 1), "md5mesh line 21: vert 2 out of order: expected vert 1"),
+        (
+            mesh.replacen("numJoints 5", "numJoints 4000000000", 1),
+            "md5mesh line 4: numJoints 4000000000 cannot fit",
+        ),
+        (
+            mesh.replacen("\"spine\"\t0", "\"spine\"\t3", 1),
+            "md5mesh line 9: joint 1 (\"spine\"): parent 3 is not an earlier joint",
+        ),
+        (
+            mesh.replacen("tri 0 0 1 2", "tri 0 0 1 9", 1),
+            "md5mesh line 30: tri 0: vertex 9 is not in 0..8",
+        ),
+        (
+            mesh.replacen(
+                "vert 7 ( 0.8750000000 0.0000000000 ) 17 2",
+                "vert 7 ( 0.8750000000 0.0000000000 ) 17 9",
+                1,
+            ),
+            "vert 7 uses weights 17..26 but there are 19",
+        ),
+        (
+            mesh.replacen("weight 0 0 ", "weight 0 7 ", 1),
+            "md5mesh line 38: weight 0: joint 7 is not in 0..5",
+        ),
+        (
+            mesh.replacen("vert 1 ", "vert 2 ", 1),
+            "md5mesh line 21: vert 2 out of order: expected vert 1",
+        ),
     ];
     for (text, expected) in cases {
         assert_ne!(text, mesh, "{expected}");
@@ -122,9 +180,22 @@ fn hostile_inputs_fail_with_lines() {
     }
     let anim = rig_md5anim();
     let cases: [(String, &str); 3] = [
-        (anim.replacen("numAnimatedComponents 14", "numAnimatedComponents 99999999999", 1), "numAnimatedComponents × numFrames 799999999992 cannot fit"),
-        (anim.replacen("\"hand\"\t2 34 12", "\"hand\"\t2 34 13", 1), "joint 4 (\"hand\"): components 13..15 are not within numAnimatedComponents 14"),
-        (anim.replacen("frame 3 {", "frame 4 {", 1), "frame 4 out of order: expected frame 3"),
+        (
+            anim.replacen(
+                "numAnimatedComponents 14",
+                "numAnimatedComponents 99999999999",
+                1,
+            ),
+            "numAnimatedComponents × numFrames 799999999992 cannot fit",
+        ),
+        (
+            anim.replacen("\"hand\"\t2 34 12", "\"hand\"\t2 34 13", 1),
+            "joint 4 (\"hand\"): components 13..15 are not within numAnimatedComponents 14",
+        ),
+        (
+            anim.replacen("frame 3 {", "frame 4 {", 1),
+            "frame 4 out of order: expected frame 3",
+        ),
     ];
     for (text, expected) in cases {
         assert_ne!(text, anim, "{expected}");
@@ -140,7 +211,11 @@ fn bind_pose_matches_the_independent_evaluator() {
     let reference = reference_bind(&rig_md5mesh());
     let bind = m.mesh.bind_pose();
     for (k, r) in reference.iter().enumerate() {
-        assert_close(&m.mesh.posed_vertices(k, &bind), r, &format!("bind mesh {k}"));
+        assert_close(
+            &m.mesh.posed_vertices(k, &bind),
+            r,
+            &format!("bind mesh {k}"),
+        );
     }
 }
 
@@ -151,10 +226,19 @@ fn every_frame_matches_the_independent_evaluator() {
         let a = &m.animations[0];
         let table = rig_scale_table();
         for k in 0..RIG_FRAMES {
-            let reference = reference_pose(&rig_md5mesh(), &rig_md5anim(), with_scale.then_some(&table[..]), k);
+            let reference = reference_pose(
+                &rig_md5mesh(),
+                &rig_md5anim(),
+                with_scale.then_some(&table[..]),
+                k,
+            );
             let pose = a.anim.pose(k, a.scale.as_ref());
             for (mesh, r) in reference.iter().enumerate() {
-                assert_close(&m.mesh.posed_vertices(mesh, &pose), r, &format!("frame {k} mesh {mesh} scale {with_scale}"));
+                assert_close(
+                    &m.mesh.posed_vertices(mesh, &pose),
+                    r,
+                    &format!("frame {k} mesh {mesh} scale {with_scale}"),
+                );
             }
         }
     }

@@ -28,7 +28,11 @@ fn node_with_three(root: &Path) -> bool {
 
 fn weight_counts(mesh: usize) -> Vec<usize> {
     let m = Md5Model::from_mesh_bytes(rig_md5mesh().as_bytes()).unwrap();
-    m.mesh.meshes[mesh].vertices.iter().map(|v| v.weight_count).collect()
+    m.mesh.meshes[mesh]
+        .vertices
+        .iter()
+        .map(|v| v.weight_count)
+        .collect()
 }
 
 fn check(with_scale: bool) {
@@ -40,10 +44,17 @@ fn check(with_scale: bool) {
     let mut model = Md5Model::from_mesh_bytes(rig_md5mesh().as_bytes()).unwrap();
     let scale = rig_md5scale();
     model
-        .add_animation("walk", rig_md5anim().as_bytes(), with_scale.then_some(scale.as_bytes()))
+        .add_animation(
+            "walk",
+            rig_md5anim().as_bytes(),
+            with_scale.then_some(scale.as_bytes()),
+        )
         .unwrap();
     let glb = retromodel::gltf::to_glb(&model.to_scene("rig").unwrap()).unwrap();
-    let dir = std::env::temp_dir().join(format!("retromodel-md5-three-{}-{with_scale}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "retromodel-md5-three-{}-{with_scale}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("rig.glb"), &glb).unwrap();
     let ran = std::process::Command::new("node")
@@ -53,13 +64,18 @@ fn check(with_scale: bool) {
         .status()
         .unwrap();
     assert!(ran.success());
-    let three: Value = serde_json::from_slice(&std::fs::read(dir.join("rig.json")).unwrap()).unwrap();
+    let three: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("rig.json")).unwrap()).unwrap();
     let table = rig_scale_table();
     let compare = |ours: &[Vec<[f64; 3]>], theirs: &Value, all: bool, what: &str| {
         let mut worst = 0.0f64;
         for (m, reference) in ours.iter().enumerate() {
             let p = theirs[m].as_array().unwrap();
-            assert_eq!(p.len(), 3 * reference.len(), "{what}: mesh {m} vertex count");
+            assert_eq!(
+                p.len(),
+                3 * reference.len(),
+                "{what}: mesh {m} vertex count"
+            );
             let counts = weight_counts(m);
             for (i, r) in reference.iter().enumerate() {
                 if !all && counts[i] > 4 {
@@ -69,13 +85,23 @@ fn check(with_scale: bool) {
                 for c in 0..3 {
                     let d = (p[3 * i + c].as_f64().unwrap() - f64::from(r[c])).abs();
                     worst = worst.max(d);
-                    assert!(d < 1e-4 * 6.0, "{what}: mesh {m} vertex {i} axis {c}: three.js {} reference {}", p[3 * i + c], r[c]);
+                    assert!(
+                        d < 1e-4 * 6.0,
+                        "{what}: mesh {m} vertex {i} axis {c}: three.js {} reference {}",
+                        p[3 * i + c],
+                        r[c]
+                    );
                 }
             }
         }
         worst
     };
-    let bind = compare(&reference_bind(&rig_md5mesh()), &three["rest"], true, "bind");
+    let bind = compare(
+        &reference_bind(&rig_md5mesh()),
+        &three["rest"],
+        true,
+        "bind",
+    );
     let anim = &three["animations"][0];
     let times = anim["times"].as_array().unwrap();
     let mut worst = 0.0f64;
@@ -84,8 +110,18 @@ fn check(with_scale: bool) {
             .iter()
             .position(|t| (t.as_f64().unwrap() - k as f64 / RIG_FPS).abs() < 1e-6)
             .unwrap_or_else(|| panic!("three.js sampled no time {}", k as f64 / RIG_FPS));
-        let reference = reference_pose(&rig_md5mesh(), &rig_md5anim(), with_scale.then_some(&table[..]), k);
-        worst = worst.max(compare(&reference, &anim["poses"][sample], false, &format!("frame {k}")));
+        let reference = reference_pose(
+            &rig_md5mesh(),
+            &rig_md5anim(),
+            with_scale.then_some(&table[..]),
+            k,
+        );
+        worst = worst.max(compare(
+            &reference,
+            &anim["poses"][sample],
+            false,
+            &format!("frame {k}"),
+        ));
     }
     eprintln!("md5 rig (scale {with_scale}): bind within {bind:.1e}, {RIG_FRAMES} frames within {worst:.1e} (extent about 6)");
 }

@@ -90,9 +90,7 @@ impl Md5Anim {
     /// Frame `k`'s numbers (empty past the last frame).
     pub fn frame(&self, k: usize) -> &[f32] {
         let n = self.num_animated_components;
-        self.components
-            .get(k * n..(k + 1) * n)
-            .unwrap_or_default()
+        self.components.get(k * n..(k + 1) * n).unwrap_or_default()
     }
 
     /// Reads an `md5anim` file.
@@ -183,7 +181,9 @@ impl Md5Anim {
                 let line = lx.line();
                 return Err(lx.error_at(
                     line,
-                    format!("frame {k} has more than numAnimatedComponents {num_components} numbers"),
+                    format!(
+                        "frame {k} has more than numAnimatedComponents {num_components} numbers"
+                    ),
                 ));
             }
             lx.punct(b'}')?;
@@ -205,7 +205,11 @@ impl Md5Anim {
 /// `"name" parent flags start_index`, with the parent an earlier joint and
 /// the animated components within the frame (Q2PRO `MD5_ParseAnim`: "Bad
 /// parent joint", "Bad joint info").
-fn parse_hierarchy_joint(lx: &mut Lexer, i: usize, num_components: usize) -> Result<HierarchyJoint> {
+fn parse_hierarchy_joint(
+    lx: &mut Lexer,
+    i: usize,
+    num_components: usize,
+) -> Result<HierarchyJoint> {
     let (name, line) = lx.string("a joint name")?;
     let (parent, pline) = lx.int("parent", -1, i64::MAX)?;
     let parent = match usize::try_from(parent) {

@@ -57,7 +57,10 @@ impl Md5Model {
     /// The summary; `bytes` is the md5mesh.
     pub fn info(&self, bytes: &[u8]) -> Info {
         let m = &self.mesh;
-        let counts = m.meshes.iter().flat_map(|p| p.vertices.iter().map(|v| v.weight_count));
+        let counts = m
+            .meshes
+            .iter()
+            .flat_map(|p| p.vertices.iter().map(|v| v.weight_count));
         Info {
             format: "md5mesh",
             file_size: bytes.len(),
@@ -92,9 +95,18 @@ impl Md5Model {
 
 impl fmt::Display for Info {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "MD5 model (md5mesh version 10), {} bytes", self.file_size)?;
+        writeln!(
+            f,
+            "MD5 model (md5mesh version 10), {} bytes",
+            self.file_size
+        )?;
         writeln!(f, "  joints        {}", self.joints)?;
-        writeln!(f, "  meshes        {} ({})", self.meshes, self.shaders.join(", "))?;
+        writeln!(
+            f,
+            "  meshes        {} ({})",
+            self.meshes,
+            self.shaders.join(", ")
+        )?;
         writeln!(f, "  vertices      {}", self.vertices)?;
         writeln!(f, "  triangles     {}", self.triangles)?;
         writeln!(
@@ -103,7 +115,10 @@ impl fmt::Display for Info {
             self.weights, self.min_weights_per_vertex, self.max_weights_per_vertex
         )?;
         if self.animations.is_empty() {
-            writeln!(f, "  animations    none (no md5anim with the mesh's name beside it)")?;
+            writeln!(
+                f,
+                "  animations    none (no md5anim with the mesh's name beside it)"
+            )?;
         } else {
             writeln!(f, "  animations    {}", self.animations.len())?;
             for a in &self.animations {

@@ -199,7 +199,10 @@ impl<'a> Lexer<'a> {
     pub(crate) fn uint(&mut self, what: &str, max: u64) -> Result<(u64, usize)> {
         let (w, line) = self.word(what)?;
         let v: u64 = w.parse().map_err(|_| {
-            self.error_at(line, format!("{what}: expected a whole number, found {w:?}"))
+            self.error_at(
+                line,
+                format!("{what}: expected a whole number, found {w:?}"),
+            )
         })?;
         if v > max {
             return Err(self.error_at(line, format!("{what} {v} is more than {max}")));
@@ -211,7 +214,10 @@ impl<'a> Lexer<'a> {
     pub(crate) fn int(&mut self, what: &str, min: i64, max: i64) -> Result<(i64, usize)> {
         let (w, line) = self.word(what)?;
         let v: i64 = w.parse().map_err(|_| {
-            self.error_at(line, format!("{what}: expected a whole number, found {w:?}"))
+            self.error_at(
+                line,
+                format!("{what}: expected a whole number, found {w:?}"),
+            )
         })?;
         if v < min || v > max {
             return Err(self.error_at(line, format!("{what} {v} is not in {min}..={max}")));
@@ -224,7 +230,10 @@ impl<'a> Lexer<'a> {
         let (w, line) = self.word(what)?;
         match w.parse::<f32>() {
             Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(self.error_at(line, format!("{what}: expected a finite number, found {w:?}"))),
+            _ => Err(self.error_at(
+                line,
+                format!("{what}: expected a finite number, found {w:?}"),
+            )),
         }
     }
 

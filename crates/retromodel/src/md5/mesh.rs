@@ -271,7 +271,10 @@ fn parse_mesh(lx: &mut Lexer, num_joints: usize) -> Result<Mesh> {
     let end = lx.punct(b'}')?;
     // Weight ranges can only be checked once the weights are counted.
     for (i, v) in vertices.iter().enumerate() {
-        if v.first_weight.checked_add(v.weight_count).is_none_or(|e| e > weights.len()) {
+        if v.first_weight
+            .checked_add(v.weight_count)
+            .is_none_or(|e| e > weights.len())
+        {
             return Err(lx.error_at(
                 end,
                 format!(

@@ -84,7 +84,12 @@ impl Md5Model {
     /// assert_eq!(model.animations[0].anim.num_frames, 2);
     /// # Ok::<(), retromodel::Error>(())
     /// ```
-    pub fn add_animation(&mut self, name: &str, anim: &[u8], scale: Option<&[u8]>) -> crate::Result<()> {
+    pub fn add_animation(
+        &mut self,
+        name: &str,
+        anim: &[u8],
+        scale: Option<&[u8]>,
+    ) -> crate::Result<()> {
         let anim = Md5Anim::parse(anim)?;
         #[cfg(feature = "scene")]
         let scale = match scale {

@@ -152,8 +152,8 @@ impl Md5Anim {
         (0..self.hierarchy.len().min(self.base_frame.len()))
             .map(|i| {
                 let c = self.components_of(frame, i);
-                let (scale, scale_positions) = scales
-                    .map_or((1.0, false), |s| (s.scale(i, frame), s.scales_positions(i)));
+                let (scale, scale_positions) =
+                    scales.map_or((1.0, false), |s| (s.scale(i, frame), s.scales_positions(i)));
                 let mut position = Vec3::new(c[0], c[1], c[2]);
                 if scale_positions {
                     position *= scale;

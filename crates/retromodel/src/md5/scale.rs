@@ -93,18 +93,38 @@ impl Md5Scale {
             for (key, v) in entry {
                 if key == "scale_positions" {
                     joint.scale_positions = v.as_bool().ok_or_else(|| {
-                        error(None, format!("joint {:?}: scale_positions is not true or false", joint.joint))
+                        error(
+                            None,
+                            format!(
+                                "joint {:?}: scale_positions is not true or false",
+                                joint.joint
+                            ),
+                        )
                     })?;
                     continue;
                 }
                 let frame: u64 = key.parse().map_err(|_| {
-                    error(None, format!("joint {:?}: key {key:?} is neither a frame number nor scale_positions", joint.joint))
+                    error(
+                        None,
+                        format!(
+                            "joint {:?}: key {key:?} is neither a frame number nor scale_positions",
+                            joint.joint
+                        ),
+                    )
                 })?;
                 let scale = v
                     .as_f64()
                     .map(|s| s as f32)
                     .filter(|s| s.is_finite())
-                    .ok_or_else(|| error(None, format!("joint {:?}: frame {frame}: scale is not a finite number", joint.joint)))?;
+                    .ok_or_else(|| {
+                        error(
+                            None,
+                            format!(
+                                "joint {:?}: frame {frame}: scale is not a finite number",
+                                joint.joint
+                            ),
+                        )
+                    })?;
                 joint.frames.push((frame, scale));
             }
             joints.push(joint);

@@ -54,13 +54,24 @@ impl Md5Model {
     pub fn to_scene(&self, name: &str) -> Result<Scene> {
         let joints = &self.mesh.joints;
         if joints.len() > usize::from(u16::MAX) + 1 {
-            return Err(Error::unwritable("skin", format!("{} joints: glTF joint indices are 16-bit", joints.len())));
+            return Err(Error::unwritable(
+                "skin",
+                format!("{} joints: glTF joint indices are 16-bit", joints.len()),
+            ));
         }
         for (m, part) in self.mesh.meshes.iter().enumerate() {
-            if let Some((v, x)) = part.vertices.iter().enumerate().find(|(_, x)| x.weight_count > MAX_INFLUENCES) {
+            if let Some((v, x)) = part
+                .vertices
+                .iter()
+                .enumerate()
+                .find(|(_, x)| x.weight_count > MAX_INFLUENCES)
+            {
                 return Err(Error::unwritable(
                     format!("meshes[{m}].vertices[{v}]"),
-                    format!("{} weights: at most {MAX_INFLUENCES} per vertex are carried to a scene", x.weight_count),
+                    format!(
+                        "{} weights: at most {MAX_INFLUENCES} per vertex are carried to a scene",
+                        x.weight_count
+                    ),
                 ));
             }
         }
@@ -96,7 +107,11 @@ impl Md5Model {
             joints: (0..joints.len()).collect(),
             inverse_bind_matrices: bind
                 .iter()
-                .map(|&(p, q)| Mat4::from_rotation_translation(q, p).inverse().to_cols_array())
+                .map(|&(p, q)| {
+                    Mat4::from_rotation_translation(q, p)
+                        .inverse()
+                        .to_cols_array()
+                })
                 .collect(),
             extras: serde_json::Value::Null,
         };
@@ -104,7 +119,10 @@ impl Md5Model {
         let mut meshes = Vec::new();
         let bind_pose = self.mesh.bind_pose();
         for (m, part) in self.mesh.meshes.iter().enumerate() {
-            let material = match materials.iter().position(|x: &Material| x.name == part.shader) {
+            let material = match materials
+                .iter()
+                .position(|x: &Material| x.name == part.shader)
+            {
                 Some(k) => k,
                 None => {
                     materials.push(Material {
@@ -120,7 +138,11 @@ impl Md5Model {
                 .into_iter()
                 .map(md2_axes)
                 .collect();
-            let indices: Vec<u32> = part.triangles.iter().flat_map(|t| [t[0], t[2], t[1]]).collect();
+            let indices: Vec<u32> = part
+                .triangles
+                .iter()
+                .flat_map(|t| [t[0], t[2], t[1]])
+                .collect();
             let mut normals = vec![[0.0; 3]; positions.len()];
             repair_normals(&positions, &indices, &mut normals);
             meshes.push(Mesh {
@@ -155,19 +177,29 @@ impl Md5Model {
         let anim = &a.anim;
         let joints = &self.mesh.joints;
         let agrees = anim.hierarchy.len() == joints.len()
-            && anim.hierarchy.iter().zip(joints).all(|(h, j)| h.parent == j.parent);
+            && anim
+                .hierarchy
+                .iter()
+                .zip(joints)
+                .all(|(h, j)| h.parent == j.parent);
         if !agrees {
             return Err(Error::Md5 {
                 file: "md5anim",
                 line: None,
-                message: format!("{:?}: its hierarchy is not the md5mesh's (joint count or parents differ)", a.name),
+                message: format!(
+                    "{:?}: its hierarchy is not the md5mesh's (joint count or parents differ)",
+                    a.name
+                ),
             });
         }
         if !(anim.frame_rate > 0.0) {
             return Err(Error::Md5 {
                 file: "md5anim",
                 line: None,
-                message: format!("{:?}: frame rate {} is not positive", a.name, anim.frame_rate),
+                message: format!(
+                    "{:?}: frame rate {} is not positive",
+                    a.name, anim.frame_rate
+                ),
             });
         }
         let n = joints.len();
@@ -180,8 +212,15 @@ impl Md5Model {
         for k in 0..frames {
             let local = anim.local_pose(k, a.scale.as_ref());
             for (i, l) in local.iter().enumerate() {
-                let parent_scale = anim.hierarchy[i].parent.and_then(|p| local.get(p)).map_or(1.0, |p| p.scale);
-                let div = if parent_scale != 0.0 { parent_scale } else { 1.0 };
+                let parent_scale = anim.hierarchy[i]
+                    .parent
+                    .and_then(|p| local.get(p))
+                    .map_or(1.0, |p| p.scale);
+                let div = if parent_scale != 0.0 {
+                    parent_scale
+                } else {
+                    1.0
+                };
                 t[i].extend_from_slice(&axes_vec(l.position / div).to_array());
                 let mut q = axes_quat(l.orientation);
                 if previous[i].is_some_and(|p| p.dot(q) < 0.0) {
@@ -225,7 +264,13 @@ impl Md5Model {
 /// divided by their sum (glTF needs a sum of 1; a vertex without weights
 /// gets joint 0 at weight 1, which `validate` reports).
 fn skin_weights(part: &super::Mesh) -> SkinWeights {
-    let sets = part.vertices.iter().map(|v| v.weight_count.div_ceil(4)).max().unwrap_or(1).max(1);
+    let sets = part
+        .vertices
+        .iter()
+        .map(|v| v.weight_count.div_ceil(4))
+        .max()
+        .unwrap_or(1)
+        .max(1);
     let count = part.vertices.len();
     let mut all: Vec<InfluenceSet> = (0..sets)
         .map(|_| InfluenceSet {

@@ -38,7 +38,12 @@ impl Md5Model {
         let mut c = Collector::default();
         let mesh = &self.mesh;
         for (i, j) in mesh.joints.iter().enumerate() {
-            check_quat(&mut c, format!("md5mesh.joints[{i}].orientation"), j.orientation, Some(j.line));
+            check_quat(
+                &mut c,
+                format!("md5mesh.joints[{i}].orientation"),
+                j.orientation,
+                Some(j.line),
+            );
         }
         let bind = mesh.bind_pose();
         let extent = self.extent();
@@ -51,13 +56,22 @@ impl Md5Model {
                     c.error(path, "has no weights: no joint places it", None);
                     continue;
                 }
-                let weights = &part.weights[vertex.first_weight..vertex.first_weight + vertex.weight_count];
+                let weights =
+                    &part.weights[vertex.first_weight..vertex.first_weight + vertex.weight_count];
                 let sum: f32 = weights.iter().map(|w| w.bias).sum();
                 if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
-                    c.warn(path.clone(), format!("weights sum to {sum:.6}, not 1"), None);
+                    c.warn(
+                        path.clone(),
+                        format!("weights sum to {sum:.6}, not 1"),
+                        None,
+                    );
                 }
                 if let Some(w) = weights.iter().find(|w| w.bias < 0.0) {
-                    c.warn(path.clone(), format!("a weight on joint {} is negative ({})", w.joint, w.bias), None);
+                    c.warn(
+                        path.clone(),
+                        format!("a weight on joint {} is negative ({})", w.joint, w.bias),
+                        None,
+                    );
                 }
                 let p = Vec3::from(positions[v]);
                 let far = weights
@@ -104,46 +118,101 @@ impl Md5Model {
         let anim = &a.anim;
         let base = format!("md5anim {:?}", a.name);
         if !(anim.frame_rate > 0.0) {
-            c.error(format!("{base}.frameRate"), format!("frame rate {} is not positive", anim.frame_rate), None);
+            c.error(
+                format!("{base}.frameRate"),
+                format!("frame rate {} is not positive", anim.frame_rate),
+                None,
+            );
         }
         if anim.num_frames == 0 {
-            c.warn(format!("{base}.numFrames"), "no frames (the rerelease needs at least 1: Q2PRO MD5_ParseAnim)", None);
+            c.warn(
+                format!("{base}.numFrames"),
+                "no frames (the rerelease needs at least 1: Q2PRO MD5_ParseAnim)",
+                None,
+            );
         }
         let joints = &self.mesh.joints;
         if anim.hierarchy.len() != joints.len() {
             c.error(
                 format!("{base}.numJoints"),
-                format!("{} joints but the md5mesh has {}", anim.hierarchy.len(), joints.len()),
+                format!(
+                    "{} joints but the md5mesh has {}",
+                    anim.hierarchy.len(),
+                    joints.len()
+                ),
                 None,
             );
         }
         for (i, (h, j)) in anim.hierarchy.iter().zip(joints).enumerate() {
             let path = format!("{base}.hierarchy[{i}]");
             if h.name != j.name {
-                c.error(path.clone(), format!("named {:?} (line {}) but the md5mesh's joint {i} is {:?}", h.name, h.line, j.name), None);
+                c.error(
+                    path.clone(),
+                    format!(
+                        "named {:?} (line {}) but the md5mesh's joint {i} is {:?}",
+                        h.name, h.line, j.name
+                    ),
+                    None,
+                );
             }
             if h.parent != j.parent {
                 let show = |p: Option<usize>| p.map_or("none".to_string(), |p| p.to_string());
-                c.error(path.clone(), format!("parent {} (line {}) but the md5mesh's is {}", show(h.parent), h.line, show(j.parent)), None);
+                c.error(
+                    path.clone(),
+                    format!(
+                        "parent {} (line {}) but the md5mesh's is {}",
+                        show(h.parent),
+                        h.line,
+                        show(j.parent)
+                    ),
+                    None,
+                );
             }
             if h.flags >> super::COMPONENT_BITS != 0 {
-                c.warn(path, format!("flags {} set bits past the six components (line {})", h.flags, h.line), None);
+                c.warn(
+                    path,
+                    format!(
+                        "flags {} set bits past the six components (line {})",
+                        h.flags, h.line
+                    ),
+                    None,
+                );
             }
         }
         for (i, b) in anim.base_frame.iter().enumerate() {
-            check_quat(c, format!("{base}.baseframe[{i}].orientation"), b.orientation, None);
+            check_quat(
+                c,
+                format!("{base}.baseframe[{i}].orientation"),
+                b.orientation,
+                None,
+            );
         }
         if let Some(scale) = &a.scale {
             for j in &scale.joints {
                 if j.index.is_none() {
-                    c.warn(format!("{base}.md5scale"), format!("names joint {:?}, which the anim lacks", j.joint), None);
+                    c.warn(
+                        format!("{base}.md5scale"),
+                        format!("names joint {:?}, which the anim lacks", j.joint),
+                        None,
+                    );
                 }
                 for (f, s) in &j.frames {
                     if *f >= anim.num_frames as u64 {
-                        c.warn(format!("{base}.md5scale"), format!("joint {:?}: frame {f} past the anim's {} frames", j.joint, anim.num_frames), None);
+                        c.warn(
+                            format!("{base}.md5scale"),
+                            format!(
+                                "joint {:?}: frame {f} past the anim's {} frames",
+                                j.joint, anim.num_frames
+                            ),
+                            None,
+                        );
                     }
                     if !(*s > 0.0) {
-                        c.warn(format!("{base}.md5scale"), format!("joint {:?}: frame {f}: scale {s} is not positive", j.joint), None);
+                        c.warn(
+                            format!("{base}.md5scale"),
+                            format!("joint {:?}: frame {f}: scale {s} is not positive", j.joint),
+                            None,
+                        );
                     }
                 }
             }
@@ -154,7 +223,12 @@ impl Md5Model {
         for k in 0..anim.num_frames {
             for i in 0..anim.hierarchy.len() {
                 let x = anim.components_of(k, i);
-                check_quat(c, format!("{base}.frames[{k}].joints[{i}].orientation"), [x[3], x[4], x[5]], None);
+                check_quat(
+                    c,
+                    format!("{base}.frames[{k}].joints[{i}].orientation"),
+                    [x[3], x[4], x[5]],
+                    None,
+                );
             }
             let pose = anim.pose(k, a.scale.as_ref());
             let [lo, hi] = anim.bounds[k];
@@ -170,7 +244,10 @@ impl Md5Model {
             if worst > 0.0 {
                 c.warn(
                     format!("{base}.bounds[{k}]"),
-                    format!("the posed mesh reaches {:.4} units outside the frame's bounds", worst + tolerance),
+                    format!(
+                        "the posed mesh reaches {:.4} units outside the frame's bounds",
+                        worst + tolerance
+                    ),
                     None,
                 );
             }
