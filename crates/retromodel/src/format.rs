@@ -196,11 +196,11 @@ fn md5_kind(bytes: &[u8]) -> Option<Result<Format>> {
         return Some(Ok(Format::Md5));
     }
     let what = if text.contains("numFrames") {
-        "an MD5 animation (md5anim): read its md5mesh, which finds the md5anim with its name beside it"
+        "an MD5 animation (.md5anim) without its mesh: give the .md5mesh, which reads the md5anim named like it"
     } else {
         "an MD5 file that is not an md5mesh (an md5camera?)"
     };
-    Some(Err(unsupported(bytes, 0, what)))
+    Some(Err(unsupported(bytes, bytes.len().min(10), what)))
 }
 
 /// A text model format.
@@ -314,5 +314,16 @@ mod tests {
             Format::detect(&[0xff; 3]),
             Err(Error::UnknownFormat { .. })
         ));
+    }
+
+    #[test]
+    fn md5_files_are_told_apart() {
+        let mesh = b"MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n";
+        assert_eq!(Format::detect(mesh).unwrap(), Format::Md5);
+        let commented = b"// exported\nMD5Version 10\nnumJoints 0 numMeshes 0";
+        assert_eq!(Format::detect(commented).unwrap(), Format::Md5);
+        let anim = b"MD5Version 10\ncommandline \"\"\nnumFrames 2\nnumJoints 1\n";
+        assert!(what(anim).starts_with("an MD5 animation (.md5anim) without its mesh"));
+        assert_eq!(Format::from_extension("MD5MESH"), Some(Format::Md5));
     }
 }

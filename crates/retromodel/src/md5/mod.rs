@@ -48,6 +48,21 @@ pub struct Animation {
     pub scale: Option<Md5Scale>,
 }
 
+/// An md5anim file given with a model (beyond the one named like the
+/// mesh, which [`Model::read_with`](crate::Model::read_with) finds): its
+/// animation's name, its bytes and its `.md5scale`'s, for
+/// [`Converter::with_md5_animations`](crate::convert::Converter::with_md5_animations)
+/// and [`Md5Model::add_animation`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AnimationFile {
+    /// The animation's name (the file's stem).
+    pub name: String,
+    /// The md5anim's bytes.
+    pub anim: Vec<u8>,
+    /// The `.md5scale`'s bytes, if there is one.
+    pub scale: Option<Vec<u8>>,
+}
+
 /// An md5mesh with the md5anims that play on it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Md5Model {
@@ -107,5 +122,10 @@ impl Md5Model {
             scale,
         });
         Ok(())
+    }
+
+    /// [`Md5Model::add_animation`] of an [`AnimationFile`].
+    pub fn add_animation_file(&mut self, file: &AnimationFile) -> crate::Result<()> {
+        self.add_animation(&file.name, &file.anim, file.scale.as_deref())
     }
 }
