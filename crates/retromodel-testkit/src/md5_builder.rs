@@ -93,7 +93,13 @@ fn rig_joints() -> Vec<RigJoint> {
 /// The rig's vertices: model-space bind position, UV and `(joint, bias)`s.
 type RigVertex = (V, [f64; 2], Vec<(usize, f64)>);
 
-fn rig_meshes() -> Vec<(&'static str, Vec<RigVertex>, Vec<[usize; 3]>)> {
+/// A mesh of the rig: shader, vertices, triangles.
+type RigMesh = (&'static str, Vec<RigVertex>, Vec<[usize; 3]>);
+
+/// A `.md5scale` by joint index: `scale_positions` and `(frame, scale)`s.
+pub type ScaleTable = [(bool, Vec<(usize, f64)>)];
+
+fn rig_meshes() -> Vec<RigMesh> {
     let weights: [&[(usize, f64)]; 6] = [
         &[(0, 1.0)],
         &[(0, 0.5), (1, 0.5)],
@@ -339,7 +345,7 @@ fn tokens(text: &str) -> Vec<String> {
 pub fn reference_pose(
     mesh: &str,
     anim: &str,
-    scale: Option<&[(bool, Vec<(usize, f64)>)]>,
+    scale: Option<&ScaleTable>,
     frame: usize,
 ) -> Vec<Vec<V>> {
     let t = tokens(anim);

@@ -114,7 +114,7 @@ fn compare(path: &Path) {
         .unwrap()
         .lines()
         .filter_map(|l| l.strip_prefix("v "))
-        .map(|l| point(l))
+        .map(point)
         .collect();
     assert!(!theirs.is_empty());
     let near = |a: &[f64; 3], b: &[f64; 3]| (0..3).all(|c| (a[c] - b[c]).abs() < tol);

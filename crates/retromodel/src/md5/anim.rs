@@ -132,7 +132,7 @@ impl Md5Anim {
         lx.keyword("numAnimatedComponents")?;
         let (n, line) = lx.uint("numAnimatedComponents", u64::MAX)?;
         // Every frame holds them all, two bytes at least each.
-        let total = n.checked_mul(frames).unwrap_or(u64::MAX);
+        let total = n.saturating_mul(frames);
         check_count(&lx, line, "numAnimatedComponents × numFrames", total, 2)?;
         let num_components = n as usize;
 

@@ -127,8 +127,8 @@ impl<'a> Lexer<'a> {
         }
         let start = self.pos;
         while self.bytes.get(self.pos).is_some_and(|&c| {
-            !(c.is_ascii_whitespace() || c == 0 || is_punct(c) || c == b'"')
-                && !(c == b'/' && matches!(self.bytes.get(self.pos + 1), Some(b'/' | b'*')))
+            let comment = c == b'/' && matches!(self.bytes.get(self.pos + 1), Some(b'/' | b'*'));
+            !(c.is_ascii_whitespace() || c == 0 || is_punct(c) || c == b'"' || comment)
         }) {
             self.pos += 1;
         }

@@ -42,8 +42,7 @@ impl Md5Scale {
             .iter()
             .filter(|j| j.index == Some(joint))
             .flat_map(|j| j.frames.iter())
-            .filter(|(f, _)| *f == frame as u64)
-            .last()
+            .rfind(|(f, _)| *f == frame as u64)
             .map_or(1.0, |(_, s)| *s)
     }
 
@@ -51,8 +50,7 @@ impl Md5Scale {
     pub fn scales_positions(&self, joint: usize) -> bool {
         self.joints
             .iter()
-            .filter(|j| j.index == Some(joint))
-            .last()
+            .rfind(|j| j.index == Some(joint))
             .is_some_and(|j| j.scale_positions)
     }
 

@@ -192,7 +192,7 @@ impl Md5Model {
                 ),
             });
         }
-        if !(anim.frame_rate > 0.0) {
+        if anim.frame_rate.is_nan() || anim.frame_rate <= 0.0 {
             return Err(Error::Md5 {
                 file: "md5anim",
                 line: None,
@@ -284,7 +284,7 @@ fn skin_weights(part: &super::Mesh) -> SkinWeights {
             .get(vertex.first_weight..vertex.first_weight + vertex.weight_count)
             .unwrap_or_default();
         let sum: f32 = weights.iter().map(|w| w.bias).sum();
-        if weights.is_empty() || !(sum > 0.0) {
+        if weights.is_empty() || sum.is_nan() || sum <= 0.0 {
             all[0].weights[v][0] = 1.0;
             continue;
         }

@@ -117,7 +117,7 @@ impl Md5Model {
     fn validate_animation(&self, c: &mut Collector, a: &Animation, tolerance: f32) {
         let anim = &a.anim;
         let base = format!("md5anim {:?}", a.name);
-        if !(anim.frame_rate > 0.0) {
+        if anim.frame_rate.is_nan() || anim.frame_rate <= 0.0 {
             c.error(
                 format!("{base}.frameRate"),
                 format!("frame rate {} is not positive", anim.frame_rate),
@@ -207,7 +207,7 @@ impl Md5Model {
                             None,
                         );
                     }
-                    if !(*s > 0.0) {
+                    if s.is_nan() || *s <= 0.0 {
                         c.warn(
                             format!("{base}.md5scale"),
                             format!("joint {:?}: frame {f}: scale {s} is not positive", j.joint),
