@@ -23,45 +23,59 @@ pub struct JointScale {
     pub index: Option<usize>,
     /// Whether the joint's position relative to its parent scales too.
     pub scale_positions: bool,
-    /// `(frame, scale)` pairs, by key.
+    /// `(frame, scale)` pairs, by frame.
     pub frames: Vec<(u64, f32)>,
 }
 
 /// A parsed `.md5scale` file.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Md5Scale {
-    /// The joints it names, by name.
+    /// The joints it names, sorted by joint index (names no joint has
+    /// first).
     pub joints: Vec<JointScale>,
 }
 
 impl Md5Scale {
-    /// Joint `joint`'s scale at `frame` (1 when not given; the last entry
-    /// for a joint and frame wins, as in Q2PRO).
-    pub fn scale(&self, joint: usize, frame: usize) -> f32 {
+    /// The entry of joint `joint` (entries are sorted by joint, see
+    /// [`Md5Scale::parse`]).
+    fn entry(&self, joint: usize) -> Option<&JointScale> {
         self.joints
-            .iter()
-            .filter(|j| j.index == Some(joint))
-            .flat_map(|j| j.frames.iter())
-            .rfind(|(f, _)| *f == frame as u64)
-            .map_or(1.0, |(_, s)| *s)
+            .binary_search_by_key(&Some(joint), |j| j.index)
+            .ok()
+            .map(|k| &self.joints[k])
+    }
+
+    /// Joint `joint`'s scale at `frame` (1 when not given).
+    pub fn scale(&self, joint: usize, frame: usize) -> f32 {
+        self.entry(joint)
+            .and_then(|j| {
+                j.frames
+                    .binary_search_by_key(&(frame as u64), |(f, _)| *f)
+                    .ok()
+                    .map(|k| j.frames[k].1)
+            })
+            .unwrap_or(1.0)
     }
 
     /// Whether joint `joint`'s position scales too.
     pub fn scales_positions(&self, joint: usize) -> bool {
-        self.joints
-            .iter()
-            .rfind(|j| j.index == Some(joint))
-            .is_some_and(|j| j.scale_positions)
+        self.entry(joint).is_some_and(|j| j.scale_positions)
     }
 
     /// Reads a `.md5scale`, naming joints by `joint_names` (the anim's
     /// hierarchy). Fails on anything but the layout above, with the line
-    /// (feature `scene`, for its JSON reader).
+    /// (feature `scene`, for its JSON reader). Entries come sorted by joint
+    /// (names no joint has first), their frames by number, the last of a
+    /// frame given twice (`"1"` and `"01"`) kept, so that lookups are
+    /// binary searches.
     ///
     /// ```
     /// use retromodel::md5::Md5Scale;
     /// let s = Md5Scale::parse(br#"{"head": {"scale_positions": true, "1": 2.0}}"#, &["root", "head"])?;
     /// assert_eq!((s.scale(1, 1), s.scale(1, 0), s.scales_positions(1)), (2.0, 1.0, true));
+    /// let s = Md5Scale::parse(br#"{"x": {}, "head": {"10": 3.0, "2": 2.0}, "root": {"1": 0.5}}"#, &["root", "head"])?;
+    /// assert_eq!((s.scale(1, 2), s.scale(1, 10), s.scale(0, 1), s.scale(0, 2)), (2.0, 3.0, 0.5, 1.0));
+    /// assert_eq!(s.joints[0].index, None); // "x" names no joint
     /// assert!(Md5Scale::parse(br#"{"head": {"one": 2.0}}"#, &["head"]).is_err());
     /// # Ok::<(), retromodel::Error>(())
     /// ```
@@ -78,13 +92,17 @@ impl Md5Scale {
         let Value::Object(map) = value else {
             return Err(error(None, "expected an object of joints".into()));
         };
+        let mut by_name: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for (i, n) in joint_names.iter().enumerate() {
+            by_name.entry(n).or_insert(i);
+        }
         let mut joints = Vec::with_capacity(map.len());
         for (name, entry) in map {
             let Value::Object(entry) = entry else {
                 return Err(error(None, format!("joint {name:?}: expected an object")));
             };
             let mut joint = JointScale {
-                index: joint_names.iter().position(|n| *n == name),
+                index: by_name.get(name.as_str()).copied(),
                 joint: name,
                 ..JointScale::default()
             };
@@ -125,8 +143,19 @@ impl Md5Scale {
                     })?;
                 joint.frames.push((frame, scale));
             }
+            joint.frames.sort_by_key(|(f, _)| *f);
+            let mut kept: Vec<(u64, f32)> = Vec::with_capacity(joint.frames.len());
+            for (f, v) in joint.frames.drain(..) {
+                match kept.last_mut() {
+                    Some(last) if last.0 == f => last.1 = v,
+                    _ => kept.push((f, v)),
+                }
+            }
+            joint.frames = kept;
             joints.push(joint);
         }
+        // Names are unique and each joint index has one name at most.
+        joints.sort_by_key(|j| j.index);
         Ok(Md5Scale { joints })
     }
 }

@@ -204,6 +204,15 @@ impl Md5Model {
         }
         let n = joints.len();
         let frames = anim.num_frames;
+        if n.saturating_mul(frames) > super::MAX_JOINT_FRAMES {
+            return Err(Error::unwritable(
+                format!("animation {:?}", a.name),
+                format!(
+                    "{n} joints × {frames} frames is more than {} keys per channel set",
+                    super::MAX_JOINT_FRAMES
+                ),
+            ));
+        }
         let times: Vec<f32> = (0..frames).map(|k| k as f32 / anim.frame_rate).collect();
         let mut t = vec![Vec::with_capacity(frames * 3); n];
         let mut r = vec![Vec::with_capacity(frames * 4); n];

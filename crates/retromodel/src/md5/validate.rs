@@ -220,6 +220,31 @@ impl Md5Model {
         if anim.hierarchy.len() != joints.len() {
             return;
         }
+        if anim.num_frames.saturating_mul(joints.len()) > super::MAX_JOINT_FRAMES {
+            c.warn(
+                format!("{base}.frames"),
+                format!(
+                    "{} joints × {} frames is more than {} joint-frames: the frames are not checked",
+                    joints.len(),
+                    anim.num_frames,
+                    super::MAX_JOINT_FRAMES
+                ),
+                None,
+            );
+            return;
+        }
+        let weights: usize = self.mesh.meshes.iter().map(|m| m.weights.len()).sum();
+        let checked = (super::MAX_WEIGHT_FRAMES / weights.max(1)).min(anim.num_frames);
+        if checked < anim.num_frames {
+            c.warn(
+                format!("{base}.bounds"),
+                format!(
+                    "only the first {checked} of {} frames are checked against their bounds ({weights} weights each)",
+                    anim.num_frames
+                ),
+                None,
+            );
+        }
         for k in 0..anim.num_frames {
             for i in 0..anim.hierarchy.len() {
                 let x = anim.components_of(k, i);
@@ -229,6 +254,9 @@ impl Md5Model {
                     [x[3], x[4], x[5]],
                     None,
                 );
+            }
+            if k >= checked {
+                continue;
             }
             let pose = anim.pose(k, a.scale.as_ref());
             let [lo, hi] = anim.bounds[k];
