@@ -71,3 +71,10 @@ if [ -d "$corpus" ]; then
 else
   echo "note: no corpus at $corpus; seeded with the sample models only" >&2
 fi
+# md5_parse: assimp-testmodels' md5meshes, when installed (Debian
+# assimp-testmodels); the testkit rig joins them as mesh\0anim\0scale from
+# `MD5_RIG_DIR=DIR cargo test -p retromodel --test md5_rig dump_rig`.
+mkdir -p "$here/corpus/md5_parse"
+if [ -d /usr/share/assimp/models/MD5 ]; then
+  find /usr/share/assimp/models/MD5 -name '*.md5mesh' -type f -exec cp -n {} "$here/corpus/md5_parse/" \;
+fi

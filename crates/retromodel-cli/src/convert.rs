@@ -159,6 +159,11 @@ pub struct Args {
     /// A split MilkShape 3D ASCII model's bones file.
     #[arg(long, value_name = "FILE")]
     bones: Option<PathBuf>,
+    /// An md5anim to play on an .md5mesh input, beyond the one named like
+    /// it (repeatable; its .md5scale beside it is read too): each is an
+    /// animation of the output.
+    #[arg(long = "md5anim", value_name = "FILE")]
+    md5anims: Vec<PathBuf>,
     /// .md2 output: print the compile report (frames and quantisation
     /// error per animation) as one JSON object on stdout.
     #[arg(long, help_heading = "MD2 output")]
@@ -305,6 +310,7 @@ impl Args {
                 self.materials.as_deref().map(read_file).transpose()?,
                 self.bones.as_deref().map(read_file).transpose()?,
             ),
+            md5_animations: crate::load::md5_animation_files(&self.md5anims)?,
         })
     }
 }

@@ -19,11 +19,16 @@ pub struct Args {
     /// timeline.
     #[arg(long = "clip", value_name = "NAME:FIRST-LAST")]
     clips: Vec<Clip>,
+    /// An md5anim to play on an .md5mesh, beyond the one named like it
+    /// (repeatable; its .md5scale beside it is read too).
+    #[arg(long = "md5anim", value_name = "FILE")]
+    md5anims: Vec<PathBuf>,
 }
 
 /// Runs `info`.
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let (bytes, model) = load(&args.file)?;
+    let (bytes, mut model) = load(&args.file)?;
+    crate::load::add_md5_animations(&mut model, &args.md5anims)?;
     let info = model.info(&bytes, &args.clips);
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&info)?);

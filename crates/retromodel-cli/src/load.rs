@@ -36,3 +36,45 @@ pub fn load(path: &Path) -> Result<(Vec<u8>, Model)> {
     let model = parse(path, &bytes).with_context(|| path.display().to_string())?;
     Ok((bytes, model))
 }
+
+/// The md5anims given with `--md5anim`, each with the `.md5scale` beside
+/// it (same stem), if any; named after their stems.
+pub fn md5_animation_files(
+    paths: &[std::path::PathBuf],
+) -> Result<Vec<retromodel::md5::AnimationFile>> {
+    paths
+        .iter()
+        .map(|p| {
+            let scale_path = p.with_extension("md5scale");
+            Ok(retromodel::md5::AnimationFile {
+                name: p
+                    .file_stem()
+                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+                anim: read_file(p)?,
+                scale: if scale_path.is_file() {
+                    Some(read_file(&scale_path)?)
+                } else {
+                    None
+                },
+            })
+        })
+        .collect()
+}
+
+/// Adds `--md5anim` files to an MD5 model; fails for any other model.
+pub fn add_md5_animations(model: &mut Model, paths: &[std::path::PathBuf]) -> Result<()> {
+    if paths.is_empty() {
+        return Ok(());
+    }
+    let Model::Md5(m) = model else {
+        anyhow::bail!(
+            "--md5anim applies to MD5 models (.md5mesh), not {}",
+            model.format()
+        );
+    };
+    for (file, path) in md5_animation_files(paths)?.iter().zip(paths) {
+        m.add_animation_file(file)
+            .with_context(|| path.display().to_string())?;
+    }
+    Ok(())
+}

@@ -30,6 +30,8 @@ pub struct Job {
     pub json: bool,
     /// The materials and bones files of a split MilkShape ASCII model.
     pub ascii_parts: (Option<Vec<u8>>, Option<Vec<u8>>),
+    /// More md5anims for an .md5mesh input (`--md5anim`).
+    pub md5_animations: Vec<retromodel::md5::AnimationFile>,
 }
 
 /// One warning line, as the command line prints it.
@@ -122,6 +124,7 @@ pub fn convert_file(
     let conversion = Converter::new(&job.options)
         .with_textures(&resolver)
         .with_ascii_parts(job.ascii_parts.0.as_deref(), job.ascii_parts.1.as_deref())
+        .with_md5_animations(&job.md5_animations)
         .convert_owned(bytes, &file_name(input), format, &main)
         .map_err(|e| in_context(e, input, out))?;
     let files = conversion

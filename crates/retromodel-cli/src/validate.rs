@@ -23,6 +23,10 @@ pub struct Args {
     /// `milkshape`: check an MS3D against MilkShape 3D 1.8's limits too.
     #[arg(long, value_name = "NAME")]
     engine: Option<String>,
+    /// An md5anim to check with each .md5mesh, beyond the one named like
+    /// it (repeatable; its .md5scale beside it is read too).
+    #[arg(long = "md5anim", value_name = "FILE")]
+    md5anims: Vec<PathBuf>,
 }
 
 /// Runs `validate`: one line per problem on stdout, `FILE: ok` for a file
@@ -40,7 +44,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .transpose()?;
     let mut failed = 0usize;
     for path in &args.files {
-        let model = read_file(path).and_then(|b| parse(path, &b).context("cannot read the model"));
+        let model = read_file(path)
+            .and_then(|b| parse(path, &b).context("cannot read the model"))
+            .and_then(|mut m| {
+                crate::load::add_md5_animations(&mut m, &args.md5anims)?;
+                Ok(m)
+            });
         let problems = match model {
             Ok(model) if milkshape => model.validate_for_milkshape(),
             Ok(model) => match engine {

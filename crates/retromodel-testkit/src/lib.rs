@@ -48,6 +48,7 @@ pub mod md2_checks;
 #[cfg(feature = "export")]
 pub mod md2_compile_checks;
 pub mod md2_unused;
+pub mod md5_builder;
 pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;
 pub mod ms3d_checks;

@@ -56,7 +56,7 @@ pub enum Error {
     },
     /// The data is in a format this crate recognises but does not read (a
     /// Quake III MD3, a Kingpin MDX, an image ...).
-    #[error("this is {what} (starts with {magic:?}), which retromodel does not read (it reads MD2, MS3D, MilkShape 3D ASCII, glTF and OBJ)")]
+    #[error("this is {what} (starts with {magic:?}), which retromodel does not read (it reads MD2, MS3D, MD5, MilkShape 3D ASCII, glTF and OBJ)")]
     UnsupportedFormat {
         /// What the data is, e.g. `a Quake III MD3 model`.
         what: &'static str,
@@ -185,6 +185,19 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// An id Tech 4 MD5 file (`md5mesh`, `md5anim`) or the rerelease's
+    /// `md5scale` sidecar that cannot be read, with the line (1-based) of
+    /// the fault, e.g. `md5mesh line 12: weight 7 names joint 40 but there
+    /// are 33 joints`.
+    #[error("{file}{}: {message}", .line.map_or(String::new(), |l| format!(" line {l}")))]
+    Md5 {
+        /// Which file: `md5mesh`, `md5anim` or `md5scale`.
+        file: &'static str,
+        /// The line of the fault (1-based).
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
     /// A conversion this crate cannot make (yet), such as MD2 to MS3D.
     #[error("cannot convert {from} to .{to} yet")]
     Unconvertible {
@@ -264,7 +277,8 @@ impl Error {
             | Error::InvalidOptions { .. }
             | Error::Unconvertible { .. }
             | Error::Obj { .. }
-            | Error::Ms3dAscii { .. } => None,
+            | Error::Ms3dAscii { .. }
+            | Error::Md5 { .. } => None,
         }
     }
 

@@ -23,6 +23,9 @@ pub enum Format {
     /// MilkShape 3D ASCII (`.txt`), the text MilkShape writes; also the
     /// split meshes, materials and bones files StepMania loads.
     Ms3dAscii,
+    /// id Tech 4 MD5 (`.md5mesh`, with the `.md5anim` files beside it), as
+    /// the Quake II and Quake rereleases load it.
+    Md5,
 }
 
 impl fmt::Display for Format {
@@ -33,6 +36,7 @@ impl fmt::Display for Format {
             Format::Gltf => "glTF",
             Format::Obj => "OBJ",
             Format::Ms3dAscii => "MilkShape 3D ASCII",
+            Format::Md5 => "MD5",
         })
     }
 }
@@ -53,7 +57,6 @@ const NEAR_MISSES: &[(&[u8], &str)] = &[
     (b"IBSP", "a Quake II/III map (BSP), not a model"),
     (b"MDXM", "a Ghoul2 GLM model"),
     (b"MDLX", "a Warcraft III MDX model"),
-    (b"MD5Version", "a Doom 3 MD5 model"),
     (b"Kaydara FBX Binary", "an FBX model"),
     (b"xof ", "a DirectX .x model"),
     (b"ply\n", "a PLY model"),
@@ -75,6 +78,7 @@ impl Format {
         Format::Gltf,
         Format::Obj,
         Format::Ms3dAscii,
+        Format::Md5,
     ];
 
     /// The usual file extensions, lower case, without the dot.
@@ -85,6 +89,7 @@ impl Format {
             Format::Gltf => &["glb", "gltf"],
             Format::Obj => &["obj"],
             Format::Ms3dAscii => &["txt"],
+            Format::Md5 => &["md5mesh"],
         }
     }
 
@@ -128,7 +133,7 @@ impl Format {
     /// use retromodel::{Error, Format};
     /// assert_eq!(Format::detect(b"IDP2\x08\0\0\0....").unwrap(), Format::Md2);
     /// let err = Format::detect(b"IDP3\x0f\0\0\0").unwrap_err();
-    /// assert_eq!(err.to_string(), "this is a Quake III MD3 model (starts with \"IDP3\"), which retromodel does not read (it reads MD2, MS3D, MilkShape 3D ASCII, glTF and OBJ)");
+    /// assert_eq!(err.to_string(), "this is a Quake III MD3 model (starts with \"IDP3\"), which retromodel does not read (it reads MD2, MS3D, MD5, MilkShape 3D ASCII, glTF and OBJ)");
     /// assert_eq!(Format::detect(b"glTF\x02\0\0\0").unwrap(), Format::Gltf);
     /// assert!(matches!(Format::detect(b"hello"), Err(Error::UnknownFormat { .. })));
     /// ```
@@ -153,6 +158,9 @@ impl Format {
         if bytes.starts_with(b"glTF") {
             return Ok(Format::Gltf);
         }
+        if let Some(md5) = md5_kind(bytes) {
+            return md5;
+        }
         if crate::ms3d::ascii::looks_like(bytes) {
             return Ok(Format::Ms3dAscii);
         }
@@ -169,6 +177,30 @@ impl Format {
             found: shown(&bytes[..bytes.len().min(10)]),
         })
     }
+}
+
+/// For a file that starts (after blanks and `//` comments) with
+/// `MD5Version`: an md5mesh is [`Format::Md5`], an md5anim (or any other
+/// MD5 file) is named as what it is.
+fn md5_kind(bytes: &[u8]) -> Option<Result<Format>> {
+    let head = &bytes[..bytes.len().min(4096)];
+    let text = String::from_utf8_lossy(head);
+    let mut rest = text.trim_start_matches('\u{feff}').trim_start();
+    while let Some(comment) = rest.strip_prefix("//") {
+        rest = comment.split_once('\n').map_or("", |(_, r)| r).trim_start();
+    }
+    if !rest.starts_with("MD5Version") {
+        return None;
+    }
+    if text.contains("numMeshes") || text.contains("joints") && !text.contains("numFrames") {
+        return Some(Ok(Format::Md5));
+    }
+    let what = if text.contains("numFrames") {
+        "an MD5 animation (.md5anim) without its mesh: give the .md5mesh, which reads the md5anim named like it"
+    } else {
+        "an MD5 file that is not an md5mesh (an md5camera?)"
+    };
+    Some(Err(unsupported(bytes, bytes.len().min(10), what)))
 }
 
 /// A text model format.
@@ -282,5 +314,16 @@ mod tests {
             Format::detect(&[0xff; 3]),
             Err(Error::UnknownFormat { .. })
         ));
+    }
+
+    #[test]
+    fn md5_files_are_told_apart() {
+        let mesh = b"MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n";
+        assert_eq!(Format::detect(mesh).unwrap(), Format::Md5);
+        let commented = b"// exported\nMD5Version 10\nnumJoints 0 numMeshes 0";
+        assert_eq!(Format::detect(commented).unwrap(), Format::Md5);
+        let anim = b"MD5Version 10\ncommandline \"\"\nnumFrames 2\nnumJoints 1\n";
+        assert!(what(anim).starts_with("an MD5 animation (.md5anim) without its mesh"));
+        assert_eq!(Format::from_extension("MD5MESH"), Some(Format::Md5));
     }
 }

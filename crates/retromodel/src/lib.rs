@@ -75,6 +75,7 @@ mod format;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod md2;
+pub mod md5;
 mod model;
 pub mod ms3d;
 #[cfg(feature = "scene")]

@@ -35,6 +35,8 @@ pub enum Model {
     /// A MilkShape 3D ASCII model (or one part of a split one: meshes,
     /// materials or bones alone).
     Ms3dAscii(crate::ms3d::ascii::AsciiModel),
+    /// An id Tech 4 MD5 model: an md5mesh with the md5anims read beside it.
+    Md5(crate::md5::Md5Model),
     /// A model of a format read straight into a scene (glTF, OBJ).
     #[cfg(feature = "scene")]
     Imported(Box<Imported>),
@@ -97,6 +99,7 @@ impl Model {
             Format::Ms3dAscii => Ok(Model::Ms3dAscii(crate::ms3d::ascii::AsciiModel::parse(
                 bytes,
             )?)),
+            Format::Md5 => Ok(Model::Md5(read_md5(bytes, context)?)),
             #[cfg(feature = "gltf")]
             Format::Gltf => {
                 Model::read_gltf(bytes, context, &crate::gltf::ImportOptions::default())
@@ -127,6 +130,7 @@ impl Model {
             Model::Md2(_) => Format::Md2,
             Model::Ms3d(_) => Format::Ms3d,
             Model::Ms3dAscii(_) => Format::Ms3dAscii,
+            Model::Md5(_) => Format::Md5,
             #[cfg(feature = "scene")]
             Model::Imported(i) => i.format,
         }
@@ -139,6 +143,7 @@ impl Model {
             Model::Md2(m) => m.validate(),
             Model::Ms3d(m) => m.validate(),
             Model::Ms3dAscii(m) => m.validate(),
+            Model::Md5(m) => m.validate(),
             #[cfg(feature = "scene")]
             Model::Imported(i) => i.warnings.clone(),
         }
@@ -201,6 +206,10 @@ impl Model {
             Model::Md2(m) => m.to_bytes(),
             Model::Ms3d(m) => m.to_bytes(),
             Model::Ms3dAscii(m) => Ok(m.to_text().into_bytes()),
+            Model::Md5(_) => Err(Error::Unconvertible {
+                from: Format::Md5,
+                to: "md5mesh",
+            }),
             #[cfg(feature = "scene")]
             Model::Imported(i) => Err(Error::Unconvertible {
                 from: i.format,
@@ -225,6 +234,7 @@ impl Model {
                 }
                 Err(e) => Info::Ms3d(crate::ms3d::Ms3d::default().info(&[]).with_error(e)),
             },
+            Model::Md5(m) => Info::Md5(m.info(bytes)),
             #[cfg(feature = "scene")]
             Model::Imported(i) => {
                 let format = i.format.extensions()[0];
@@ -281,6 +291,7 @@ impl Model {
                 };
                 Scene::from_ms3d(&m.to_ms3d()?, &o)
             }
+            Model::Md5(m) => m.to_scene(&name("md5")),
             Model::Imported(i) => {
                 let mut scene = i.scene.clone();
                 if !options.name.is_empty() {
@@ -326,6 +337,8 @@ pub enum Info {
     Md2(crate::md2::Info),
     /// An MS3D summary.
     Ms3d(crate::ms3d::Info),
+    /// An MD5 summary.
+    Md5(crate::md5::Info),
     /// The summary of a model read into a scene (glTF, OBJ).
     #[cfg(feature = "scene")]
     Scene(crate::scene::SceneInfo),
@@ -336,6 +349,7 @@ impl fmt::Display for Info {
         match self {
             Info::Md2(i) => i.fmt(f),
             Info::Ms3d(i) => i.fmt(f),
+            Info::Md5(i) => i.fmt(f),
             #[cfg(feature = "scene")]
             Info::Scene(i) => i.fmt(f),
         }
@@ -362,6 +376,34 @@ impl Model {
             warnings: import.warnings,
         })))
     }
+}
+
+/// An md5mesh and, through `context`'s file source, the md5anim named
+/// like it (`tris.md5mesh` → `tris.md5anim`, as the rerelease loads it:
+/// Q2PRO `src/refresh/models.c`, `MOD_LoadMD5`) with its `.md5scale`.
+/// A missing md5anim is no error; one that does not parse is.
+fn read_md5(bytes: &[u8], context: &ReadContext) -> Result<crate::md5::Md5Model> {
+    #[allow(unused_mut)]
+    let mut model = crate::md5::Md5Model::from_mesh_bytes(bytes)?;
+    #[cfg(any(feature = "textures", feature = "gltf"))]
+    if let Some(source) = context.resources {
+        let stem = std::path::Path::new(context.file_name)
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        if !stem.is_empty() {
+            if let Ok(anim) = source.load_resource(&format!("{stem}.md5anim")) {
+                let scale = source.load_resource(&format!("{stem}.md5scale")).ok();
+                model.add_animation(
+                    &stem,
+                    &anim.bytes,
+                    scale.as_ref().map(|s| s.bytes.as_slice()),
+                )?;
+            }
+        }
+    }
+    #[cfg(not(any(feature = "textures", feature = "gltf")))]
+    let _ = context;
+    Ok(model)
 }
 
 /// The file name without its last extension.

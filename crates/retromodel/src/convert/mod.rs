@@ -58,6 +58,8 @@ pub struct Converter<'a> {
     options: &'a ConvertOptions,
     /// The materials and bones files of a split MilkShape ASCII model.
     ascii_parts: (Option<&'a [u8]>, Option<&'a [u8]>),
+    /// More md5anims for an md5mesh input.
+    md5_animations: &'a [crate::md5::AnimationFile],
     #[cfg(feature = "textures")]
     textures: Option<&'a dyn crate::texture::TextureSource>,
 }
@@ -131,6 +133,7 @@ impl<'a> Converter<'a> {
         Converter {
             options,
             ascii_parts: (None, None),
+            md5_animations: &[],
             #[cfg(feature = "textures")]
             textures: None,
         }
@@ -154,6 +157,14 @@ impl<'a> Converter<'a> {
         bones: Option<&'a [u8]>,
     ) -> Self {
         self.ascii_parts = (materials, bones);
+        self
+    }
+
+    /// For an md5mesh: more md5anims to play on it, after the one named
+    /// like the mesh (each an animation of the output). Other inputs
+    /// refuse them.
+    pub fn with_md5_animations(mut self, files: &'a [crate::md5::AnimationFile]) -> Self {
+        self.md5_animations = files;
         self
     }
 
@@ -276,7 +287,20 @@ impl<'a> Converter<'a> {
     /// Reads the model, finding the files it names through the texture
     /// source, and puts a split MilkShape ASCII model together.
     fn read(&self, input: &[u8], input_name: &str) -> Result<Model> {
-        let model = Model::read_with(input, &self.read_context(input_name))?;
+        let mut model = Model::read_with(input, &self.read_context(input_name))?;
+        if !self.md5_animations.is_empty() {
+            let Model::Md5(m) = &mut model else {
+                return Err(Error::InvalidOptions {
+                    message: format!(
+                        "--md5anim applies to MD5 models (.md5mesh), not {}",
+                        model.format()
+                    ),
+                });
+            };
+            for file in self.md5_animations {
+                m.add_animation_file(file)?;
+            }
+        }
         if self.ascii_parts != (None, None) {
             return self.combine(model);
         }
