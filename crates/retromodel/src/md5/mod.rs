@@ -11,12 +11,12 @@
 //! - [`Md5Mesh::bind_pose`], [`Md5Anim::pose`],
 //!   [`Md5Mesh::posed_vertices`]: the model evaluated as the engines do.
 //! - [`Md5Model`]: a mesh with its animations, as
-//!   [`Model::Md5`](crate::Model::Md5) holds it; `validate`, `info` and the
+//!   the library's `Model::Md5` holds it; `validate`, `info` and the
 //!   lift to a [`Scene`](crate::scene::Scene) (feature `scene`).
 //!
 //! Which anims belong to a mesh: the rerelease loads `tris.md5anim` beside
 //! `tris.md5mesh` (Q2PRO `src/refresh/models.c`, `MOD_LoadMD5`), so
-//! [`Model::read_with`](crate::Model::read_with) reads the md5anim with the
+//! `Model::read_with` (above the formats) reads the md5anim with the
 //! mesh's stem and its `.md5scale`, through the read context's file source;
 //! more anims are added with [`Md5Model::add_animation`].
 
@@ -35,6 +35,8 @@ pub use info::{AnimationInfo, Info};
 pub use mesh::{Joint, Md5Mesh, Mesh, Vertex, Weight, MD5_VERSION};
 pub use pose::{quat, JointPose, LocalJoint};
 pub use scale::{JointScale, Md5Scale};
+#[cfg(feature = "scene")]
+pub use to_scene::md5_axes;
 
 /// The most joint-frames (joints × frames of one anim) that posing every
 /// frame (`validate`, the lift to a scene) takes on: the frames' numbers
@@ -61,10 +63,9 @@ pub struct Animation {
 }
 
 /// An md5anim file given with a model (beyond the one named like the
-/// mesh, which [`Model::read_with`](crate::Model::read_with) finds): its
+/// mesh, which `Model::read_with` finds): its
 /// animation's name, its bytes and its `.md5scale`'s, for
-/// [`Converter::with_md5_animations`](crate::convert::Converter::with_md5_animations)
-/// and [`Md5Model::add_animation`].
+/// the converter's `with_md5_animations` and [`Md5Model::add_animation`].
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AnimationFile {
     /// The animation's name (the file's stem).

@@ -5,7 +5,7 @@
 //! translation and a rotation key at every frame (and a scale key where a
 //! `.md5scale` scales it), linear, `k / frameRate` seconds.
 //!
-//! Axes are Quake's, as the MD2's ([`md2_axes`]: the rerelease draws the
+//! Axes are Quake's, as the MD2's ([`md5_axes`]: the rerelease draws the
 //! MD5 in the MD2's place), and triangles are reversed to
 //! counter-clockwise (id Tech's front faces run clockwise: Q2PRO
 //! `MD5_ComputeNormals` takes `(v2 − v0) × (v1 − v0)` as the normal).
@@ -27,8 +27,8 @@ use serde_json::json;
 use super::{Animation as Md5Animation, Md5Model};
 use crate::error::{Error, Result};
 use crate::scene::{
-    md2_axes, repair_normals, Animation, Channel, InfluenceSet, Interpolation, Material, Mesh,
-    Node, Scene, Skin, SkinWeights, Target,
+    repair_normals, Animation, Channel, InfluenceSet, Interpolation, Material, Mesh, Node, Scene,
+    Skin, SkinWeights, Target,
 };
 
 /// The most weights per vertex a scene gets (eight sets of four: each set
@@ -36,14 +36,26 @@ use crate::scene::{
 /// with thousands of weights from making gigabytes).
 pub const MAX_INFLUENCES: usize = 32;
 
+/// Quake's axes (x forward, y left, z up) as the scene's (glTF's: y up,
+/// z forward): the same turn the MD2 gets, as the rerelease draws the MD5
+/// in the MD2's place.
+///
+/// ```
+/// use retromodel::md5::md5_axes;
+/// assert_eq!(md5_axes([1.0, 2.0, 3.0]), [2.0, 3.0, 1.0]);
+/// ```
+pub fn md5_axes(v: [f32; 3]) -> [f32; 3] {
+    [v[1], v[2], v[0]]
+}
+
 fn axes_quat(q: Quat) -> Quat {
     let [x, y, z, w] = q.to_array();
-    let [x, y, z] = md2_axes([x, y, z]);
+    let [x, y, z] = md5_axes([x, y, z]);
     Quat::from_xyzw(x, y, z, w)
 }
 
 fn axes_vec(v: Vec3) -> Vec3 {
-    Vec3::from(md2_axes(v.to_array()))
+    Vec3::from(md5_axes(v.to_array()))
 }
 
 impl Md5Model {
@@ -136,7 +148,7 @@ impl Md5Model {
                 .mesh
                 .posed_vertices(m, &bind_pose)
                 .into_iter()
-                .map(md2_axes)
+                .map(md5_axes)
                 .collect();
             let indices: Vec<u32> = part
                 .triangles
