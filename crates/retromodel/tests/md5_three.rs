@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use retromodel::md5::Md5Model;
-use retromodel::scene::md2_axes;
+use retromodel::md5::md5_axes as md2_axes;
 use retromodel_testkit::md5_builder::*;
 use serde_json::Value;
 
