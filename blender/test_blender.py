@@ -1,6 +1,11 @@
-"""Headless test of the add-on in Blender (run by blender/test.sh):
+"""Headless test of the add-on in Blender (run by blender/test.sh and blender/test_bpy.sh):
 
     blender -b --factory-startup --python-exit-code 1 --python blender/test_blender.py -- CORPUS OUTDIR
+
+or, in PyPI's bpy 4.2+ with the add-on zip installed as an extension (run by
+blender/test_bpy.sh; addon_under_test.py says how):
+
+    RETROMODEL_EXTENSION_ZIP=ZIP BLENDER_USER_RESOURCES=TMP python blender/test_blender.py -- CORPUS OUTDIR
 
 Imports MD2s (faerie, the sample) and MS3Ds (nehe's model, Woman4) through
 the add-on and checks what Blender's glTF importer made against the
@@ -16,16 +21,16 @@ import sys
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import retromodel_io  # noqa: E402
+import addon_under_test  # noqa: E402
 
 corpus, outdir = sys.argv[sys.argv.index("--") + 1 :][:2]
 facts = json.load(open(os.path.join(corpus, "facts.json")))
-retromodel_io.register()
+retromodel_io = addon_under_test.load()
 rm = retromodel_io._retromodel()
 
 
 def fresh():
-    bpy.ops.wm.read_factory_settings(use_empty=True)
+    addon_under_test.fresh()
 
 
 def meshes():
