@@ -44,6 +44,23 @@ echo "add-on: $zip"
 scripts=(test_blender.py test_roundtrip.py)
 if [ -f "$here/test_import_options.py" ]; then scripts+=(test_import_options.py); fi
 
+# Runs a test script as __main__ and leaves with its status without the
+# interpreter's teardown: bpy 4.2 (and later) crashes in it (SIGSEGV) once a
+# glTF export ran, even in a script of only an import and an export.
+driver='import os, runpy, sys, traceback
+sys.argv = sys.argv[1:]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+    code = 0
+except SystemExit as e:
+    code = e.code if isinstance(e.code, int) else (e.code is not None)
+except BaseException:
+    traceback.print_exc()
+    code = 1
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(code)'
+
 python_for() { # bpy VERSION -> a python of the minor version its wheel needs
   local minor=3.11
   case "$1" in 5.0 | 5.0.*) ;; 5.* | [6-9].*) minor=3.13 ;; esac
@@ -90,7 +107,7 @@ for v in "$@"; do
     rm -rf "$venv"
     "$python" -m venv "$venv"
     "$venv/bin/python" -m pip install "${pip_q[@]}" "$wheel"
-    runner=(env RETROMODEL_EXTENSION_ZIP="$zip" "$venv/bin/python")
+    runner=(env RETROMODEL_EXTENSION_ZIP="$zip" "$venv/bin/python" -c "$driver")
     name="bpy $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("bpy"))')"
     py=$("$venv/bin/python" -c 'import sys; print(sys.version.split()[0])')
   fi
