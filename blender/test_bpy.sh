@@ -28,7 +28,7 @@ export RETROMODEL_CORPUS="${RETROMODEL_CORPUS:-$repo/../shared/corpus}"
 [ "$#" -gt 0 ] || { echo "usage: bash blender/test_bpy.sh VERSION... (a PyPI bpy version, or debian)" >&2; exit 2; }
 work="$repo/target/bpy"
 mkdir -p "$work/wheels"
-pip_q=(-q --disable-pip-version-check --no-cache-dir --root-user-action=ignore)
+pip_q=(-q --disable-pip-version-check --no-cache-dir)
 # Blender's own user folders must not leak in: only BLENDER_USER_RESOURCES.
 unset BLENDER_USER_CONFIG BLENDER_USER_SCRIPTS BLENDER_USER_DATAFILES BLENDER_USER_EXTENSIONS
 tmp=$(mktemp -d)
@@ -64,13 +64,16 @@ os._exit(code)'
 python_for() { # bpy VERSION -> a python of the minor version its wheel needs
   local minor=3.11
   case "$1" in 5.0 | 5.0.*) ;; 5.* | [6-9].*) minor=3.13 ;; esac
-  local found
-  found=$(command -v "python$minor" 2>/dev/null || true)
-  if [ -z "$found" ] && command -v pyenv >/dev/null 2>&1; then
-    found=$(ls -d "$(pyenv root)"/versions/"$minor".*/bin/"python$minor" 2>/dev/null | sort -V | tail -n 1 || true)
+  local candidates=("python$minor")
+  if command -v pyenv >/dev/null 2>&1; then
+    candidates+=($(ls -d "$(pyenv root)"/versions/"$minor".*/bin/"python$minor" 2>/dev/null | sort -rV))
   fi
-  [ -n "$found" ] || { echo "bpy $1 needs Python $minor: none on PATH or in pyenv" >&2; return 1; }
-  echo "$found"
+  # pyenv's shims are on PATH for every version but run only the selected ones.
+  for c in "${candidates[@]}"; do
+    if "$c" -c 'import venv' >/dev/null 2>&1; then command -v "$c"; return; fi
+  done
+  echo "bpy $1 needs Python $minor: none on PATH or in pyenv" >&2
+  return 1
 }
 
 summary=()
@@ -89,7 +92,7 @@ for v in "$@"; do
     fi
     # Blender 3.x's legacy path: the zip's own wheel in RETROMODEL_PYTHONPATH.
     (cd "$log" && python3 -m zipfile -e "$zip" zip)
-    python3 -m pip install "${pip_q[@]}" --no-deps --target "$log/site" "$log"/zip/retromodel_io/wheels/*.whl
+    python3 -m pip install "${pip_q[@]}" --root-user-action=ignore --no-deps --target "$log/site" "$log"/zip/retromodel_io/wheels/*.whl
     runner=(env RETROMODEL_PYTHONPATH="$log/site" blender -b --factory-startup --python-exit-code 1 --python)
     name="Debian blender $(blender --version 2>/dev/null | head -n 1 | awk '{print $2}')"
     py=$(blender -b --factory-startup --python-expr 'import sys; print("PY", sys.version.split()[0])' 2>/dev/null | sed -n 's/^PY //p')
@@ -106,7 +109,7 @@ for v in "$@"; do
     venv="$work/venv-$v"
     rm -rf "$venv"
     "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install "${pip_q[@]}" "$wheel"
+    "$venv/bin/python" -m pip install "${pip_q[@]}" --root-user-action=ignore "$wheel"
     runner=(env RETROMODEL_EXTENSION_ZIP="$zip" "$venv/bin/python" -c "$driver")
     name="bpy $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("bpy"))')"
     py=$("$venv/bin/python" -c 'import sys; print(sys.version.split()[0])')
