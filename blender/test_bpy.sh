@@ -47,9 +47,16 @@ if [ -f "$here/test_import_options.py" ]; then scripts+=(test_import_options.py)
 # Runs a test script as __main__ and leaves with its status without the
 # interpreter's teardown: bpy 4.2 (and later) crashes in it (SIGSEGV) once a
 # glTF export ran, even in a script of only an import and an export.
+# A script that registers the source add-on itself (not through
+# addon_under_test.py) gets the zip installed first all the same, so that
+# the retromodel it imports is the wheel Blender installed from the zip.
 driver='import os, runpy, sys, traceback
 sys.argv = sys.argv[1:]
 try:
+    if "addon_under_test" not in open(sys.argv[0]).read():
+        sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))
+        import addon_under_test
+        addon_under_test.load()
     runpy.run_path(sys.argv[0], run_name="__main__")
     code = 0
 except SystemExit as e:
