@@ -10,7 +10,9 @@
 #   test_blender.py     import MD2, MS3D, MilkShape ASCII; export MD2 and MS3D;
 #                       options reach the compiler; bad files give a report
 #   test_roundtrip.py   every corpus MD2 and MS3D imported and exported back
-#   test_import_options.py   the import panel's options (when present)
+#   test_import_options.py   the import panel's options (when present; it
+#                       registers the source add-on itself, with the zip's
+#                       wheel in RETROMODEL_PYTHONPATH)
 # VERSION `debian` runs the same scripts in Debian's blender (3.4, as
 # blender/test.sh installs it) with the zip's wheel in RETROMODEL_PYTHONPATH.
 #   bash blender/test_bpy.sh 4.2.23 5.3.0        # CI: 4.2 LTS and the newest
@@ -41,22 +43,21 @@ zip="$here/dist/retromodel_io-$version-linux_x64.zip"
 test -f "$zip"
 echo "add-on: $zip"
 
+# The zip's own wheel, for Blender 3.x's legacy path (RETROMODEL_PYTHONPATH)
+# and for a test that registers the source add-on itself instead of
+# installing the zip through addon_under_test.py.
+(cd "$tmp" && python3 -m zipfile -e "$zip" zip)
+python3 -m pip install "${pip_q[@]}" --root-user-action=ignore --no-deps --target "$tmp/site" "$tmp"/zip/retromodel_io/wheels/*.whl
+
 scripts=(test_blender.py test_roundtrip.py)
 if [ -f "$here/test_import_options.py" ]; then scripts+=(test_import_options.py); fi
 
 # Runs a test script as __main__ and leaves with its status without the
 # interpreter's teardown: bpy 4.2 (and later) crashes in it (SIGSEGV) once a
 # glTF export ran, even in a script of only an import and an export.
-# A script that registers the source add-on itself (not through
-# addon_under_test.py) gets the zip installed first all the same, so that
-# the retromodel it imports is the wheel Blender installed from the zip.
 driver='import os, runpy, sys, traceback
 sys.argv = sys.argv[1:]
 try:
-    if "addon_under_test" not in open(sys.argv[0]).read():
-        sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))
-        import addon_under_test
-        addon_under_test.load()
     runpy.run_path(sys.argv[0], run_name="__main__")
     code = 0
 except SystemExit as e:
@@ -97,10 +98,7 @@ for v in "$@"; do
       apt-get update -qq
       apt-get install -y -qq --no-install-recommends blender python3-numpy >/dev/null
     fi
-    # Blender 3.x's legacy path: the zip's own wheel in RETROMODEL_PYTHONPATH.
-    (cd "$log" && python3 -m zipfile -e "$zip" zip)
-    python3 -m pip install "${pip_q[@]}" --root-user-action=ignore --no-deps --target "$log/site" "$log"/zip/retromodel_io/wheels/*.whl
-    runner=(env RETROMODEL_PYTHONPATH="$log/site" blender -b --factory-startup --python-exit-code 1 --python)
+    runner=(env RETROMODEL_PYTHONPATH="$tmp/site" blender -b --factory-startup --python-exit-code 1 --python)
     name="Debian blender $(blender --version 2>/dev/null | head -n 1 | awk '{print $2}')"
     py=$(blender -b --factory-startup --python-expr 'import sys; print("PY", sys.version.split()[0])' 2>/dev/null | sed -n 's/^PY //p')
   else
@@ -129,7 +127,9 @@ for v in "$@"; do
     status=0
     # Run from the temporary folder: nothing of the source tree on sys.path
     # but the test's own folder (the add-on comes from the installed zip).
-    (cd "$res" && BLENDER_USER_RESOURCES="$res" "${runner[@]}" "$here/$s" -- "$RETROMODEL_CORPUS" "$log/out") \
+    how=()
+    if ! grep -q addon_under_test "$here/$s"; then how=(env RETROMODEL_PYTHONPATH="$tmp/site"); fi
+    (cd "$res" && BLENDER_USER_RESOURCES="$res" "${how[@]}" "${runner[@]}" "$here/$s" -- "$RETROMODEL_CORPUS" "$log/out") \
       >"$log/${s%.py}.log" 2>&1 || status=$?
     if [ "$status" = 0 ] && grep -q "^Traceback\|^Error: Python: Traceback" "$log/${s%.py}.log"; then
       # A traceback caught by Blender (a failed operator) fails the test too.
