@@ -15,9 +15,9 @@
 #                       wheel in RETROMODEL_PYTHONPATH)
 # VERSION `debian` runs the same scripts in Debian's blender (3.4, as
 # blender/test.sh installs it) with the zip's wheel in RETROMODEL_PYTHONPATH.
-#   bash blender/test_bpy.sh 4.2.23 5.3.0        # CI: 4.2 LTS and the newest
-#   bash blender/test_bpy.sh 4.5.15 debian       # by hand: 4.5 LTS, Debian's 3.4
-# A VERSION like `4.5` takes the newest 4.5.x. Each bpy wheel (350-400 MB) is
+#   bash blender/test_bpy.sh 4.2 5.3     # CI (.ci/run): 4.2 LTS and the newest
+#   bash blender/test_bpy.sh 4.5 debian  # by hand: 4.5 LTS, Debian's 3.4
+# A VERSION like `4.5` takes the newest 4.5.x; `4.5.15` that one. Each bpy wheel (350-400 MB) is
 # downloaded once per run into target/bpy/ (none is cached elsewhere: pip
 # runs with --no-cache-dir), or taken from target/blender-ext where
 # check_extension.sh left it (BPY_KEEP=1); under CI=true each version's
@@ -53,8 +53,8 @@ scripts=(test_blender.py test_roundtrip.py)
 if [ -f "$here/test_import_options.py" ]; then scripts+=(test_import_options.py); fi
 
 # Runs a test script as __main__ and leaves with its status without the
-# interpreter's teardown: bpy 4.2 (and later) crashes in it (SIGSEGV) once a
-# glTF export ran, even in a script of only an import and an export.
+# interpreter's teardown: bpy 4.2.23 crashes in it (SIGSEGV) once a glTF
+# export ran, even in a script of only a glTF import and export.
 driver='import os, runpy, sys, traceback
 sys.argv = sys.argv[1:]
 try:
