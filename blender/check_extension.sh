@@ -26,8 +26,9 @@ z = zipfile.ZipFile(sys.argv[1])
 Path(sys.argv[2], "blender_ext.py").write_bytes(z.read(name))
 print(f"blender_ext.py from {Path(sys.argv[1]).name}: {name}")
 PY
-# CI's disk is small: the 350 MB wheel goes once blender_ext.py is out.
-if [ "${CI:-}" = true ] && [ -z "${BPY_WHEEL:-}" ]; then rm -f "$bpy"; fi
+# CI's disk is small: the 350 MB wheel goes once blender_ext.py is out,
+# unless BPY_KEEP=1 (.ci/run: blender/test_bpy.sh installs it next).
+if [ "${CI:-}" = true ] && [ -z "${BPY_WHEEL:-}" ] && [ "${BPY_KEEP:-0}" != 1 ]; then rm -f "$bpy"; fi
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$here/retromodel_io/blender_manifest.toml")
 rm -f "$here"/dist/retromodel_io-"$version"-*.zip
 bash "$here/package.sh" >/dev/null

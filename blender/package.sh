@@ -13,6 +13,8 @@
 # The wheels come from crates/retromodel-py/wheels.sh (run when one is
 # missing) in target/retromodel-py/dist, or from the folder given as $1.
 #   bash blender/package.sh [WHEEL_DIR]
+# PACKAGE_PLATFORMS="linux-x64 ..." builds only those platforms' zips (and
+# needs only their wheels): blender/test_bpy.sh uses the Linux one.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -25,6 +27,14 @@ platforms=(
   "macos-arm64 macosx_11_0_arm64"
   "macos-x64 macosx_10_12_x86_64"
 )
+if [ -n "${PACKAGE_PLATFORMS:-}" ]; then
+  chosen=()
+  for p in "${platforms[@]}"; do
+    case " $PACKAGE_PLATFORMS " in *" ${p%% *} "*) chosen+=("$p") ;; esac
+  done
+  [ "${#chosen[@]}" -gt 0 ] || { echo "PACKAGE_PLATFORMS names no platform of: ${platforms[*]%% *}" >&2; exit 1; }
+  platforms=("${chosen[@]}")
+fi
 find_wheel() { ls "$wheels"/retromodel-*-abi3-"$1".whl 2>/dev/null | head -n 1; }
 for p in "${platforms[@]}"; do
   set -- $p

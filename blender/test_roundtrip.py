@@ -1,6 +1,11 @@
-"""Headless round trips of every corpus model through Blender (run by blender/test.sh):
+"""Headless round trips of every corpus model through Blender (run by blender/test.sh and blender/test_bpy.sh):
 
     blender -b --factory-startup --python-exit-code 1 --python blender/test_roundtrip.py -- CORPUS OUTDIR
+
+or, in PyPI's bpy 4.2+ with the add-on zip installed as an extension (run by
+blender/test_bpy.sh; addon_under_test.py says how):
+
+    RETROMODEL_EXTENSION_ZIP=ZIP BLENDER_USER_RESOURCES=TMP python blender/test_roundtrip.py -- CORPUS OUTDIR
 
 Every MD2 and MS3D of the corpus is imported through the add-on and exported
 back to its own format through the add-on, as a modder editing an old model
@@ -29,11 +34,11 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import retromodel_io  # noqa: E402
+import addon_under_test  # noqa: E402
 
 corpus, outdir = sys.argv[sys.argv.index("--") + 1 :][:2]
 facts = json.load(open(os.path.join(corpus, "facts.json")))
-retromodel_io.register()
+retromodel_io = addon_under_test.load()
 rm = retromodel_io._retromodel()
 # The export panel's engines.
 ENGINES = ("quake2", "yquake2", "q2pro", "kmquake2", "ufoai")
@@ -64,7 +69,7 @@ assert len(models) >= 40, len(models)
 for path in models:
     name = os.path.relpath(path, corpus)
     started = time.time()
-    bpy.ops.wm.read_factory_settings(use_empty=True)
+    addon_under_test.fresh()
     source = rm.load(path)
     # An MD2 is judged by what Quake II loads, as the exporter's default is.
     checks = source.validate(engine="quake2") if path.endswith(".md2") else source.validate()
