@@ -367,7 +367,7 @@ impl Model {
             compress,
             ..Default::default()
         };
-        crate::convert::glb(py, &self.source, &options)
+        crate::conversion::glb(py, &self.source, &options)
     }
 
     /// The model as Wavefront OBJ, posed as `retromodel convert x.obj`
@@ -390,14 +390,14 @@ impl Model {
             time,
             ..Default::default()
         };
-        let files = crate::convert::run(
+        let files = crate::conversion::run(
             py,
             &self.source,
             &options,
             retromodel::convert::OutputFormat::Obj,
             name,
         )?;
-        crate::convert::files_dict(py, &files)
+        crate::conversion::files_dict(py, &files)
     }
 
     fn __repr__(&self) -> String {
