@@ -61,6 +61,9 @@ impl FrameGrid {
 ///   weapon on the grids of an MD2 already made, which stays as it is.
 ///   Positions outside a given grid are clamped to its edge and reported
 ///   ([`CompileWarning::PositionsClamped`]).
+///
+/// [`compile_together`]: super::compile_together
+/// [`CompileWarning::PositionsClamped`]: super::CompileWarning::PositionsClamped
 #[derive(Debug, Clone, PartialEq)]
 pub enum GridSource {
     /// One grid per frame, as many as the compile makes frames.
@@ -128,6 +131,8 @@ impl SkinFormat {
 ///   use, or no skin. The model never names a skin file the compile made
 ///   up but did not write. Engines look skin names up from the game
 ///   folder, so give the full game path for a real model.
+///
+/// [`CompileWarning::UvsClamped`]: super::CompileWarning::UvsClamped
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SkinOptions {
     /// The skin file's format.
@@ -148,6 +153,8 @@ pub struct SkinOptions {
 }
 
 /// How [`compile`] turns a scene into an MD2.
+///
+/// [`compile`]: super::compile
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompileOptions {
     /// Frames per second the animations are sampled at (Quake II plays
@@ -193,6 +200,9 @@ pub struct CompileOptions {
     /// Asking for other grids ([`CompileOptions::grid_from`], or a
     /// [`CompileOptions::grid`] other than [`Grid::Frame`]) also leaves the
     /// record unused, with that warning.
+    ///
+    /// [`Scene::from_md2`]: crate::scene::Scene::from_md2
+    /// [`CompileWarning::Md2SourceIgnored`]: super::CompileWarning::Md2SourceIgnored
     pub reuse_md2_source: bool,
 }
 
