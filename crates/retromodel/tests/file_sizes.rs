@@ -28,7 +28,7 @@ fn line_count(text: &str) -> usize {
 }
 
 /// The files of `files` (path, text) over `max` lines, each with its count.
-fn too_long<'a>(files: &'a [(String, String)], max: usize) -> Vec<(&'a str, usize)> {
+fn too_long(files: &[(String, String)], max: usize) -> Vec<(&str, usize)> {
     files
         .iter()
         .map(|(path, text)| (path.as_str(), line_count(text)))
