@@ -39,6 +39,8 @@ mod load;
 mod output;
 mod pipeline;
 mod render;
+mod render_args;
+mod render_shared;
 mod render_sheet;
 mod validate;
 

@@ -4,7 +4,8 @@
 
 use crate::batch::{models_below, progress_bar, worker_pool};
 use crate::output::{check_free, write_atomic_with};
-use crate::render::{animations, frames, load, render_in_order, Args};
+use crate::render_args::Args;
+use crate::render_shared::{animations, describe, frames, load, render_in_order};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use retromodel::render::encode::write_png;
@@ -250,7 +251,7 @@ fn strip(args: &Args, sheet_path: &Path) -> Result<ExitCode> {
         },
     )?;
     let canvas = sheet.into_canvas();
-    let info = crate::render::describe(
+    let info = describe(
         &crate::load::file_name(&args.input),
         &camera,
         &options,

@@ -1,123 +1,18 @@
-//! Conversions through the library's `Converter`, as the command line
-//! makes them: every output file as bytes.
+//! The compile functions (`compile_md2`, `compile_ms3d`) and their output
+//! classes, through the library's `Converter` as the command line uses it.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use retromodel::convert::{CompileOptions, Conversion, ConvertOptions, Converter, OutputFormat};
+use retromodel::convert::{CompileOptions, ConvertOptions, OutputFormat};
 use retromodel::md2::compile::{Grid, SkinFormat};
-use retromodel::texture::{Palette, TextureResolver, TextureSource};
+use retromodel::texture::Palette;
 
 use crate::advice::{worded, Detail};
 use crate::arrays::to_python;
+use crate::conversion::{convert, files_dict};
 use crate::errors::{to_py, Error};
-use crate::model::engine_named;
+use crate::model::{engine_named, Model};
 use crate::source::{Loaded, Source};
-
-/// Converts `loaded` to `format` with `options`, the main output named
-/// `output_name`; textures are found beside the file it was read from.
-/// Returns `(file name, bytes)` for every output file, the main one last.
-pub fn run(
-    py: Python<'_>,
-    loaded: &Loaded,
-    options: &ConvertOptions,
-    format: OutputFormat,
-    output_name: &str,
-) -> PyResult<Vec<(String, Vec<u8>)>> {
-    py.detach(|| convert(loaded, options, format, output_name))
-        .map(|(files, _, _)| files)
-        .map_err(to_py)
-}
-
-/// Output files as `{name: bytes}`, in order.
-pub fn files_dict<'py>(
-    py: Python<'py>,
-    files: &[(String, Vec<u8>)],
-) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    for (name, bytes) in files {
-        dict.set_item(name, PyBytes::new(py, bytes))?;
-    }
-    Ok(dict)
-}
-
-/// The files, the warnings and the compile report (MD2 or MS3D, as JSON)
-/// of one conversion.
-type Converted = (
-    Vec<(String, Vec<u8>)>,
-    Vec<Detail>,
-    Option<serde_json::Value>,
-);
-
-fn convert(
-    loaded: &Loaded,
-    options: &ConvertOptions,
-    format: OutputFormat,
-    output_name: &str,
-) -> retromodel::Result<Converted> {
-    let conversion = conversion(loaded, options, format, output_name)?;
-    let files = conversion
-        .files()?
-        .iter()
-        .map(|f| (f.name.clone(), f.to_vec()))
-        .collect();
-    let warnings = conversion
-        .warnings()
-        .iter()
-        .map(|w| Detail {
-            message: w.to_string(),
-            advice: w.advice(),
-        })
-        .collect();
-    let report = match (
-        conversion.compile_report(),
-        conversion.ms3d_compile_report(),
-    ) {
-        (Some(r), _) => serde_json::to_value(r).ok(),
-        (None, Some(r)) => serde_json::to_value(r).ok(),
-        (None, None) => None,
-    };
-    Ok((files, warnings, report))
-}
-
-/// The conversion of `loaded`, its files not made yet.
-fn conversion(
-    loaded: &Loaded,
-    options: &ConvertOptions,
-    format: OutputFormat,
-    output_name: &str,
-) -> retromodel::Result<Conversion> {
-    let resolver = loaded.path.as_deref().map(TextureResolver::for_model_file);
-    let mut converter = Converter::new(options);
-    if let Some(r) = &resolver {
-        converter = converter.with_textures(r as &dyn TextureSource);
-    }
-    converter.convert(&loaded.bytes, &loaded.file_name, format, output_name)
-}
-
-/// `loaded` as one GLB, streamed from the scene straight into the Python
-/// `bytes` object (no copy in between).
-pub fn glb<'py>(
-    py: Python<'py>,
-    loaded: &Loaded,
-    options: &ConvertOptions,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let conversion = py
-        .detach(|| conversion(loaded, options, OutputFormat::Glb, "model.glb"))
-        .map_err(to_py)?;
-    let files = conversion.files().map_err(to_py)?;
-    let main = files
-        .last()
-        .ok_or_else(|| Error::new_err("the conversion made no GLB"))?;
-    PyBytes::new_with(py, main.byte_len(), |mut buffer: &mut [u8]| {
-        main.write_to(&mut buffer)
-            .map_err(|e| Error::new_err(format!("GLB: {e}")))?;
-        if buffer.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::new_err("GLB shorter than its announced length"))
-        }
-    })
-}
 
 /// Declares a compiler's output class: the file's bytes under `$main`,
 /// the files to write beside it under `$beside`, the report and the
@@ -398,7 +293,7 @@ fn compile_source(
     name: &str,
 ) -> PyResult<Compiled> {
     let owned;
-    let loaded: &Loaded = match source.cast::<crate::model::Model>() {
+    let loaded: &Loaded = match source.cast::<Model>() {
         Ok(model) => &model.get().source,
         Err(_) => {
             owned = source.extract::<Source>()?.load(py, None)?;

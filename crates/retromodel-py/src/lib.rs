@@ -9,6 +9,7 @@
 
 mod advice;
 mod arrays;
+mod conversion;
 mod convert;
 mod errors;
 mod model;

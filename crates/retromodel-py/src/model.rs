@@ -376,7 +376,7 @@ impl Model {
             clip: parse_clips(clips.unwrap_or_default())?,
             ..Default::default()
         };
-        crate::convert::glb(py, &self.source, &options)
+        crate::conversion::glb(py, &self.source, &options)
     }
 
     /// The model as Wavefront OBJ, posed as `retromodel convert x.obj`
@@ -399,14 +399,14 @@ impl Model {
             time,
             ..Default::default()
         };
-        let files = crate::convert::run(
+        let files = crate::conversion::run(
             py,
             &self.source,
             &options,
             retromodel::convert::OutputFormat::Obj,
             name,
         )?;
-        crate::convert::files_dict(py, &files)
+        crate::conversion::files_dict(py, &files)
     }
 
     fn __repr__(&self) -> String {

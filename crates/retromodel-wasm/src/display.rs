@@ -11,140 +11,15 @@
 //! round trip is skipped (PNG is lossless: the pixels are the same), and
 //! the download is made only when asked for ([`Session::convert`]).
 //!
-//! The scene is the converter's own ([`Converter::scene`]), read with a
-//! texture source that finds no texture ([`NoTextures`]: the model's
-//! external buffers and images, which a `.gltf` names, are still read), so
-//! nothing is decoded or encoded there; its textures are then found and
-//! found and decoded by the library's [`Scene::attach_textures`] (as the
-//! converter does; the scene keeps decoded pixels, which only a writer
-//! encodes as PNG), taken out of the scene before it is exported.
+//! The scene comes decoded from the session ([`crate::decoded`]).
 
-use retromodel::convert::{ConvertOptions, Converter, OutputFormat, Warning};
 use retromodel::gltf::GltfOptions;
-use retromodel::scene::{Interpolation, Material, Scene, Target, TextureImage, TextureLookup};
-use retromodel::texture::{MemorySource, ResolveError, ResolvedTexture, Rgba8Image, TextureSource};
+use retromodel::scene::{Interpolation, Material, Scene, Target, TextureImage};
+use retromodel::texture::Rgba8Image;
 use retromodel::Format;
 
 use crate::options::WebOptions;
 use crate::session::{warning_entry, Session, WarningEntry};
-
-/// The files dropped, for a model's external buffers and images only:
-/// every texture it names is "not found", so that the converter attaches
-/// none (and decodes and encodes nothing).
-struct NoTextures<'a>(&'a MemorySource);
-
-impl NoTextures<'_> {
-    fn not_found(name: &str) -> ResolveError {
-        ResolveError::NotFound {
-            name: name.to_owned(),
-            tried: Vec::new(),
-            skipped: Vec::new(),
-        }
-    }
-}
-
-impl TextureSource for NoTextures<'_> {
-    fn load(&self, name: &str) -> Result<ResolvedTexture, ResolveError> {
-        Err(Self::not_found(name))
-    }
-
-    fn load_resource(&self, name: &str) -> Result<ResolvedTexture, ResolveError> {
-        self.0.load_resource(name)
-    }
-
-    fn load_beside_model(&self, model_file_name: &str) -> Result<ResolvedTexture, ResolveError> {
-        Err(Self::not_found(model_file_name))
-    }
-}
-
-/// A scene as the converter makes it for `options`, with the decoded
-/// image of each of its textures instead of PNG bytes.
-#[derive(Debug, Clone)]
-pub struct DecodedScene {
-    /// The scene; the textures with a decoded image have no PNG bytes.
-    pub scene: Scene,
-    /// Per texture of the scene, the image the converter would embed as
-    /// PNG (alpha maps baked in), or `None`.
-    pub images: Vec<Option<Rgba8Image>>,
-    /// What the conversion passed over, as the converter lists it.
-    pub warnings: Vec<Warning>,
-}
-
-impl DecodedScene {
-    /// Whether some texture has pixels: decoded here, or PNG bytes the
-    /// model carried (a glTF's embedded images).
-    pub fn textured(&self) -> bool {
-        self.images.iter().any(Option::is_some) || self.scene.textures.iter().any(|t| t.has_image())
-    }
-}
-
-/// The scene the converter makes with `options` (but its `--skin`) before
-/// attaching textures, with the reader's warnings: `options` and the
-/// scene, kept by the session for the next call with the same options.
-pub type BareScene = (ConvertOptions, Result<(Scene, Vec<Warning>), String>);
-
-/// The scene `Converter::new(options).with_textures(files).scene(..)`
-/// makes for a GLB, textures decoded but not encoded as PNG.
-pub fn decoded_scene(session: &Session, options: &ConvertOptions) -> Result<DecodedScene, String> {
-    decoded_scene_with(session, options, false)
-}
-
-/// [`decoded_scene`]; with `last`, the session's copy of the scene is
-/// taken, not copied.
-fn decoded_scene_with(
-    session: &Session,
-    options: &ConvertOptions,
-    last: bool,
-) -> Result<DecodedScene, String> {
-    let name = session.file_name();
-    // The user's skin is attached below, with the other textures.
-    let skinless = ConvertOptions {
-        skin: None,
-        ..options.clone()
-    };
-    let make = || {
-        let (scene, warnings) = Converter::new(&skinless)
-            .with_textures(&NoTextures(session.files()))
-            .scene(session.bytes(), name, OutputFormat::Glb)
-            .map_err(|e| format!("{name}: {e}"))?;
-        // The reader's warnings; the texture lookup's are made again below.
-        let warnings = warnings
-            .into_iter()
-            .filter(|w| !matches!(w, Warning::Texture(_)))
-            .collect();
-        Ok((scene, warnings))
-    };
-    let (mut scene, mut warnings) = if last {
-        session.take_bare_scene(&skinless, make)?
-    } else {
-        session.bare_scene(&skinless, make)?
-    };
-    let texture_warnings = scene.attach_textures(&TextureLookup {
-        source: session.files(),
-        model_file_name: name,
-        named_like_model: session.model().format().skin_named_like_model(),
-        user_skin: options.skin.as_ref(),
-    });
-    warnings.extend(texture_warnings.into_iter().map(Warning::Texture));
-    // Decoded pixels go to the page as they are; PNG bytes the model
-    // carried (a glTF's images) stay in the scene, for the GLB to embed.
-    let images = scene
-        .textures
-        .iter_mut()
-        .map(|t| match t.image.take() {
-            Some(TextureImage::Pixels(pixels)) => Some(pixels),
-            other => {
-                t.image = other;
-                None
-            }
-        })
-        .collect();
-    Ok(DecodedScene {
-        scene,
-        images,
-        warnings,
-    })
-}
 
 /// One animation of a [`MorphMesh`]: one channel of morph weights, as
 /// the GLB's animation stores it.
@@ -343,7 +218,7 @@ pub fn display(
         options.skin = session.suggested_skin();
     }
     let convert_options = options.to_convert_options(session.files())?;
-    let decoded = decoded_scene_with(session, &convert_options, true)?;
+    let decoded = session.decoded_scene_taken(&convert_options)?;
     let gltf = GltfOptions {
         quantize: convert_options.quantize,
         compress: convert_options.compress,
@@ -380,6 +255,7 @@ pub fn display(
 mod tests {
     use super::*;
     use retromodel::texture::decode;
+    use retromodel::texture::MemorySource;
 
     fn sample_files() -> MemorySource {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/models");

@@ -27,6 +27,7 @@
 //!
 //! [wasm-bindgen]: https://docs.rs/wasm-bindgen
 
+pub mod decoded;
 pub mod display;
 pub mod options;
 pub mod preview;

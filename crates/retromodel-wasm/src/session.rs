@@ -12,7 +12,7 @@ use retromodel::texture::{decode, MemorySource, TextureSource, IMAGE_EXTENSIONS}
 use retromodel::{Model, ReadContext};
 use serde::Serialize;
 
-use crate::display::{decoded_scene, BareScene};
+use crate::decoded::{decoded_scene, BareScene, DecodedScene, SceneInput};
 use crate::options::WebOptions;
 
 /// A model read from the dropped files.
@@ -294,7 +294,7 @@ impl Session {
         self.suggested_skin
             .get_or_init(|| {
                 let first = self.images().into_iter().next()?;
-                let decoded = decoded_scene(self, &ConvertOptions::default()).ok()?;
+                let decoded = self.decoded_scene(&ConvertOptions::default()).ok()?;
                 (!decoded.textured()).then_some(first)
             })
             .clone()
@@ -375,6 +375,33 @@ impl Session {
         match self.bare.borrow_mut().take() {
             Some((made_for, scene)) if &made_for == options => scene,
             _ => make(),
+        }
+    }
+
+    /// The scene the converter makes with `options` for a GLB, textures
+    /// decoded but not encoded as PNG ([`crate::decoded`]); its bare scene
+    /// kept for the next call with the same options.
+    pub fn decoded_scene(&self, options: &ConvertOptions) -> Result<DecodedScene, String> {
+        decoded_scene(&self.scene_input(), options, |skinless, make| {
+            self.bare_scene(skinless, make)
+        })
+    }
+
+    /// [`decoded_scene`](Self::decoded_scene), taking the session's copy
+    /// of the bare scene, not copying it (for its last use: drawing it).
+    pub fn decoded_scene_taken(&self, options: &ConvertOptions) -> Result<DecodedScene, String> {
+        decoded_scene(&self.scene_input(), options, |skinless, make| {
+            self.take_bare_scene(skinless, make)
+        })
+    }
+
+    /// What the scene is decoded from.
+    fn scene_input(&self) -> SceneInput<'_> {
+        SceneInput {
+            files: self.files(),
+            file_name: self.file_name(),
+            bytes: self.bytes(),
+            named_like_model: self.model().format().skin_named_like_model(),
         }
     }
 

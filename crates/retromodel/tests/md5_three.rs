@@ -9,8 +9,8 @@
 
 use std::path::Path;
 
-use retromodel::md5::Md5Model;
 use retromodel::md5::md5_axes as md2_axes;
+use retromodel::md5::Md5Model;
 use retromodel_testkit::md5_builder::*;
 use serde_json::Value;
 

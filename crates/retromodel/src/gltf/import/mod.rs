@@ -61,6 +61,7 @@ mod meshes;
 #[cfg(feature = "meshopt")]
 mod meshopt;
 mod nodes;
+mod skin_weights;
 
 use std::cell::{Cell, OnceCell, RefCell};
 
