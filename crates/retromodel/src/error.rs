@@ -4,7 +4,7 @@
 //! `frame 12 vertex 301`) and at which byte offset of the file, so that a
 //! message alone is enough to find the fault with a hex editor.
 
-use crate::format::Format;
+use crate::format_kind::Format;
 
 /// An error while reading or writing a model.
 ///
@@ -107,7 +107,7 @@ pub enum Error {
         /// Why it cannot be written.
         message: String,
     },
-    /// A [`Scene`](crate::scene::Scene) whose parts do not fit together
+    /// A `Scene` (of the `scene` module) whose parts do not fit together
     /// (a node's parent that is not a node, parents in a cycle).
     #[error("scene {path}: {message}")]
     InvalidScene {
@@ -157,7 +157,7 @@ pub enum Error {
         source: crate::texture::TextureError,
     },
     /// Conversion options that conflict or do not apply to the model or
-    /// the output ([`ConvertOptions::check`](crate::convert::ConvertOptions::check));
+    /// the output (`ConvertOptions::check` of the `convert` module);
     /// options are named as the command line's flags.
     #[error("{message}")]
     InvalidOptions {

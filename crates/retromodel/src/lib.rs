@@ -70,8 +70,10 @@ mod bytes;
 mod clip;
 #[cfg(feature = "scene")]
 pub mod convert;
+mod engine;
 mod error;
 mod format;
+mod format_kind;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod md2;

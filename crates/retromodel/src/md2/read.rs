@@ -13,7 +13,7 @@ use super::{
 };
 use crate::bytes::{le_f32, le_i16, le_u16, slice, Reader};
 use crate::error::{Error, Result};
-use crate::format::Format;
+use crate::format_kind::Format;
 
 /// One section of the file as the header describes it.
 #[derive(Debug, Clone, Copy)]

@@ -9,7 +9,7 @@ use super::layout::{self, group, joint, key, material, triangle, vertex};
 use super::{Group, Joint, Key, Material, Ms3d, Name128, Name32, Triangle, Vertex, MAGIC};
 use crate::bytes::{le_f32, le_u16, Reader};
 use crate::error::{Error, Result};
-use crate::format::Format;
+use crate::format_kind::Format;
 
 /// Reads a `u16` count and checks that `count × min_size` bytes remain.
 fn count(r: &mut Reader, what: &str, min_size: usize) -> Result<usize> {

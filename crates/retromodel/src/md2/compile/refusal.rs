@@ -1,7 +1,7 @@
 //! Refusals of an MD2 compile: an engine limit passed, by how much, and
 //! what would help, as [`Advice`] for the front ends to word.
 
-use crate::advice::{better_engines, Advice, Limit, Quantity, Remedy};
+use crate::advice::{Advice, Limit, Quantity, Remedy};
 use crate::md2::{Engine, Md2};
 use crate::Error;
 
@@ -108,4 +108,69 @@ pub(super) fn limit_error(
     }
     let remedies = remedies(path, engine, limit);
     Error::unwritable(path, message).advised(Advice::new(limit, remedies))
+}
+
+/// The engines that allow more of `quantity` than `engine` does and at
+/// least `actual`, as [`Remedy::Engine`], in [`Engine::ALL`]'s order.
+fn better_engines(engine: Engine, quantity: Quantity, actual: u64) -> Vec<Remedy> {
+    let allows = |e: Engine| -> Option<Option<u64>> {
+        let l = e.limits();
+        let n = |v: usize| Some(Some(v as u64));
+        let size = |v: Option<i32>| Some(v.map(|v| v.max(0) as u64));
+        match quantity {
+            Quantity::Frames => n(l.max_frames),
+            Quantity::Vertices => n(l.max_vertices),
+            Quantity::Triangles => n(l.max_triangles),
+            Quantity::Skins => n(l.max_skins),
+            Quantity::SkinNameBytes => n(l.max_skin_name),
+            Quantity::SkinWidth => size(l.max_skin_width),
+            Quantity::SkinHeight => size(l.max_skin_height),
+            Quantity::FileBytes => Some(l.max_file_size.map(|v| v as u64)),
+            _ => None,
+        }
+    };
+    let Some(now) = allows(engine) else {
+        return Vec::new();
+    };
+    let more = |a: Option<u64>| match (a, now) {
+        (None, Some(_)) => true,
+        (Some(a), Some(now)) => a > now && a >= actual,
+        _ => false,
+    };
+    Engine::ALL
+        .into_iter()
+        .filter(|&e| e != engine)
+        .filter_map(|e| allows(e).filter(|&a| more(a)).map(|a| (e, a)))
+        .map(|(engine, allows)| Remedy::Engine { engine, allows })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn better_engines_allow_the_count() {
+        // UFO:AI 2.5's MD2_MAX_FRAMES is 1024 (qfiles.h), `< 1024`.
+        assert_eq!(
+            better_engines(Engine::Quake2, Quantity::Frames, 600),
+            [Remedy::Engine {
+                engine: Engine::UfoAi,
+                allows: Some(1023)
+            }]
+        );
+        assert!(better_engines(Engine::Quake2, Quantity::Frames, 2000).is_empty());
+        assert!(better_engines(Engine::UfoAi, Quantity::Frames, 1100).is_empty());
+        // Skin width: only Quake II limits it to 640 among those without
+        // a limit; Q2PRO allows 4096.
+        let w = better_engines(Engine::Quake2, Quantity::SkinWidth, 1024);
+        assert!(w.contains(&Remedy::Engine {
+            engine: Engine::Q2pro,
+            allows: Some(4096)
+        }));
+        assert!(w.contains(&Remedy::Engine {
+            engine: Engine::Yquake2,
+            allows: None
+        }));
+    }
 }
