@@ -294,10 +294,9 @@ pub fn parse(bytes: &[u8]) -> Result<Milkshape, String> {
     };
     for _ in 0..n {
         let b = r.take(size, "vertex weights")?;
-        model.weights.push((
-            [b[0] as i8, b[1] as i8, b[2] as i8],
-            [b[3], b[4], b[5]],
-        ));
+        model
+            .weights
+            .push(([b[0] as i8, b[1] as i8, b[2] as i8], [b[3], b[4], b[5]]));
     }
     Ok(model)
 }
@@ -535,11 +534,17 @@ mod tests {
         assert_eq!((m.fps, m.total_frames, m.joints.len()), (10.0, 10, 1));
         assert_eq!(m.skin(None), [[1.0, 0.0, 0.0]]);
         let end = m.skin(Some(1.0))[0];
-        assert!((end[0]).abs() < 1e-6 && (end[1] - 1.0).abs() < 1e-6, "{end:?}");
+        assert!(
+            (end[0]).abs() < 1e-6 && (end[1] - 1.0).abs() < 1e-6,
+            "{end:?}"
+        );
         // Halfway, slerp: 45 degrees.
         let half = m.skin(Some(0.5))[0];
         let s = std::f32::consts::FRAC_1_SQRT_2;
-        assert!((half[0] - s).abs() < 1e-6 && (half[1] - s).abs() < 1e-6, "{half:?}");
+        assert!(
+            (half[0] - s).abs() < 1e-6 && (half[1] - s).abs() < 1e-6,
+            "{half:?}"
+        );
     }
 
     #[test]

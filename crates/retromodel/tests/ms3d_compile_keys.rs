@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use retromodel::gltf::{import, ImportOptions};
 use retromodel::ms3d::compile::{compile, Ms3dCompileOptions, Ms3dCompiled};
-use retromodel_testkit::milkshape::{self, Milkshape};
 use retromodel::scene::{Pose, Scene};
+use retromodel_testkit::milkshape::{self, Milkshape};
 use serde_json::{json, Value};
 
 /// The rig, written to a temporary folder, imported and compiled.
