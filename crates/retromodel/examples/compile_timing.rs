@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use retromodel::gltf::{import, ImportOptions};
-use retromodel::md2::compile::{compile, CompileOptions, Engine};
+use retromodel::md2::compile::{compile, CompileOptions, Engine, SkinFormat};
 use retromodel::md2::Md2;
 use retromodel::ms3d::Ms3d;
 use retromodel::scene::{Md2SceneOptions, Ms3dSceneOptions, Scene};
@@ -39,11 +39,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         Scene::from_md2(&Md2::from_bytes(&bytes)?, &Md2SceneOptions::default())
     };
-    let options = CompileOptions {
+    let mut options = CompileOptions {
         fps,
         engine,
         ..CompileOptions::default()
     };
+    // As `retromodel convert` compiles: a PNG skin (an 8-bit PCX needs the
+    // game's palette, which only the user can give).
+    options.skin.format = SkinFormat::Png;
     // One warm-up run, then the best of five.
     let compiled = compile(&scene, &options)?;
     let mut best = f64::INFINITY;
