@@ -9,9 +9,10 @@
 //! MeshoptDecoder, AnimationMixer, skinning on the CPU) at every 1/30 s of
 //! every clip, the times chosen by the script, never the compiler's. The
 //! MS3D is read back from its bytes and posed and skinned as MilkShape's
-//! viewer does it (`ms3d::Skeleton` + `Influences`) at each clip's place
-//! on the file's timeline (its clip line), corner by corner of the
-//! triangle lists. Bounds: the bind pose within 1e-5 of the extent of
+//! viewer does it by `retromodel_testkit::milkshape` (written from
+//! MS3D.md; it reads the bytes itself and shares no code with the
+//! library's `ms3d` module) at each clip's place on the file's timeline
+//! (its clip line), corner by corner of the triangle lists. Bounds: the bind pose within 1e-5 of the extent of
 //! three.js's rest pose, every pose within 1e-3; and no warning of scale
 //! in the motion (the walker's joints only turn and move).
 //!
@@ -22,9 +23,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use retromodel::ms3d::compile::{compile, Ms3dCompileOptions, Ms3dCompileWarning};
-use retromodel::ms3d::{Influences, Ms3d, Skeleton};
+use retromodel_testkit::milkshape;
 use serde_json::Value;
 
 fn here() -> PathBuf {
@@ -81,8 +82,8 @@ fn check(file: &Path, reference: &Value) -> (f32, f32) {
             "{what}: {w}"
         );
     }
-    let model = Ms3d::from_bytes(&compiled.model.to_bytes().unwrap()).unwrap();
-    assert!(model.validate_for_milkshape().is_empty(), "{what}");
+    let bytes = compiled.model.to_bytes().unwrap();
+    let model = milkshape::parse(&bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
     let meshes = reference["meshes"].as_array().unwrap();
     assert_eq!(model.groups.len(), meshes.len(), "{what}: groups");
     let rest: Vec<Vec<f32>> = reference["rest"]
@@ -113,7 +114,7 @@ fn check(file: &Path, reference: &Value) -> (f32, f32) {
         );
         for (t, &tri) in group.triangles.iter().enumerate() {
             for c in 0..3 {
-                let v = model.triangles[tri as usize].vertices[c] as usize;
+                let v = model.triangles[tri as usize][c] as usize;
                 corners.push((v, g, indices[3 * t + c]));
             }
         }
@@ -129,11 +130,7 @@ fn check(file: &Path, reference: &Value) -> (f32, f32) {
     };
     // The bind pose: the stored vertices, every skinning matrix the
     // identity.
-    let skeleton = Skeleton::new(&model).unwrap();
-    let influences = Influences::new(&model);
-    let mut matrices = vec![Mat4::IDENTITY; skeleton.joint_count()];
-    let mut skinned = vec![[0.0f32; 3]; model.vertices.len()];
-    influences.skin_positions(&model, &matrices, &mut skinned);
+    let skinned = model.skin(None);
     let stored: Vec<[f32; 3]> = model.vertices.iter().map(|v| v.position).collect();
     let bind = error(&stored, &rest).max(error(&skinned, &rest));
     assert!(
@@ -150,9 +147,7 @@ fn check(file: &Path, reference: &Value) -> (f32, f32) {
         let times = floats(&animation["times"]);
         for (t, pose) in times.iter().zip(animation["poses"].as_array().unwrap()) {
             let three: Vec<Vec<f32>> = pose.as_array().unwrap().iter().map(floats).collect();
-            skeleton.pose_at_time(start + t, &mut matrices);
-            skeleton.skinning_matrices(&mut matrices);
-            influences.skin_positions(&model, &matrices, &mut skinned);
+            let skinned = model.skin(Some(start + t));
             let e = error(&skinned, &three);
             assert!(
                 e <= 1e-3,

@@ -1,8 +1,34 @@
-//! The library's advice ([`retromodel::advice`]) in the command line's
-//! words: each remedy names the flag that applies it.
+//! The library's advice ([`retromodel::advice`]) and its problems with
+//! the options of a conversion ([`retromodel::convert::OptionProblem`]) in
+//! the command line's words: each remedy and each option names its flag.
 
 use retromodel::advice::{Advice, Remedy};
+use retromodel::convert::ConvertOption;
 use retromodel::Error;
+
+/// The flag of a conversion option (`--compile` stands for the MD2
+/// compiler's flags, all listed).
+fn flag(option: ConvertOption) -> String {
+    match option {
+        ConvertOption::Compile => "--fps, --player, --scale, --fit-height, --grid, --grid-from, \
+                                   --engine, --palette, --skin-format and --skin-name"
+            .to_string(),
+        ConvertOption::Quantize => "--quantize".to_string(),
+        ConvertOption::Compress => "--compress".to_string(),
+        ConvertOption::Clip => "--clip".to_string(),
+        ConvertOption::Frame => "--frame".to_string(),
+        ConvertOption::Anim => "--anim".to_string(),
+        ConvertOption::Time => "--time".to_string(),
+        ConvertOption::Layout => "--layout".to_string(),
+        ConvertOption::Repair => "--repair".to_string(),
+        ConvertOption::Skin => "--skin".to_string(),
+        ConvertOption::AsciiMaterials => "--materials".to_string(),
+        ConvertOption::AsciiBones => "--bones".to_string(),
+        ConvertOption::Md5Anim => "--md5anim".to_string(),
+        // An option added to the library before the command line has it.
+        other => other.name().to_string(),
+    }
+}
 
 /// One remedy, naming its flag.
 fn word(remedy: &Remedy) -> String {
@@ -35,8 +61,12 @@ pub fn words(advice: &Advice) -> String {
 }
 
 /// An advised error's text in the command line's words: the error, then
-/// its remedies naming flags; `None` for an error without advice.
+/// its remedies naming flags; a problem with the options, naming their
+/// flags; `None` for any other error.
 pub fn error_text(err: &Error) -> Option<String> {
+    if let Error::Option(problem) = err.unadvised() {
+        return Some(problem.words(flag));
+    }
     let advice = err.advice()?;
     let text = err.unadvised().to_string();
     Some(if advice.remedies.is_empty() {

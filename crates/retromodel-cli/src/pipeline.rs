@@ -174,7 +174,7 @@ fn in_context(err: Error, input: &Path, out: &Path) -> anyhow::Error {
     if let Some(text) = crate::advice::error_text(&err) {
         let error = anyhow::anyhow!(text);
         return match err.unadvised() {
-            Error::InvalidOptions { .. } => error,
+            Error::InvalidOptions { .. } | Error::Option(_) => error,
             _ => error.context(input.display().to_string()),
         };
     }

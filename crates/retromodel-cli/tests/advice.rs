@@ -270,3 +270,51 @@ fn too_many_groups_for_milkshape_is_refused_without_api_names() {
     assert!(err.contains("join meshes"), "{err}");
     assert_no_api(&err);
 }
+
+/// Options that do not apply are named by their flags, as the user typed
+/// them: the library's problem (which options, what conflict) worded by
+/// the command line.
+#[test]
+fn options_that_do_not_apply_are_named_by_their_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/models/sample.md2");
+    let sample = sample.to_str().unwrap();
+    let obj = dir.path().join("a.obj");
+    let glb = dir.path().join("a.glb");
+    let (obj, glb) = (obj.to_str().unwrap(), glb.to_str().unwrap());
+    for (args, said) in [
+        (
+            vec!["--time", "1", sample, obj],
+            "--time applies to MS3D models; use --frame (and --anim) for MD2",
+        ),
+        (
+            vec!["--quantize", sample, obj],
+            "--quantize and --compress apply to glTF output (.glb, .gltf)",
+        ),
+        (
+            vec!["--fps", "5", sample, obj],
+            "--fps, --player, --scale, --fit-height, --grid, --grid-from, --engine, \
+             --palette, --skin-format and --skin-name apply to .md2 output",
+        ),
+        (
+            vec!["--frame", "1", sample, glb],
+            "--frame, --anim and --time apply to OBJ output only (glTF keeps every frame)",
+        ),
+        (
+            vec!["--frame", "999", sample, obj],
+            "--frame 999: animation \"stand\" has 10 frames",
+        ),
+    ] {
+        let mut argv = vec!["convert"];
+        // `--frame 999` needs an animation to count in.
+        if args[1] == "999" {
+            argv.extend(["--anim", "stand"]);
+        }
+        argv.extend(&args);
+        let o = run(&argv);
+        let err = stderr(&o);
+        assert!(!o.status.success(), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert_no_api(&err);
+    }
+}

@@ -1,11 +1,13 @@
-//! The library's advice ([`retromodel::advice`]) for Python: worded with
-//! the keyword arguments of `compile_md2` and `compile_ms3d`, and as data
+//! The library's advice ([`retromodel::advice`]) and its problems with
+//! conversion options for Python: worded with the keyword arguments of
+//! `compile_md2`, `compile_ms3d`, `to_obj` and `to_glb`, and as data
 //! (`limit` and `remedies` dicts) so that a caller such as the Blender
 //! add-on can word it with its own labels.
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use retromodel::advice::{Advice, Limit, Quantity, Remedy};
+use retromodel::convert::{ConvertOption, OptionProblem};
 
 /// One remedy, naming its keyword argument.
 fn word(remedy: &Remedy) -> String {
@@ -27,6 +29,27 @@ fn word(remedy: &Remedy) -> String {
             .to_string(),
         other => other.to_string(),
     }
+}
+
+/// A conversion option named by its keyword argument (`to_obj`'s
+/// `frame=`, `to_glb`'s `quantize=`, `info`'s `clips=` ...); options that
+/// no function here takes keep the library's neutral name.
+fn keyword(option: ConvertOption) -> String {
+    match option {
+        ConvertOption::Quantize => "quantize=".to_string(),
+        ConvertOption::Compress => "compress=".to_string(),
+        ConvertOption::Clip => "clips=".to_string(),
+        ConvertOption::Frame => "frame=".to_string(),
+        ConvertOption::Anim => "anim=".to_string(),
+        ConvertOption::Time => "time=".to_string(),
+        ConvertOption::Compile => "compile_md2's keyword arguments".to_string(),
+        other => format!("the {} option", other.name()),
+    }
+}
+
+/// A problem with the options of a conversion, in Python's words.
+pub fn option_problem(problem: &OptionProblem) -> String {
+    problem.words(keyword)
 }
 
 /// `text` followed by the remedies of `advice` in Python's words.

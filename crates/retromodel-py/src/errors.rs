@@ -28,7 +28,10 @@ create_exception!(
 /// {"remedy": "engine", "engine": "ufoai", "allows": 1023, ...}]`), for a
 /// caller to word them its own way.
 pub fn to_py(e: retromodel::Error) -> PyErr {
-    let reason = e.unadvised().to_string();
+    let reason = match e.unadvised() {
+        retromodel::Error::Option(problem) => crate::advice::option_problem(problem),
+        other => other.to_string(),
+    };
     let err = Error::new_err(crate::advice::worded(reason.clone(), e.advice()));
     Python::attach(|py| {
         let value = err.value(py);

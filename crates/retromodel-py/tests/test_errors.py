@@ -85,8 +85,15 @@ def test_format_specific_calls_raise(corpus):
 
 def test_options_that_do_not_apply_raise(corpus):
     md2 = retromodel.load(sample_md2(corpus))
-    with pytest.raises(retromodel.Error, match="time"):
+    # Conversion options are named by this module's keyword arguments,
+    # never by the command line's flags.
+    with pytest.raises(retromodel.Error) as e:
         md2.to_obj(time=1.0)
+    assert str(e.value) == "time= applies to MS3D models; use frame= (and anim=) for MD2"
+    stand = next(a["frame_count"] for a in md2.info()["animations"] if a["name"] == "stand")
+    with pytest.raises(retromodel.Error) as e:
+        md2.to_obj(anim="stand", frame=stand)
+    assert str(e.value) == f'frame= {stand}: animation "stand" has {stand} frames'
     with pytest.raises(retromodel.Error, match="engine"):
         md2.validate(engine="doom")
     with pytest.raises(retromodel.Error, match="grid"):

@@ -22,6 +22,9 @@
 //!   as GLB, `.gltf` with `data:` URIs or external files), written from
 //!   the glTF 2.0 specification, not with the library's exporter.
 //! - [`cli`]: running the CLI binary.
+//! - [`milkshape`]: an MS3D evaluator from the format notes: reads the
+//!   bytes itself and poses and skins as MilkShape's viewer does, sharing
+//!   no code with the library's `ms3d` module.
 //!
 //! The library is used with its default features off; this crate's
 //! features turn on what a module needs (`export`: the library's `gltf`;
@@ -49,6 +52,7 @@ pub mod md2_checks;
 pub mod md2_compile_checks;
 pub mod md2_unused;
 pub mod md5_builder;
+pub mod milkshape;
 pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;
 pub mod ms3d_checks;

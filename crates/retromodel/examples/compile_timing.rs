@@ -1,8 +1,10 @@
-//! Times `md2::compile` on a model: an MD2 through `Scene::from_md2`, or
-//! an MS3D through `Scene::from_ms3d`.
+//! Times `md2::compile` on a model: an MD2 through `Scene::from_md2`, an
+//! MS3D through `Scene::from_ms3d`, or a glTF (`.glb`, `.gltf`, such as an
+//! MD2 converted to glTF, for MD2 -> glb -> MD2) through `gltf::import`.
 //!
 //! ```sh
 //! cargo run --release --example compile_timing -- ../shared/corpus/md2/assimpdeb_faerie.md2
+//! cargo run --release --example compile_timing -- ../shared/corpus/gltf/blender_walker.glb
 //! cargo run --release --example compile_timing -- ../shared/corpus/ms3d/glscene_Woman4.ms3d 5 ufoai
 //! ```
 //!
@@ -10,12 +12,14 @@
 
 use std::time::Instant;
 
-use retromodel::md2::compile::{compile, CompileOptions, Engine};
+use retromodel::gltf::{import, ImportOptions};
+use retromodel::md2::compile::{compile, CompileOptions, Engine, SkinFormat};
 use retromodel::md2::Md2;
 use retromodel::md2::Md2SceneOptions;
 use retromodel::ms3d::Ms3d;
 use retromodel::ms3d::Ms3dSceneOptions;
 use retromodel::scene::Scene;
+use retromodel::texture::TextureResolver;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -28,16 +32,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => Engine::Quake2,
     };
     let bytes = std::fs::read(&path)?;
-    let scene = if path.to_ascii_lowercase().ends_with(".ms3d") {
+    let lower = path.to_ascii_lowercase();
+    let scene = if lower.ends_with(".ms3d") {
         Scene::from_ms3d(&Ms3d::from_bytes(&bytes)?, &Ms3dSceneOptions::default())?
+    } else if lower.ends_with(".glb") || lower.ends_with(".gltf") {
+        let resolver = TextureResolver::for_model_file(std::path::Path::new(&path));
+        import(&bytes, Some(&resolver), &ImportOptions::default())?.scene
     } else {
         Scene::from_md2(&Md2::from_bytes(&bytes)?, &Md2SceneOptions::default())
     };
-    let options = CompileOptions {
+    let mut options = CompileOptions {
         fps,
         engine,
         ..CompileOptions::default()
     };
+    // As `retromodel convert` compiles: a PNG skin (an 8-bit PCX needs the
+    // game's palette, which only the user can give).
+    options.skin.format = SkinFormat::Png;
     // One warm-up run, then the best of five.
     let compiled = compile(&scene, &options)?;
     let mut best = f64::INFINITY;

@@ -156,14 +156,22 @@ pub enum Error {
         #[source]
         source: crate::texture::TextureError,
     },
-    /// Conversion options that conflict or do not apply to the model or
-    /// the output (`ConvertOptions::check` of the `convert` module);
-    /// options are named as the command line's flags.
+    /// Options of a compile or a render that cannot be used (a skin size
+    /// out of range, an animation the model does not have ...), in words
+    /// that name no front end's flags.
     #[error("{message}")]
     InvalidOptions {
-        /// What is wrong, e.g. `--time applies to MS3D models; ...`.
+        /// What is wrong, e.g. `no animation "run" (the model has: stand)`.
         message: String,
     },
+    /// Conversion options that conflict, do not apply to the model or the
+    /// output, or have a value that cannot be used, as data
+    /// (`OptionProblem`, of the `convert` module): each front end words it
+    /// with its own names for the options (`OptionProblem::words`);
+    /// `Display` uses neutral names.
+    #[cfg(feature = "scene")]
+    #[error("{0}")]
+    Option(crate::option_problem::OptionProblem),
     /// A Wavefront OBJ that cannot be read, with its line (1-based) where
     /// known.
     #[error("OBJ{}: {message}", .line.map_or(String::new(), |l| format!(" line {l}")))]
@@ -268,6 +276,8 @@ impl Error {
             | Error::NotBuiltIn { .. } => Some(0),
             Error::Rejected(problem) => problem.offset,
             Error::Advised { error, .. } => error.offset(),
+            #[cfg(feature = "scene")]
+            Error::Option(_) => None,
             #[cfg(feature = "textures")]
             Error::Texture { source, .. } => source.offset(),
             Error::Unwritable { .. }

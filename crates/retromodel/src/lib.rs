@@ -82,6 +82,8 @@ mod model;
 pub mod ms3d;
 #[cfg(feature = "scene")]
 pub mod obj;
+#[cfg(feature = "scene")]
+mod option_problem;
 mod parallel;
 mod problem;
 #[cfg(feature = "render")]

@@ -1,8 +1,9 @@
 //! The library's layers point one way (issue 24):
 //!
 //! - at the bottom `bytes`, `clip`, `texture`, `engine` (the list of MD2
-//!   engines), `format_kind` (the list of formats) (and `name`,
-//!   `parallel`, `problem`) name nothing above them;
+//!   engines), `format_kind` (the list of formats), `option_problem`
+//!   (conversion options' problems as data) (and `name`, `parallel`,
+//!   `problem`) name nothing above them;
 //! - `error` and `advice` name the bottom and each other, but no format,
 //!   none of `model`, `format`, `convert`, and neither `scene` nor
 //!   `render` (not even in doc links);
@@ -38,8 +39,8 @@ const ABOVE_FORMATS: &[&str] = &[
 fn forbidden(top: &str) -> Option<Vec<&'static str>> {
     let mut v: Vec<&'static str> = Vec::new();
     match top {
-        "bytes" | "clip" | "texture" | "engine" | "format_kind" | "name" | "parallel"
-        | "problem" => {
+        "bytes" | "clip" | "texture" | "engine" | "format_kind" | "option_problem" | "name"
+        | "parallel" | "problem" => {
             v.extend(FORMATS);
             v.extend(ABOVE_FORMATS);
             v.extend(["scene", "render", "advice"]);
@@ -268,4 +269,5 @@ fn the_check_sees_every_way_of_naming_a_module() {
     assert!(rule("advice", "md2") && !rule("advice", "engine") && !rule("error", "advice"));
     assert!(rule("md2", "format") && rule("ms3d", "Format") && !rule("md2", "format_kind"));
     assert!(rule("engine", "md2") && rule("format_kind", "format"));
+    assert!(rule("option_problem", "convert") && rule("option_problem", "format"));
 }

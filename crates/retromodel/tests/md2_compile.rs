@@ -1067,3 +1067,38 @@ fn a_player_layout_does_not_take_the_frame_names_of_a_record_that_is_no_player()
         .collect();
     assert_eq!(written, table);
 }
+
+/// A mesh that kept its MD2 record but lost the vertex map (Blender keeps
+/// a mesh's extras as custom properties, not the `_MD2_VERTEX` attribute)
+/// is the user's mesh now: its frames are baked afresh with no warning
+/// about the record, and the record's skin names and size still come
+/// back (read here from the sample's own header bytes).
+#[test]
+fn a_record_without_its_vertex_map_is_baked_afresh_without_a_warning() {
+    use retromodel::md2::Md2SceneOptions;
+    let original = retromodel::md2::sample::sample_model();
+    let bytes = original.to_bytes().unwrap();
+    let mut scene = Scene::from_md2(&original, &Md2SceneOptions::default());
+    let extras = scene.meshes[0].extras.as_object_mut().unwrap();
+    assert!(extras.remove("attributes").is_some());
+    let c = compile(&scene, &CompileOptions::default()).expect("compiles");
+    assert!(!c.report.reused_md2_source);
+    assert!(
+        !c.warnings
+            .iter()
+            .any(|w| matches!(w, CompileWarning::Md2SourceIgnored { .. })),
+        "{:?}",
+        c.warnings
+    );
+    // The header's skin width, height and count (bytes 8, 12, 20), and
+    // the first skin name (64 bytes at ofs_skins, byte 44).
+    let le = |o: usize| i32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    assert_eq!(c.model.skin_width, le(8));
+    assert_eq!(c.model.skin_height, le(12));
+    assert_eq!(c.model.skins.len() as i32, le(20));
+    let at = le(44) as usize;
+    let name = &bytes[at..at + 64];
+    let name = &name[..name.iter().position(|&b| b == 0).unwrap()];
+    assert_eq!(c.model.skins[0].as_bytes(), name);
+    assert_eq!(c.model.frames.len(), original.frames.len());
+}

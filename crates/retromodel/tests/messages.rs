@@ -3,7 +3,10 @@
 //! their test modules). A literal holding `Name::name` is a message that
 //! would show a user `CompileOptions::fps` or `Engine::UfoAi` instead of
 //! the option they have; the library returns advice as data
-//! (`retromodel::advice`) and each front end words it.
+//! (`retromodel::advice`) and each front end words it. The library's own
+//! literals also name no command-line flag (`--frame`): its problems with
+//! options are data too (`retromodel::convert::OptionProblem`), worded by
+//! each front end with its flags or keywords.
 
 use std::path::{Path, PathBuf};
 
@@ -105,6 +108,14 @@ fn names_api(s: &str) -> bool {
     })
 }
 
+/// Whether `s` holds `--x`, a command-line flag: `--` followed by a
+/// letter.
+fn names_flag(s: &str) -> bool {
+    s.as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'-' && w[1] == b'-' && w[2].is_ascii_alphabetic())
+}
+
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -124,6 +135,9 @@ fn the_lexer_finds_literals_and_skips_comments_and_chars() {
     assert!(names_api("set SkinOptions::size"));
     assert!(!names_api("12:30 and a::"));
     assert!(!names_api("a data: URI"));
+    assert!(names_flag("--time applies to MS3D models"));
+    assert!(names_flag("use --frame"));
+    assert!(!names_flag("a -- b, x--, -1"));
 }
 
 #[test]
@@ -148,6 +162,41 @@ fn no_message_names_rust_api() {
     assert!(
         found.is_empty(),
         "messages naming Rust API:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The library's sources (outside their test modules), as
+/// `(file, literal line, literal)` for every string literal.
+fn library_literals() -> Vec<(PathBuf, usize, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    assert!(files.len() > 50, "{} files", files.len());
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+        for (line, literal) in string_literals(code) {
+            out.push((file.clone(), line, literal));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_library_message_names_a_command_line_flag() {
+    let literals = library_literals();
+    // The lint sees literals at all (a lexer that found none would pass).
+    assert!(literals.len() > 500, "{} literals", literals.len());
+    let found: Vec<String> = literals
+        .iter()
+        .filter(|(_, _, literal)| names_flag(literal))
+        .map(|(file, line, literal)| format!("{}:{line}: {literal:?}", file.display()))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "library messages naming command-line flags:\n{}",
         found.join("\n")
     );
 }

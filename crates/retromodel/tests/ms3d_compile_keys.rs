@@ -2,10 +2,11 @@
 //! interpolation (LINEAR, STEP, CUBICSPLINE, and all three in one action):
 //! the rig of `retromodel_testkit::rig_gltf` (shaped as Blender's exporter
 //! writes one; Blender itself is not needed) is compiled, written and read
-//! back, and evaluated by [`milkshape`], an evaluator written here from
-//! `MS3D.md` (MilkShape's viewer: Euler keys slerped, positions Hermite
-//! with looped tangents, key times in seconds sampled in frames), which
-//! shares no code with the library's. Every source vertex must be within
+//! back, and evaluated by `retromodel_testkit::milkshape`, an evaluator
+//! written from `MS3D.md` (it reads the bytes itself; MilkShape's viewer:
+//! Euler keys slerped, positions Hermite with looped tangents, key times
+//! in seconds sampled in frames), which shares no code with the
+//! library's. Every source vertex must be within
 //! 1e-3 of the extent of the source's at every 1/30 s of every clip and
 //! halfway between, and the bind pose within 1e-5:
 //!
@@ -19,164 +20,12 @@
 
 use std::path::{Path, PathBuf};
 
-use glam::{DMat4, DQuat, DVec3, Vec3};
+use glam::Vec3;
 use retromodel::gltf::{import, ImportOptions};
 use retromodel::ms3d::compile::{compile, Ms3dCompileOptions, Ms3dCompiled};
-use retromodel::ms3d::Ms3d;
 use retromodel::scene::{Pose, Scene};
+use retromodel_testkit::milkshape::{self, Milkshape};
 use serde_json::{json, Value};
-
-/// MilkShape's viewer, from `/work/shared/formats/MS3D.md` ("Skeletal
-/// animation — as MilkShape's own viewer does it").
-mod milkshape {
-    use super::*;
-
-    /// `Rz(z) · Ry(y) · Rx(x)`.
-    pub fn euler(a: [f32; 3]) -> DQuat {
-        let [x, y, z] = a.map(f64::from);
-        DQuat::from_rotation_z(z) * DQuat::from_rotation_y(y) * DQuat::from_rotation_x(x)
-    }
-
-    fn slerp(a: DQuat, b: DQuat, t: f64) -> DQuat {
-        let b = if a.dot(b) < 0.0 { -b } else { b };
-        let d = a.dot(b).clamp(-1.0, 1.0);
-        if d > 1.0 - 1e-12 {
-            return (a * (1.0 - t) + b * t).normalize();
-        }
-        let w = d.acos();
-        (a * ((1.0 - t) * w).sin() + b * (t * w).sin()) * (1.0 / w.sin())
-    }
-
-    /// The interval `[i, i + 1]` with `time[i] <= f < time[i + 1]`.
-    fn interval(times: &[f64], f: f64) -> Option<usize> {
-        (0..times.len().saturating_sub(1)).find(|&i| f >= times[i] && f < times[i + 1])
-    }
-
-    fn rotation(keys: &[retromodel::ms3d::Key], fps: f64, f: f64) -> DQuat {
-        if keys.is_empty() {
-            return DQuat::IDENTITY;
-        }
-        let times: Vec<f64> = keys.iter().map(|k| f64::from(k.time) * fps).collect();
-        match interval(&times, f) {
-            Some(i) => {
-                let t = (f - times[i]) / (times[i + 1] - times[i]);
-                slerp(euler(keys[i].value), euler(keys[i + 1].value), t)
-            }
-            None if f < times[0] => euler(keys[0].value),
-            None => euler(keys[keys.len() - 1].value),
-        }
-    }
-
-    fn position(keys: &[retromodel::ms3d::Key], fps: f64, f: f64) -> DVec3 {
-        if keys.is_empty() {
-            return DVec3::ZERO;
-        }
-        let n = keys.len();
-        let times: Vec<f64> = keys.iter().map(|k| f64::from(k.time) * fps).collect();
-        let p = |k: usize| DVec3::from(keys[k].value.map(f64::from));
-        let tangent = |k: usize| -> (DVec3, DVec3) {
-            if n <= 2 {
-                return (DVec3::ZERO, DVec3::ZERO);
-            }
-            let k0 = if k == 0 { n - 1 } else { k - 1 };
-            let k2 = if k + 1 == n { 0 } else { k + 1 };
-            let dir = p(k2) - p(k0);
-            let (dt1, dt2) = (times[k] - times[k0], times[k2] - times[k]);
-            (dir * dt1 / (dt1 + dt2), dir * dt2 / (dt1 + dt2))
-        };
-        match interval(&times, f) {
-            Some(i) => {
-                let t = (f - times[i]) / (times[i + 1] - times[i]);
-                let (t2, t3) = (t * t, t * t * t);
-                p(i) * (2.0 * t3 - 3.0 * t2 + 1.0)
-                    + tangent(i).1 * (t3 - 2.0 * t2 + t)
-                    + p(i + 1) * (-2.0 * t3 + 3.0 * t2)
-                    + tangent(i + 1).0 * (t3 - t2)
-            }
-            None if f < times[0] => p(0),
-            None => p(n - 1),
-        }
-    }
-
-    /// Every vertex of `model` skinned at `seconds` on its timeline
-    /// (`None`: the bind pose).
-    pub fn skin(model: &Ms3d, seconds: Option<f32>) -> Vec<[f32; 3]> {
-        let fps = f64::from(model.fps.max(1.0));
-        let n = model.joints.len();
-        let parent: Vec<Option<usize>> = model
-            .joints
-            .iter()
-            .map(|j| model.joints.iter().position(|p| p.name == j.parent))
-            .collect();
-        let mut bind = vec![DMat4::IDENTITY; n];
-        let mut posed = vec![DMat4::IDENTITY; n];
-        // Parents come first in the compiler's files; checked here.
-        for (i, j) in model.joints.iter().enumerate() {
-            let local = DMat4::from_rotation_translation(
-                euler(j.rotation),
-                DVec3::from(j.position.map(f64::from)),
-            );
-            let animated = match seconds {
-                Some(s) => {
-                    let f = f64::from(s) * fps;
-                    local
-                        * DMat4::from_rotation_translation(
-                            rotation(&j.rotation_keys, fps, f),
-                            position(&j.position_keys, fps, f),
-                        )
-                }
-                None => local,
-            };
-            match parent[i] {
-                Some(p) => {
-                    assert!(p < i, "joint {i}: parent {p} after it");
-                    bind[i] = bind[p] * local;
-                    posed[i] = posed[p] * animated;
-                }
-                None => {
-                    bind[i] = local;
-                    posed[i] = animated;
-                }
-            }
-        }
-        let skinning: Vec<DMat4> = (0..n).map(|i| posed[i] * bind[i].inverse()).collect();
-        let records = model.extras.vertices.as_ref().map(|v| &v.records);
-        model
-            .vertices
-            .iter()
-            .enumerate()
-            .map(|(v, vertex)| {
-                let p = DVec3::from(vertex.position.map(f64::from));
-                let (ids, w) = match records.and_then(|r| r.get(v)) {
-                    Some(r) if r.weights != [0, 0, 0] => {
-                        let w = r.weights.map(f64::from);
-                        (
-                            [vertex.bone_id, r.bone_ids[0], r.bone_ids[1], r.bone_ids[2]],
-                            [w[0], w[1], w[2], 100.0 - w[0] - w[1] - w[2]],
-                        )
-                    }
-                    _ => ([vertex.bone_id, -1, -1, -1], [100.0, 0.0, 0.0, 0.0]),
-                };
-                if ids[0] < 0 || ids[0] as usize >= n {
-                    return vertex.position;
-                }
-                let mut out = DVec3::ZERO;
-                let mut used = 0.0;
-                for k in 0..4 {
-                    if w[k] <= 0.0 || ids[k] < 0 || ids[k] as usize >= n {
-                        break;
-                    }
-                    out += skinning[ids[k] as usize].transform_point3(p) * (w[k] / 100.0);
-                    used += w[k];
-                }
-                if used == 0.0 {
-                    out = skinning[ids[0] as usize].transform_point3(p);
-                }
-                out.to_array().map(|x| x as f32)
-            })
-            .collect()
-    }
-}
 
 /// The rig, written to a temporary folder, imported and compiled.
 struct Case {
@@ -184,8 +33,8 @@ struct Case {
     file: PathBuf,
     scene: Scene,
     compiled: Ms3dCompiled,
-    /// Read back from the written bytes.
-    model: Ms3d,
+    /// Read back from the written bytes by the test kit's evaluator.
+    model: Milkshape,
     extent: f32,
 }
 
@@ -208,7 +57,7 @@ fn case_of(glb: Vec<u8>) -> Case {
     std::fs::write(&file, &glb).unwrap();
     let scene = import(&glb, None, &ImportOptions::default()).unwrap().scene;
     let compiled = compile(&scene, &Ms3dCompileOptions::default()).unwrap();
-    let model = Ms3d::from_bytes(&compiled.model.to_bytes().unwrap()).unwrap();
+    let model = milkshape::parse(&compiled.model.to_bytes().unwrap()).unwrap();
     // The source's bind-pose box.
     let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
     for m in &scene.meshes {
@@ -235,13 +84,10 @@ fn times(duration: f32) -> Vec<f32> {
 
 /// Where on the MS3D's timeline the clip of animation `a` starts, in
 /// seconds (its first frame over the fps).
-fn clip_start(model: &Ms3d, name: &str) -> f64 {
-    let clip = model
-        .clips()
-        .into_iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no clip {name}"));
-    f64::from(clip.first_frame) / f64::from(model.fps.max(1.0))
+fn clip_start(model: &Milkshape, name: &str) -> f64 {
+    model
+        .clip_start(name)
+        .unwrap_or_else(|| panic!("no clip {name}"))
 }
 
 /// The source's vertices (scene order, per mesh) at `t` of animation `a`.
@@ -326,7 +172,7 @@ fn matches_the_source(case: &Case, animations: usize) {
     let mut pose = Pose::new(&case.scene).unwrap();
     let rest = worst(
         case,
-        &milkshape::skin(&case.model, None),
+        &case.model.skin(None),
         &source(&case.scene, &mut pose, None, 0.0),
     );
     assert!(rest <= 1e-5 * case.extent, "bind pose {rest}");
@@ -338,7 +184,7 @@ fn matches_the_source(case: &Case, animations: usize) {
         t.extend((1..anim.channels[0].times.len()).map(|k| anim.channels[0].times[k] - 2e-3));
         let mut largest = 0.0f32;
         for &t in &t {
-            let skinned = milkshape::skin(&case.model, Some((start + f64::from(t)) as f32));
+            let skinned = case.model.skin(Some((start + f64::from(t)) as f32));
             let e = worst(case, &skinned, &source(&case.scene, &mut pose, Some(a), t));
             assert!(
                 e <= 1e-3 * case.extent,
@@ -356,7 +202,7 @@ fn matches_the_source(case: &Case, animations: usize) {
         let mut at_frames = 0.0f32;
         for i in 0..=frames {
             let t = (i as f64 / (2.0 * fps)) as f32;
-            let skinned = milkshape::skin(&case.model, Some((start + f64::from(t)) as f32));
+            let skinned = case.model.skin(Some((start + f64::from(t)) as f32));
             let e = worst(case, &skinned, &source(&case.scene, &mut pose, Some(a), t));
             at_frames = at_frames.max(e / case.extent);
         }
@@ -391,7 +237,7 @@ fn a_step_becomes_keys_a_tiny_time_apart_and_key_counts_stay_small() {
         .model
         .joints
         .iter()
-        .find(|j| j.name.to_string_lossy() == "Spine")
+        .find(|j| j.name == b"Spine")
         .expect("a Spine joint");
     let start = clip_start(&case.model, "Stepped");
     // The Stepped action's keys are every 0.25 s; each step after 0 has a
@@ -466,13 +312,13 @@ fn matches_three_js(case: fn() -> Case) {
     let case = case();
     let mut frames = vec![json!({
         "name": "rest", "animation": Value::Null, "time": 0.0,
-        "positions": by_source(&case, &milkshape::skin(&case.model, None)),
+        "positions": by_source(&case, &case.model.skin(None)),
         "allowed": 1e-5 * case.extent,
     })];
     for (a, anim) in case.scene.animations.iter().enumerate() {
         let start = clip_start(&case.model, &anim.name);
         for t in times(anim.duration()) {
-            let skinned = milkshape::skin(&case.model, Some((start + f64::from(t)) as f32));
+            let skinned = case.model.skin(Some((start + f64::from(t)) as f32));
             frames.push(json!({
                 "name": format!("{}@{t}", anim.name), "animation": a,
                 "animation_name": anim.name, "time": t,

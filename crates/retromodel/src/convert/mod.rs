@@ -34,6 +34,7 @@ mod outputs;
 mod prepare;
 
 pub use crate::md2::compile::CompileOptions;
+pub use crate::option_problem::{ConvertOption, OptionProblem};
 pub use options::{ConvertOptions, OutputFormat};
 pub use outputs::OutputFile;
 #[cfg(feature = "textures")]
@@ -290,12 +291,9 @@ impl<'a> Converter<'a> {
         let mut model = Model::read_with(input, &self.read_context(input_name))?;
         if !self.md5_animations.is_empty() {
             let Model::Md5(m) = &mut model else {
-                return Err(Error::InvalidOptions {
-                    message: format!(
-                        "--md5anim applies to MD5 models (.md5mesh), not {}",
-                        model.format()
-                    ),
-                });
+                return Err(Error::Option(OptionProblem::Md5AnimNeedsMd5 {
+                    format: model.format(),
+                }));
             };
             for file in self.md5_animations {
                 m.add_animation_file(file)?;
@@ -371,12 +369,9 @@ impl<'a> Converter<'a> {
     fn combine(&self, model: Model) -> Result<Model> {
         use crate::ms3d::ascii::AsciiModel;
         let Model::Ms3dAscii(meshes) = model else {
-            return Err(Error::InvalidOptions {
-                message: format!(
-                    "--materials and --bones apply to MilkShape 3D ASCII meshes files, not {}",
-                    model.format()
-                ),
-            });
+            return Err(Error::Option(OptionProblem::AsciiPartsNeedAscii {
+                format: model.format(),
+            }));
         };
         let part = |b: Option<&[u8]>| b.map(AsciiModel::parse).transpose();
         let (materials, bones) = (part(self.ascii_parts.0)?, part(self.ascii_parts.1)?);
@@ -541,9 +536,7 @@ fn compile_ms3d(
 fn pose(scene: &mut Scene, options: &ConvertOptions) -> Result<()> {
     if let Some(t) = options.time {
         if !t.is_finite() || t < 0.0 {
-            return Err(Error::InvalidOptions {
-                message: format!("--time {t}: must be a non-negative number of seconds"),
-            });
+            return Err(Error::Option(OptionProblem::BadTime { time: t }));
         }
         let index = match options.anim.first() {
             Some(name) => animation_index(scene, name)?,
@@ -568,12 +561,11 @@ fn pose(scene: &mut Scene, options: &ConvertOptions) -> Result<()> {
         .first()
         .map_or(&[][..], |c| c.times.as_slice());
     let Some(&time) = keys.get(frame) else {
-        return Err(Error::InvalidOptions {
-            message: format!(
-                "--frame {frame}: animation {name:?} has {} frames",
-                keys.len()
-            ),
-        });
+        return Err(Error::Option(OptionProblem::FrameOutOfRange {
+            frame,
+            animation: name.clone(),
+            frames: keys.len(),
+        }));
     };
     let mut pose = Pose::new(scene)?;
     pose.sample(scene, index, time);

@@ -7,6 +7,8 @@ use crate::md2::Layout;
 use crate::model::Model;
 use crate::ms3d::Clip;
 
+use super::OptionProblem;
+
 /// A file format a conversion writes.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -213,9 +215,7 @@ impl ConvertOptions {
     /// before reading anything. Applies in batch mode too.
     pub fn check_output(&self, format: OutputFormat) -> Result<()> {
         if !(self.clip.is_empty() || format.is_gltf() || format == OutputFormat::Md2) {
-            return invalid(
-                "--clip applies to glTF output (.glb, .gltf) and .md2 output of MS3D models",
-            );
+            return invalid(OptionProblem::ClipNeedsGltfOrMd2Output);
         }
         Ok(())
     }
@@ -231,7 +231,7 @@ impl ConvertOptions {
         }
         let format_in = model.format();
         if !model.has_timeline() && !self.clip.is_empty() {
-            return invalid("--clip applies to MS3D models; MD2 animations come from frame names");
+            return invalid(OptionProblem::ClipNeedsTimeline);
         }
         let md2_out = format == OutputFormat::Md2;
         // Outputs that bake whole animations, which --anim chooses: .md2,
@@ -240,55 +240,45 @@ impl ConvertOptions {
             && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
         let bakes = md2_out || ms3d_compiled;
         if bakes && !self.anim.is_empty() && (self.frame.is_some() || self.time.is_some()) {
-            return invalid("--frame and --time apply to OBJ output; .md2 and .ms3d output bake whole animations (--anim chooses them)");
+            return invalid(OptionProblem::PoseWhenBaking);
         }
         if self.compile.is_some() && !md2_out {
-            return invalid("--fps, --player, --scale, --fit-height, --grid, --grid-from, --engine, --palette, --skin-format and --skin-name apply to .md2 output");
+            return invalid(OptionProblem::CompileNeedsMd2Output);
         }
         if self.anim.len() > 1 && !bakes {
-            return invalid(
-                "--anim takes one animation for OBJ output (several only for .md2 and compiled .ms3d output)",
-            );
+            return invalid(OptionProblem::OneAnimation);
         }
         let posed =
             self.frame.is_some() || (!self.anim.is_empty() && !bakes) || self.time.is_some();
         if posed {
             if format_in == Format::Md2 && self.time.is_some() {
-                return invalid("--time applies to MS3D models; use --frame (and --anim) for MD2");
+                return invalid(OptionProblem::TimeOnMd2);
             }
             if format_in == Format::Ms3d && (self.frame.is_some() || !self.anim.is_empty()) {
-                return invalid("--frame and --anim apply to MD2 models; use --time for MS3D");
+                return invalid(OptionProblem::FrameOnMs3d);
             }
             if !matches!(format_in, Format::Md2 | Format::Ms3d) && self.frame.is_some() {
-                return invalid(
-                    "--frame applies to MD2 models; use --time (and --anim) for glTF and OBJ",
-                );
+                return invalid(OptionProblem::FrameNeedsMd2);
             }
             if format != OutputFormat::Obj {
-                return invalid(
-                    "--frame, --anim and --time apply to OBJ output only (glTF keeps every frame)",
-                );
+                return invalid(OptionProblem::PoseNeedsObjOutput);
             }
         }
         if (self.quantize || self.compress) && !format.is_gltf() {
-            return invalid("--quantize and --compress apply to glTF output (.glb, .gltf)");
+            return invalid(OptionProblem::QuantizeNeedsGltfOutput);
         }
         let rewrite = md2_out && matches!(model, Model::Md2(_)) && self.compile.is_none();
         if (self.repair || self.layout != Layout::Standard) && !rewrite {
-            return invalid(
-                "--repair and --layout apply to MD2 output of MD2 models (not recompiled)",
-            );
+            return invalid(OptionProblem::RepairNeedsMd2Rewrite);
         }
         #[cfg(feature = "textures")]
         if self.skin.is_some() && !(format.is_scene_export() || md2_out && !rewrite) {
-            return invalid("--skin applies to glTF and OBJ output, and to compiled .md2 output");
+            return invalid(OptionProblem::SkinNotUsed);
         }
         Ok(())
     }
 }
 
-fn invalid(message: &str) -> Result<()> {
-    Err(Error::InvalidOptions {
-        message: message.to_string(),
-    })
+fn invalid(problem: OptionProblem) -> Result<()> {
+    Err(Error::Option(problem))
 }

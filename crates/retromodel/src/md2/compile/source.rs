@@ -350,7 +350,8 @@ fn raw_normals_of(
         .ok_or_else(|| "a raw_normals entry is out of range".to_string())
 }
 
-/// The MD2 record of `scene`: `Ok(None)` when no mesh carries one,
+/// The MD2 record of `scene`: `Ok(None)` when no mesh carries one, or the
+/// one that does has lost its vertex map (an editor's export),
 /// `Err(reason)` when one does but it cannot be used as it is.
 pub(crate) fn find(scene: &Scene) -> Result<Option<Md2Source>, String> {
     let (Some(mesh), count) = carriers(scene) else {
@@ -365,6 +366,18 @@ pub(crate) fn find(scene: &Scene) -> Result<Option<Md2Source>, String> {
         return Err("the scene has more meshes than the MD2 it came from".to_string());
     }
     let m = &scene.meshes[mesh];
+    // A record without the vertex map is what an editor gives back (Blender
+    // keeps the mesh's extras as custom properties, not the `_MD2_VERTEX`
+    // attribute): the mesh is the user's now, and its frames are baked
+    // from it as from any scene's. Nothing is wrong, so nothing is said;
+    // the skins still come from the record (`recorded_skins`).
+    let Some(map) = m
+        .extras
+        .get("attributes")
+        .and_then(|a| a.get(VERTEX_ATTRIBUTE))
+    else {
+        return Ok(None);
+    };
     let record = &m.extras[MD2_KEY];
     let number = |key: &str| record.get(key).and_then(Value::as_u64);
     let num_vertices = number("num_vertices").ok_or("no num_vertices")? as usize;
@@ -395,12 +408,9 @@ pub(crate) fn find(scene: &Scene) -> Result<Option<Md2Source>, String> {
     if frames.iter().any(|f| !f.grid.is_valid()) {
         return Err("a recorded frame grid is not finite".to_string());
     }
-    let vertex_of: Vec<u32> = m
-        .extras
-        .get("attributes")
-        .and_then(|a| a.get(VERTEX_ATTRIBUTE))
-        .and_then(Value::as_array)
-        .ok_or("no _MD2_VERTEX attribute")?
+    let vertex_of: Vec<u32> = map
+        .as_array()
+        .ok_or("the mesh's MD2 vertex numbers are not a list")?
         .iter()
         .map(|v| {
             v.as_f64()
@@ -408,10 +418,10 @@ pub(crate) fn find(scene: &Scene) -> Result<Option<Md2Source>, String> {
                 .map(|x| x as u32)
         })
         .collect::<Option<_>>()
-        .ok_or("an _MD2_VERTEX value is not a vertex index")?;
+        .ok_or("one of the mesh's MD2 vertex numbers is not an MD2 vertex")?;
     if vertex_of.len() != m.positions.len() {
         return Err(format!(
-            "_MD2_VERTEX has {} values for {} vertices",
+            "the mesh has {} MD2 vertex numbers for {} vertices",
             vertex_of.len(),
             m.positions.len()
         ));
