@@ -527,8 +527,20 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
 
     fast_shape_keys = True
 
+    def invoke(self, context, event):
+        self._frame_grid_for_imported_md2(context)
+        return super().invoke(context, event)
+
     def execute(self, context):
+        self._frame_grid_for_imported_md2(context)
         return export_through_gltf(self, self.compile)
+
+    def _frame_grid_for_imported_md2(self, context):
+        """An imported MD2 (a mesh with its vertex map) exports on its
+        own per-frame grids unless "Grid" was chosen: then an unchanged
+        model's frames come back as they were (shared grids bake afresh)."""
+        if not self.properties.is_property_set("grid") and vertex_map.in_scene(context.scene.objects):
+            self.grid = "frame"
 
     def compile(self, rm, glb, name):
         palette = None
