@@ -10,6 +10,7 @@
 #   test_blender.py     import MD2, MS3D, MilkShape ASCII; export MD2 and MS3D;
 #                       options reach the compiler; bad files give a report
 #   test_roundtrip.py   every corpus MD2 and MS3D imported and exported back
+#   test_vertex_map.py  unchanged MD2s keep their frames, edited ones are baked afresh
 #   test_import_options.py   the import panel's options (when present; it
 #                       registers the source add-on itself, with the zip's
 #                       wheel in RETROMODEL_PYTHONPATH)
@@ -50,6 +51,7 @@ echo "add-on: $zip"
 python3 -m pip install "${pip_q[@]}" --root-user-action=ignore --no-deps --target "$tmp/site" "$tmp"/zip/retromodel_io/wheels/*.whl
 
 scripts=(test_blender.py test_roundtrip.py)
+if [ -f "$here/test_vertex_map.py" ]; then scripts+=(test_vertex_map.py); fi
 if [ -f "$here/test_import_options.py" ]; then scripts+=(test_import_options.py); fi
 
 # Runs a test script as __main__ and leaves with its status without the

@@ -31,13 +31,16 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, IntVectorProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import fast_export, import_options
+from . import fast_export, import_options, vertex_map
 
 # Whether an MD2 export of one shape-key animated mesh samples its shape
 # keys itself (fast_export.py), and what else it asks of Blender's glTF
 # exporter then; blender/bench_export.py changes them to compare.
 FAST_EXPORT = True
 FAST_GLTF = {}
+# Blender's glTF exporter takes `export_attributes` from 3.4 on (older ones
+# refuse the keyword).
+EXPORT_ATTRIBUTES = bpy.app.version >= (3, 4, 0)
 
 bl_info = {
     "name": "retromodel: Quake II MD2 and MilkShape 3D",
@@ -172,6 +175,9 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
         if self.fit_height or self.scale != 1.0:
             import_options.scale_objects(objects, self.scale, self.fit_height)
         if model.format == "md2":
+            # The MD2 vertex of each vertex, for an unchanged export to give
+            # the file's frames back byte for byte (vertex_map.py).
+            vertex_map.restore(*glb_json(glb), objects)
             import_options.apply_md2_skins(
                 objects,
                 info.get("skins") or [],
@@ -413,6 +419,8 @@ def _export(operator, compile_model, rm, progress, tmp):
         export_format="GLB",
         use_selection=operator.use_selection,
         export_extras=True,
+        # Application attributes: an imported MD2's `_MD2_VERTEX`.
+        **({"export_attributes": True} if EXPORT_ATTRIBUTES and vertex_map.in_scene(exported) else {}),
         # The fast export samples the shape keys' animations itself
         # (fast_export.py).
         **({"export_animations": False, **FAST_GLTF} if fast else {}),
@@ -427,11 +435,14 @@ def _export(operator, compile_model, rm, progress, tmp):
             f.write(glb_with_json(document, rest))
     progress.step(0.7, "compile")
     recorded = bpy.context.scene.get(RECORD_KEY)
+    with open(glb, "rb") as f:
+        document, rest = glb_json(f.read())
+    rest = vertex_map.as_integers(document, rest)
+    restored = glb_with_json(document, rest)
     if recorded:
-        with open(glb, "rb") as f:
-            restored = restore_record(f.read(), json.loads(recorded))
-        with open(glb, "wb") as f:
-            f.write(restored)
+        restored = restore_record(restored, json.loads(recorded))
+    with open(glb, "wb") as f:
+        f.write(restored)
     try:
         model, beside, warnings = compile_model(rm, glb, os.path.basename(operator.filepath))
     except (ValueError, OSError) as e:
@@ -516,8 +527,20 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
 
     fast_shape_keys = True
 
+    def invoke(self, context, event):
+        self._frame_grid_for_imported_md2(context)
+        return super().invoke(context, event)
+
     def execute(self, context):
+        self._frame_grid_for_imported_md2(context)
         return export_through_gltf(self, self.compile)
+
+    def _frame_grid_for_imported_md2(self, context):
+        """An imported MD2 (a mesh with its vertex map) exports on its
+        own per-frame grids unless "Grid" was chosen: then an unchanged
+        model's frames come back as they were (shared grids bake afresh)."""
+        if not self.properties.is_property_set("grid") and vertex_map.in_scene(context.scene.objects):
+            self.grid = "frame"
 
     def compile(self, rm, glb, name):
         palette = None
