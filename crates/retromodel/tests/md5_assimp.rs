@@ -11,6 +11,8 @@
 //! are all different: a cube cannot tell axes apart); the test maps ours
 //! the same way. Skipped when `assimp` is not installed.
 
+#![cfg(feature = "textures")]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

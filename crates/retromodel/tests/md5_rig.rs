@@ -137,6 +137,7 @@ fn validation_finds_what_is_wrong() {
         .validate()
         .iter()
         .any(|p| p.path == "md5anim \"bad\".hierarchy[4]" && p.message.contains("parent 1")));
+    #[cfg(feature = "scene")]
     assert!(m.to_scene("x").is_err());
 }
 

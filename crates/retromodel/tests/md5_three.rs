@@ -7,6 +7,8 @@
 //! are compared only in the bind pose. Skipped without node and
 //! `acceptance/node_modules` (required under CI).
 
+#![cfg(all(feature = "gltf", feature = "scene"))]
+
 use std::path::Path;
 
 use retromodel::md5::md5_axes as md2_axes;

@@ -119,7 +119,6 @@ impl Md5Model {
         scale: Option<&[u8]>,
     ) -> crate::Result<()> {
         let anim = Md5Anim::parse(anim)?;
-        #[cfg(feature = "scene")]
         let scale = match scale {
             Some(bytes) => {
                 let names: Vec<&str> = anim.hierarchy.iter().map(|h| h.name.as_str()).collect();
@@ -127,8 +126,6 @@ impl Md5Model {
             }
             None => None,
         };
-        #[cfg(not(feature = "scene"))]
-        let scale = scale.and(None);
         self.animations.push(Animation {
             name: name.to_string(),
             anim,

@@ -79,7 +79,6 @@ impl Md5Scale {
     /// assert!(Md5Scale::parse(br#"{"head": {"one": 2.0}}"#, &["head"]).is_err());
     /// # Ok::<(), retromodel::Error>(())
     /// ```
-    #[cfg(feature = "scene")]
     pub fn parse(bytes: &[u8], joint_names: &[&str]) -> crate::Result<Md5Scale> {
         use serde_json::Value;
         let error = |line: Option<usize>, message: String| crate::Error::Md5 {

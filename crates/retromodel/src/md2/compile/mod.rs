@@ -266,6 +266,7 @@ const KEEP_NORMALS: usize = 4_000_000;
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "parallel")]
     use crate::md2::FrameName;
     use crate::md2::Md2SceneOptions;
 
