@@ -99,3 +99,10 @@ pub use format::Format;
 pub use model::Imported;
 pub use model::{Info, Model, ReadContext};
 pub use problem::{Problem, Severity, MAX_LISTED_PROBLEMS};
+
+/// The Rust examples of the library guide, `docs/library.md`, compiled
+/// as doctests (`cargo test --doc`) so that the guide cannot drift from
+/// the API. They read files, so they are compiled, not run.
+#[cfg(all(doctest, feature = "gltf", feature = "textures"))]
+#[doc = include_str!("../../../docs/library.md")]
+pub struct LibraryGuide;

@@ -972,7 +972,7 @@ fn a_shared_grid_asked_for_is_used_rather_than_the_md2_record() {
         c.warnings
             .iter()
             .any(|w| matches!(w, CompileWarning::Md2SourceIgnored { reason }
-            if reason == "shared grids are asked for (grid), not the recorded ones")),
+            if reason == "frames are to share grids, not keep the recorded one per frame")),
         "{:?}",
         c.warnings
     );

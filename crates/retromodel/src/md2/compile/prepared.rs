@@ -82,9 +82,9 @@ pub(super) fn unposed<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<
     // The record's grids are one per frame, its own: grids given or
     // shared grids asked for are other grids, so the record is not used.
     let other_grids = if options.grid_from.is_some() {
-        Some("the grids are given (grid_from), not the recorded ones")
+        Some("the frames are placed on given grids, not on the recorded ones")
     } else if options.grid != Grid::Frame {
-        Some("shared grids are asked for (grid), not the recorded ones")
+        Some("frames are to share grids, not keep the recorded one per frame")
     } else {
         None
     };
