@@ -275,6 +275,27 @@ details = rm.compile_md2(cube_glb).warning_details
 (size,) = [d for d in details if "no skin size" in d["message"]]
 text = retromodel_io.advice_text(retromodel_io.ExportMd2, size["message"], size["remedies"])
 assert 'set "Skin size"' in text and "skin_size" not in text and "::" not in text, text
+# A skin wider than Quake II's 640 pixels is scaled down with a warning;
+# no export setting makes it smaller, so its remedy names Blender's own
+# menu instead of retromodel's words.
+wide = bpy.data.images.new("wide", 1024, 64)
+wide.filepath_raw = os.path.join(outdir, "wide.png")
+wide.file_format = "PNG"
+wide.save()
+material = bpy.data.materials.new("wide")
+material.use_nodes = True
+texture = material.node_tree.nodes.new("ShaderNodeTexImage")
+texture.image = wide
+material.node_tree.links.new(texture.outputs["Color"], material.node_tree.nodes["Principled BSDF"].inputs["Base Color"])
+cube.data.materials.append(material)
+wide_glb = os.path.join(outdir, "wide.glb")
+assert bpy.ops.export_scene.gltf(filepath=wide_glb, export_format="GLB") == {"FINISHED"}
+details = rm.compile_md2(wide_glb).warning_details
+(scaled,) = [d for d in details if "scaled down" in d["message"]]
+assert "1024x64" in scaled["message"], scaled
+text = retromodel_io.advice_text(retromodel_io.ExportMd2, scaled["message"], scaled["remedies"])
+assert "Image > Resize" in text and "smaller textures" not in text and "::" not in text, text
+cube.data.materials.clear()
 cube_md2 = os.path.join(outdir, "cube.md2")
 assert bpy.ops.export_scene.retromodel_md2(filepath=cube_md2, skin_size=(128, 64)) == {"FINISHED"}
 header = open(cube_md2, "rb").read(16)

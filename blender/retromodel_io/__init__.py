@@ -301,6 +301,19 @@ def _label(operator, prop):
     return f'"{name}"' if name else None
 
 
+# Remedies no export setting applies: the edit in Blender's own menus.
+_BLENDER_EDITS = {
+    "smaller_textures": "scale the material's images down (Image Editor: Image > Resize), or use fewer",
+    "merge_vertices": "merge vertices (Edit Mode: Mesh > Clean Up > Merge by Distance)",
+    "decimate": "add a Decimate modifier",
+    "split_model": "export the objects as several models (Selected only)",
+    "fewer_seams": "mark fewer UV seams, or decimate",
+    "join_meshes": "join the objects that share a material (Object > Join)",
+    "merge_materials": "give the faces fewer materials",
+    "fewer_joints": "remove or merge bones (an armature's bones and every animated object are joints)",
+}
+
+
 def word_remedy(operator, remedy):
     """One remedy of retromodel's advice (a dict of ``Error.remedies`` or
     ``warning_details``) in the export panel's words: the label of the
@@ -315,6 +328,8 @@ def word_remedy(operator, remedy):
         "palette": "palette",
         "skin_png_or_tga": "skin_format",
     }.get(kind)
+    if label is None and kind in _BLENDER_EDITS:
+        return _BLENDER_EDITS[kind]
     name = _label(operator, label) if label else None
     if name is None:
         return remedy["text"]
