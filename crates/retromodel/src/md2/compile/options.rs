@@ -97,7 +97,7 @@ impl SkinFormat {
 /// How the skin is made and named.
 ///
 /// - **Image.** The used materials' base colour textures (their PNG
-///   bytes, [`crate::scene::Texture::png`]; with feature `textures`)
+///   image, [`crate::scene::Texture::image`]; with feature `textures`)
 ///   become one skin image. When the meshes use one texture with white
 ///   base colour, it is the skin as it is and texture coordinates are
 ///   kept, even outside 0..1 (Quake II's renderers repeat skins).
