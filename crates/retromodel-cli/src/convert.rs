@@ -10,11 +10,9 @@ use retromodel::md2::compile::{FrameGrid, Grid, GridSource, SkinFormat};
 use retromodel::md2::Layout;
 use retromodel::md2::{Engine, Md2};
 use retromodel::ms3d::Clip;
-use retromodel::scene::UserSkin;
 use retromodel::texture::Palette;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 /// Where sections go when writing MD2.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -276,15 +274,7 @@ impl Args {
     /// model) rather than ignored (batch mode).
     fn job(&self, strict: bool) -> Result<Job> {
         let compile = self.compile_options()?;
-        let skin = self.skin.as_ref().map(|path| UserSkin {
-            path: path.display().to_string(),
-            name: path
-                .file_name()
-                .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
-            data: std::fs::read(path)
-                .map(Arc::from)
-                .map_err(|e| e.to_string()),
-        });
+        let skin = self.skin.as_deref().map(crate::render_args::read_user_skin);
         Ok(Job {
             options: ConvertOptions {
                 quantize: self.quantize,

@@ -186,14 +186,20 @@ impl Args {
 
     /// `--skin`, read.
     pub fn user_skin(&self) -> Option<UserSkin> {
-        self.skin.as_ref().map(|path| UserSkin {
-            path: path.display().to_string(),
-            name: path
-                .file_name()
-                .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
-            data: std::fs::read(path)
-                .map(Arc::from)
-                .map_err(|e| e.to_string()),
-        })
+        self.skin.as_deref().map(read_user_skin)
+    }
+}
+
+/// The image file a `--skin` names, read (a read error is kept for the
+/// library to report with the model's other problems).
+pub fn read_user_skin(path: &std::path::Path) -> UserSkin {
+    UserSkin {
+        path: path.display().to_string(),
+        name: path
+            .file_name()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+        data: std::fs::read(path)
+            .map(Arc::from)
+            .map_err(|e| e.to_string()),
     }
 }

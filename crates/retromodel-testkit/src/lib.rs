@@ -59,4 +59,5 @@ pub mod ms3d_checks;
 #[cfg(feature = "export")]
 pub mod ms3d_compile_checks;
 pub mod ms3d_fields;
+pub mod node;
 pub mod rig_gltf;

@@ -14,19 +14,8 @@ use std::path::Path;
 use retromodel::md5::md5_axes as md2_axes;
 use retromodel::md5::Md5Model;
 use retromodel_testkit::md5_builder::*;
+use retromodel_testkit::node::node_with_three;
 use serde_json::Value;
-
-fn node_with_three(root: &Path) -> bool {
-    let node = std::process::Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let three = root.join("acceptance/node_modules/three").is_dir();
-    if !(node && three) && std::env::var_os("CI").is_some() {
-        panic!("under CI, node and acceptance/node_modules (npm ci) are needed");
-    }
-    node && three
-}
 
 fn weight_counts(mesh: usize) -> Vec<usize> {
     let m = Md5Model::from_mesh_bytes(rig_md5mesh().as_bytes()).unwrap();

@@ -25,6 +25,7 @@ use retromodel::gltf::{import, ImportOptions};
 use retromodel::ms3d::compile::{compile, Ms3dCompileOptions, Ms3dCompiled};
 use retromodel::scene::{Pose, Scene};
 use retromodel_testkit::milkshape::{self, Milkshape};
+use retromodel_testkit::node::node_with_three;
 use serde_json::{json, Value};
 
 /// The rig, written to a temporary folder, imported and compiled.
@@ -277,20 +278,6 @@ fn a_step_becomes_keys_a_tiny_time_apart_and_key_counts_stay_small() {
     // stay within a few per source key.
     let stepped = &case.compiled.report.animations[1];
     assert!(stepped.keys <= 4 * stepped.source_keys, "{stepped:?}");
-}
-
-/// Whether node can run three.js here: node and `acceptance/node_modules`
-/// (under CI both must be there).
-fn node_with_three(root: &Path) -> bool {
-    let node = std::process::Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let three = root.join("acceptance/node_modules/three").is_dir();
-    if !(node && three) && std::env::var_os("CI").is_some() {
-        panic!("under CI, node and acceptance/node_modules (npm ci) are needed");
-    }
-    node && three
 }
 
 #[test]

@@ -21,7 +21,6 @@
 //! ```
 
 use super::lexer::{check_count, Lexer};
-use super::mesh::MD5_VERSION;
 use crate::error::Result;
 
 /// The six component bits of a hierarchy entry's flags, in frame order:
@@ -109,16 +108,7 @@ impl Md5Anim {
     /// ```
     pub fn parse(bytes: &[u8]) -> Result<Md5Anim> {
         let mut lx = Lexer::new(bytes, "md5anim");
-        lx.keyword("MD5Version")?;
-        let (version, line) = lx.uint("MD5Version", u64::MAX)?;
-        if version != MD5_VERSION {
-            return Err(lx.error_at(
-                line,
-                format!("MD5Version {version} is not supported (supported: 10)"),
-            ));
-        }
-        lx.keyword("commandline")?;
-        let (commandline, _) = lx.string("the command line")?;
+        let commandline = lx.header()?;
         lx.keyword("numFrames")?;
         let (frames, frames_line) = lx.uint("numFrames", u64::MAX)?;
         // A frame needs `frame k { }` and a bounds line: at least 15 bytes.

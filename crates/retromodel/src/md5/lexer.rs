@@ -245,6 +245,22 @@ impl<'a> Lexer<'a> {
         Ok(v)
     }
 
+    /// The header both md5mesh and md5anim open with,
+    /// `MD5Version 10 commandline "..."`: the command line, or an error
+    /// for any other version.
+    pub(crate) fn header(&mut self) -> Result<String> {
+        self.keyword("MD5Version")?;
+        let (version, line) = self.uint("MD5Version", u64::MAX)?;
+        if version != super::MD5_VERSION {
+            return Err(self.error_at(
+                line,
+                format!("MD5Version {version} is not supported (supported: 10)"),
+            ));
+        }
+        self.keyword("commandline")?;
+        Ok(self.string("the command line")?.0)
+    }
+
     /// Fails unless only blanks and comments are left.
     pub(crate) fn end(&mut self) -> Result<()> {
         match self.next()? {

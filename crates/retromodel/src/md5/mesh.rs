@@ -123,16 +123,7 @@ impl Md5Mesh {
     /// ```
     pub fn parse(bytes: &[u8]) -> Result<Md5Mesh> {
         let mut lx = Lexer::new(bytes, "md5mesh");
-        lx.keyword("MD5Version")?;
-        let (version, line) = lx.uint("MD5Version", u64::MAX)?;
-        if version != MD5_VERSION {
-            return Err(lx.error_at(
-                line,
-                format!("MD5Version {version} is not supported (supported: 10)"),
-            ));
-        }
-        lx.keyword("commandline")?;
-        let (commandline, _) = lx.string("the command line")?;
+        let commandline = lx.header()?;
         lx.keyword("numJoints")?;
         let (n, line) = lx.uint("numJoints", u64::MAX)?;
         let num_joints = check_count(&lx, line, "numJoints", n, JOINT_TOKENS)?;
