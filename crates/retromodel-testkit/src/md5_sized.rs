@@ -3,9 +3,11 @@
 //! and one past it) and the read benchmark (a player-sized model).
 //!
 //! The joints form a chain along +z (joint `i` at height `i`, parent
-//! `i - 1`), every joint at the identity orientation; a mesh's vertex `v`
-//! hangs on joint `v % joints` (and, when the mesh has more weights than
-//! vertices, the spare weights go to vertex 0, each with an equal share).
+//! `i - 1`), every joint at the identity orientation. When a mesh's
+//! weights are `k` times its vertices, vertex `v` has `k` equal weights on
+//! joints `v, v + 1 ...` (modulo the joint count); otherwise vertex `v`
+//! hangs on joint `v % joints` and the spare weights go to vertex 0, each
+//! with an equal share.
 //! The anim animates every component of every joint (flags 63) with a
 //! small sway, so that posing works on every number.
 
@@ -69,9 +71,17 @@ pub fn sized_md5mesh(spec: &SizedMesh) -> String {
     s += "}\n";
     for (m, &(verts, tris, weights)) in spec.meshes.iter().enumerate() {
         s += &format!("\nmesh {{\n\tshader \"skin{m}\"\n\n\tnumverts {verts}\n");
-        let spare = weights.saturating_sub(verts);
+        let even = verts > 0 && weights > verts && weights % verts == 0;
+        let per = if even { weights / verts } else { 1 };
+        let spare = if even {
+            0
+        } else {
+            weights.saturating_sub(verts)
+        };
         for v in 0..verts {
-            let (first, count) = if v == 0 {
+            let (first, count) = if even {
+                (v * per, per)
+            } else if v == 0 {
                 (0, 1 + spare)
             } else {
                 (v + spare, 1)
@@ -90,17 +100,21 @@ pub fn sized_md5mesh(spec: &SizedMesh) -> String {
         s += &format!("\n\tnumweights {}\n", weights.max(verts));
         let bias0 = 1.0 / (1 + spare) as f64;
         for w in 0..weights.max(verts) {
-            let (joint, bias, v) = if w <= spare {
+            let (joint, bias, v) = if even {
+                let v = w / per;
+                ((v + w % per) % j, 1.0 / per as f64, v)
+            } else if w <= spare {
                 ((w % j), bias0, 0)
             } else {
                 let v = w - spare;
                 (v % j, 1.0, v)
             };
+            // The vertex at (x, y, v % joints + z), seen from its joint.
+            let z = (v % j) as f64 + noise(3 * v + 2) * 0.5 - joint as f64;
             s += &format!(
-                "\tweight {w} {joint} {bias:.6} ( {:.4} {:.4} {:.4} )\n",
+                "\tweight {w} {joint} {bias:.6} ( {:.4} {:.4} {z:.4} )\n",
                 noise(3 * v) - 0.5,
                 noise(3 * v + 1) - 0.5,
-                noise(3 * v + 2) * 0.5
             );
         }
         s += "}\n";
