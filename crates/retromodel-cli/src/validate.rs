@@ -57,7 +57,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         let problems = match model {
             Ok(model) if milkshape => model.validate_for_milkshape(),
             Ok(model) if rerelease => match companion(path, &model) {
-                Ok(other) => model.validate_for_rerelease(other.as_ref()),
+                Ok(other) => {
+                    if other.is_none() && model.format() == retromodel::Format::Md5 {
+                        eprintln!(
+                            "{}: note: no MD2 found above an md5/ folder: the frame count is not compared",
+                            path.display()
+                        );
+                    }
+                    model.validate_for_rerelease(other.as_ref())
+                }
                 Err(err) => {
                     outln!("{}: error: {:#}", path.display(), err);
                     failed += 1;

@@ -29,6 +29,11 @@ fn pair(tag: &str, joints: usize, frames: impl Fn(usize) -> usize) -> (PathBuf, 
 }
 
 fn validate(file: &Path, strict: bool) -> (bool, String) {
+    let (ok, out, _) = validate_err(file, strict);
+    (ok, out)
+}
+
+fn validate_err(file: &Path, strict: bool) -> (bool, String, String) {
     let mut args = vec![
         "validate".as_ref(),
         file.as_os_str(),
@@ -42,6 +47,7 @@ fn validate(file: &Path, strict: bool) -> (bool, String) {
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
 
@@ -49,10 +55,15 @@ fn validate(file: &Path, strict: bool) -> (bool, String) {
 fn matching_frame_counts_pass_from_either_side() {
     let (dir, _) = pair("same", 3, |n| n);
     for f in ["md5/tris.md5mesh", "tris.md2"] {
-        let (ok, out) = validate(&dir.join(f), true);
+        let (ok, out, err) = validate_err(&dir.join(f), true);
         assert!(ok, "{f}: {out}");
         assert!(out.trim_end().ends_with(": ok"), "{f}: {out}");
+        assert!(!err.contains("note"), "{f}: {err}");
     }
+    // Without the MD2 the count cannot be compared, and a note says so.
+    std::fs::remove_file(dir.join("tris.md2")).unwrap();
+    let (ok, _, err) = validate_err(&dir.join("md5/tris.md5mesh"), true);
+    assert!(ok && err.contains("frame count is not compared"), "{err}");
 }
 
 #[test]
