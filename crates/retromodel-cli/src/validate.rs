@@ -20,7 +20,10 @@ pub struct Args {
     quiet: bool,
     /// Check an MD2 against this engine's loader instead of id's limits:
     /// "will it load in NAME?" (quake2, yquake2, q2pro, kmquake2, ufoai);
-    /// `milkshape`: check an MS3D against MilkShape 3D 1.8's limits too.
+    /// `milkshape`: check an MS3D against MilkShape 3D 1.8's limits too;
+    /// `quake2-rerelease`: check an .md5mesh (with the tris.md2 above its
+    /// md5/ folder) or an .md2 (with its md5/ replacement) as the Quake II
+    /// rerelease loads the pair.
     #[arg(long, value_name = "NAME")]
     engine: Option<String>,
     /// An md5anim to check with each .md5mesh, beyond the one named like
@@ -36,10 +39,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .engine
         .as_deref()
         .is_some_and(|e| e.eq_ignore_ascii_case("milkshape"));
+    let rerelease = args.engine.as_deref().is_some_and(is_rerelease);
     let engine = args
         .engine
         .as_deref()
-        .filter(|_| !milkshape)
+        .filter(|_| !milkshape && !rerelease)
         .map(crate::convert::engine)
         .transpose()?;
     let mut failed = 0usize;
@@ -52,6 +56,22 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             });
         let problems = match model {
             Ok(model) if milkshape => model.validate_for_milkshape(),
+            Ok(model) if rerelease => match companion(path, &model) {
+                Ok(other) => {
+                    if other.is_none() && model.format() == retromodel::Format::Md5 {
+                        eprintln!(
+                            "{}: note: no MD2 found above an md5/ folder: the frame count is not compared",
+                            path.display()
+                        );
+                    }
+                    model.validate_for_rerelease(other.as_ref())
+                }
+                Err(err) => {
+                    outln!("{}: error: {:#}", path.display(), err);
+                    failed += 1;
+                    continue;
+                }
+            },
             Ok(model) => match engine {
                 Some(engine) => model.validate_for(engine),
                 None => model.validate(),
@@ -85,5 +105,40 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         Ok(ExitCode::FAILURE)
     } else {
         Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// Whether `--engine NAME` names the Quake II rerelease.
+fn is_rerelease(name: &str) -> bool {
+    ["quake2-rerelease", "q2-rerelease", "rerelease"]
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(name))
+}
+
+/// The other half of a rerelease pair, read when its file exists: for
+/// `x/md5/tris.md5mesh` the MD2 `x/tris.md2`, for `x/tris.md2` the MD5
+/// `x/md5/tris.md5mesh` (with its md5anim), as Q2PRO's `MOD_LoadMD5`
+/// looks for it.
+fn companion(
+    path: &std::path::Path,
+    model: &retromodel::Model,
+) -> Result<Option<retromodel::Model>> {
+    let (Some(dir), Some(stem)) = (path.parent(), path.file_stem()) else {
+        return Ok(None);
+    };
+    let other = match model.format() {
+        retromodel::Format::Md5 if dir.file_name().is_some_and(|d| d == "md5") => {
+            dir.parent().map(|up| up.join(stem).with_extension("md2"))
+        }
+        retromodel::Format::Md2 => Some(dir.join("md5").join(stem).with_extension("md5mesh")),
+        _ => None,
+    };
+    match other {
+        Some(p) if p.is_file() => {
+            let bytes = read_file(&p)?;
+            let m = parse(&p, &bytes).with_context(|| p.display().to_string())?;
+            Ok(Some(m))
+        }
+        _ => Ok(None),
     }
 }

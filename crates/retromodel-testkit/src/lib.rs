@@ -52,6 +52,7 @@ pub mod md2_checks;
 pub mod md2_compile_checks;
 pub mod md2_unused;
 pub mod md5_builder;
+pub mod md5_sized;
 pub mod milkshape;
 pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;

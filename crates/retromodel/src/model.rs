@@ -11,6 +11,8 @@ use crate::md2::Md2;
 use crate::ms3d::{Clip, Ms3d};
 use crate::problem::Problem;
 
+mod rerelease;
+
 /// A model of any format this crate reads.
 ///
 /// ```

@@ -31,6 +31,37 @@ fn is_punct(b: u8) -> bool {
     matches!(b, b'(' | b')' | b'{' | b'}')
 }
 
+/// Whether a byte is skipped between tokens as a blank: ASCII whitespace
+/// other than a newline, and NUL.
+const fn blanks() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c == 0 || (c.is_ascii_whitespace() && c != b'\n');
+        b += 1;
+    }
+    t
+}
+
+/// Whether a byte ends a word: whitespace, NUL, punctuation, a quote, and
+/// `/` (a word ends there only if a comment starts).
+const fn stops() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c == 0
+            || c.is_ascii_whitespace()
+            || matches!(c, b'(' | b')' | b'{' | b'}' | b'"' | b'/');
+        b += 1;
+    }
+    t
+}
+
+static BLANK: [bool; 256] = blanks();
+static STOP: [bool; 256] = stops();
+
 impl<'a> Lexer<'a> {
     pub(crate) fn new(bytes: &'a [u8], file: &'static str) -> Self {
         Lexer {
@@ -68,11 +99,11 @@ impl<'a> Lexer<'a> {
                 return Ok(());
             };
             match b {
+                _ if BLANK[usize::from(b)] => self.pos += 1,
                 b'\n' => {
                     self.line += 1;
                     self.pos += 1;
                 }
-                _ if b.is_ascii_whitespace() || b == 0 => self.pos += 1,
                 b'/' if self.bytes.get(self.pos + 1) == Some(&b'/') => {
                     while self.bytes.get(self.pos).is_some_and(|&c| c != b'\n') {
                         self.pos += 1;
@@ -126,11 +157,24 @@ impl<'a> Lexer<'a> {
             return Ok(Some((Tok::Quoted(&rest[..len]), line)));
         }
         let start = self.pos;
-        while self.bytes.get(self.pos).is_some_and(|&c| {
-            let comment = c == b'/' && matches!(self.bytes.get(self.pos + 1), Some(b'/' | b'*'));
-            !(c.is_ascii_whitespace() || c == 0 || is_punct(c) || c == b'"' || comment)
-        }) {
-            self.pos += 1;
+        loop {
+            let rest = self.bytes.get(self.pos..).unwrap_or_default();
+            match rest.iter().position(|&c| STOP[usize::from(c)]) {
+                None => {
+                    self.pos = self.bytes.len();
+                    break;
+                }
+                Some(n) => {
+                    self.pos += n;
+                    let slash = rest[n] == b'/';
+                    let comment = matches!(self.bytes.get(self.pos + 1), Some(b'/' | b'*'));
+                    if slash && !comment {
+                        self.pos += 1;
+                        continue;
+                    }
+                    break;
+                }
+            }
         }
         if self.pos == start {
             // A lone `/` not starting a comment.
@@ -139,16 +183,47 @@ impl<'a> Lexer<'a> {
         Ok(Some((Tok::Word(&self.bytes[start..self.pos]), line)))
     }
 
+    /// The next token, failing at the end with what was `expected` (only
+    /// worded then: reading allocates nothing).
+    fn token_or(&mut self, expected: impl FnOnce() -> String) -> Result<(Tok<'a>, usize)> {
+        self.skip_blanks()?;
+        let line = self.line;
+        match self.next()? {
+            Some(t) => Ok(t),
+            None => {
+                Err(self.error_at(line, format!("file ends where {} was expected", expected())))
+            }
+        }
+    }
+
     /// The next token, failing at the end with what was `expected`.
     fn token(&mut self, expected: &str) -> Result<(Tok<'a>, usize)> {
-        let line = self.line();
-        self.next()?
-            .ok_or_else(|| self.error_at(line, format!("file ends where {expected} was expected")))
+        self.token_or(|| expected.to_string())
+    }
+
+    /// The word at the next token, if it is one that ends at whitespace,
+    /// punctuation, a quote or the end (the common case, read without
+    /// building a token; anything else takes the general path).
+    fn plain_word(&mut self) -> Result<Option<&'a [u8]>> {
+        self.skip_blanks()?;
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        let n = rest
+            .iter()
+            .position(|&c| STOP[usize::from(c)])
+            .unwrap_or(rest.len());
+        if n == 0 || rest.get(n) == Some(&b'/') {
+            return Ok(None);
+        }
+        Ok(Some(&rest[..n]))
     }
 
     /// The keyword `word`; returns its line.
     pub(crate) fn keyword(&mut self, word: &str) -> Result<usize> {
-        match self.token(&format!("`{word}`"))? {
+        if self.plain_word()? == Some(word.as_bytes()) {
+            self.pos += word.len();
+            return Ok(self.line);
+        }
+        match self.token_or(|| format!("`{word}`"))? {
             (Tok::Word(w), line) if w == word.as_bytes() => Ok(line),
             (t, line) => Err(self.error_at(line, format!("expected `{word}`, found {}", shown(t)))),
         }
@@ -156,7 +231,12 @@ impl<'a> Lexer<'a> {
 
     /// The punctuation `c`.
     pub(crate) fn punct(&mut self, c: u8) -> Result<usize> {
-        match self.token(&format!("`{}`", c as char))? {
+        self.skip_blanks()?;
+        if self.bytes.get(self.pos) == Some(&c) && is_punct(c) {
+            self.pos += 1;
+            return Ok(self.line);
+        }
+        match self.token_or(|| format!("`{}`", c as char))? {
             (Tok::Punct(p), line) if p == c => Ok(line),
             (t, line) => Err(self.error_at(
                 line,
@@ -197,6 +277,17 @@ impl<'a> Lexer<'a> {
 
     /// A whole number in `0..=max`.
     pub(crate) fn uint(&mut self, what: &str, max: u64) -> Result<(u64, usize)> {
+        if let Some(w) = self.plain_word()? {
+            // Up to 18 digits cannot overflow; anything else (and errors)
+            // takes the general path.
+            if w.len() <= 18 && w.iter().all(u8::is_ascii_digit) {
+                let v = w.iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
+                if v <= max {
+                    self.pos += w.len();
+                    return Ok((v, self.line));
+                }
+            }
+        }
         let (w, line) = self.word(what)?;
         let v: u64 = w.parse().map_err(|_| {
             self.error_at(
@@ -227,6 +318,15 @@ impl<'a> Lexer<'a> {
 
     /// A finite number.
     pub(crate) fn float(&mut self, what: &str) -> Result<f32> {
+        if let Some(w) = self.plain_word()? {
+            let v = std::str::from_utf8(w)
+                .ok()
+                .and_then(|t| t.parse::<f32>().ok());
+            if let Some(v) = v.filter(|v| v.is_finite()) {
+                self.pos += w.len();
+                return Ok(v);
+            }
+        }
         let (w, line) = self.word(what)?;
         match w.parse::<f32>() {
             Ok(v) if v.is_finite() => Ok(v),
@@ -333,5 +433,26 @@ mod tests {
         );
         let mut l = Lexer::new(b"nan", "md5anim");
         assert!(l.float("x").is_err());
+    }
+
+    #[test]
+    fn the_fast_paths_fall_back_to_the_general_one() {
+        // `+5` is a number to `str::parse`; `5/x` is one word, not `5`.
+        let mut l = Lexer::new(b" +5 5/x 1e40 vert/x 19999999999999999999", "md5mesh");
+        assert_eq!(l.uint("n", 9).unwrap(), (5, 1));
+        assert!(l.uint("n", 9).unwrap_err().to_string().contains("\"5/x\""));
+        assert!(l.float("f").is_err(), "1e40 is not a finite f32");
+        assert!(l.keyword("vert").is_err());
+        assert!(l.uint("n", u64::MAX).is_err(), "over u64");
+        let mut l = Lexer::new(b"vert{ 7( -1.5e1)", "md5mesh");
+        assert_eq!(l.keyword("vert").unwrap(), 1);
+        assert_eq!(l.punct(b'{').unwrap(), 1);
+        assert_eq!(l.uint("n", 7).unwrap(), (7, 1));
+        assert!(l.punct(b')').is_err());
+        let mut l = Lexer::new(b"( -1.5e1)", "md5mesh");
+        assert_eq!(
+            l.vec3("v").unwrap_err().to_string(),
+            "md5mesh line 1: expected v, found `)`"
+        );
     }
 }

@@ -25,6 +25,7 @@ mod info;
 mod lexer;
 mod mesh;
 mod pose;
+mod rerelease;
 mod scale;
 #[cfg(feature = "scene")]
 mod to_scene;
@@ -34,6 +35,7 @@ pub use anim::{BaseJoint, HierarchyJoint, Md5Anim, COMPONENT_BITS};
 pub use info::{AnimationInfo, Info};
 pub use mesh::{Joint, Md5Mesh, Mesh, Vertex, Weight, MD5_VERSION};
 pub use pose::{quat, JointPose, LocalJoint};
+pub use rerelease::{RereleaseLimits, Q2PRO_LIMITS};
 pub use scale::{JointScale, Md5Scale};
 #[cfg(feature = "scene")]
 pub use to_scene::md5_axes;
