@@ -29,6 +29,7 @@ mod scale;
 #[cfg(feature = "scene")]
 mod to_scene;
 mod validate;
+mod write;
 
 pub use anim::{BaseJoint, HierarchyJoint, Md5Anim, COMPONENT_BITS};
 pub use info::{AnimationInfo, Info};
