@@ -21,6 +21,8 @@
 //! more anims are added with [`Md5Model::add_animation`].
 
 mod anim;
+#[cfg(feature = "scene")]
+pub mod compile;
 mod info;
 mod lexer;
 mod mesh;
