@@ -9,7 +9,12 @@ fn a() -> DMat4 {
         let [x, y, z] = crate::md5::md5_axes(v);
         DVec4::new(f64::from(x), f64::from(y), f64::from(z), 0.0)
     };
-    DMat4::from_cols(c([1.0, 0.0, 0.0]), c([0.0, 1.0, 0.0]), c([0.0, 0.0, 1.0]), DVec4::W)
+    DMat4::from_cols(
+        c([1.0, 0.0, 0.0]),
+        c([0.0, 1.0, 0.0]),
+        c([0.0, 0.0, 1.0]),
+        DVec4::W,
+    )
 }
 
 /// A scene-space transform `m` as one in MD5 space with scene units

@@ -27,12 +27,37 @@ fn rebuilt(xyz: [f32; 3]) -> DQuat {
     quat(xyz).as_dquat()
 }
 
+/// A joint scaled to 0 at every frame (how glTF hides a part, and
+/// `Scene::from_ms3d`'s `weight_remainder`) moves its points to itself:
+/// the same as points at the joint with scale 1, which needs no
+/// `.md5scale` (and no scale of 0, which validation reports).
+fn unscale_hidden(posed: &mut Posed, meshes: &mut [Mesh]) {
+    let n = posed.joints;
+    for i in 0..n {
+        let hidden =
+            posed.count() > 0 && (0..posed.count()).all(|k| posed.frames[k * n + i].scale == 0.0);
+        if !hidden {
+            continue;
+        }
+        for k in 0..posed.count() {
+            posed.frames[k * n + i].scale = 1.0;
+        }
+        for w in meshes.iter_mut().flat_map(|m| m.weights.iter_mut()) {
+            if w.joint == i {
+                w.position = [0.0; 3];
+            }
+        }
+    }
+}
+
 pub(super) fn assemble(
     skeleton: &Skeleton,
-    meshes: Vec<Mesh>,
-    posed: &Posed,
+    mut meshes: Vec<Mesh>,
+    mut posed: Posed,
     options: &Md5CompileOptions,
 ) -> (Md5Mesh, Md5Anim, Option<Md5Scale>) {
+    unscale_hidden(&mut posed, &mut meshes);
+    let posed = &posed;
     let n = skeleton.joints.len();
     let joints: Vec<Joint> = skeleton
         .joints

@@ -85,7 +85,8 @@ pub(super) fn pose(
 }
 
 /// Joints whose transform is not a rotation times a uniform scale: the
-/// worst distance a weight's point moves from where the scene puts it.
+/// worst distance a weight's point moves from where the scene puts it,
+/// when more than rounding (1e-5 of the point's distance from the joint).
 pub(super) fn uniformity_warnings(
     skeleton: &Skeleton,
     meshes: &[Mesh],
@@ -118,7 +119,10 @@ pub(super) fn uniformity_warnings(
                 worst = (error, k);
             }
         }
-        if worst.0 > 1e-6 {
+        // f32 posing leaves rotations orthogonal to about 1e-7: a point
+        // `r` from its joint moves that much times `r` without any shear.
+        let radius = points.iter().map(|p| p.length()).fold(0.0, f64::max);
+        if worst.0 > 1e-5 * radius {
             warnings.push(Md5CompileWarning::NotUniform {
                 joint: joint.name.clone(),
                 frame: worst.1,

@@ -108,7 +108,11 @@ impl Skeleton {
                     node: Some(node),
                     ibm,
                     parent,
-                    name: scene.nodes.get(node).map(|n| n.name.clone()).unwrap_or_default(),
+                    name: scene
+                        .nodes
+                        .get(node)
+                        .map(|n| n.name.clone())
+                        .unwrap_or_default(),
                     bind: (DVec3::ZERO, DQuat::IDENTITY),
                 });
             }
@@ -146,7 +150,11 @@ impl Skeleton {
         let scale = f64::from(scale);
         for j in &mut joints {
             let inv = j.ibm.inverse();
-            let b = if inv.is_finite() { inv } else { DMat4::IDENTITY };
+            let b = if inv.is_finite() {
+                inv
+            } else {
+                DMat4::IDENTITY
+            };
             j.bind = rigid(axes::transform(b, scale));
         }
         unique_names(&mut joints);

@@ -36,7 +36,12 @@ pub const MD5_ENGINE_LIMITS: [Md5Limit; 4] = [
 ];
 
 pub(super) fn check(mesh: &Md5Mesh, anim: &Md5Anim) -> Vec<super::Md5CompileWarning> {
-    let weights = mesh.meshes.iter().map(|m| m.weights.len()).max().unwrap_or(0);
+    let weights = mesh
+        .meshes
+        .iter()
+        .map(|m| m.weights.len())
+        .max()
+        .unwrap_or(0);
     let counts = [
         mesh.joints.len(),
         mesh.meshes.len(),

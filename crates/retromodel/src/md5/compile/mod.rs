@@ -197,7 +197,7 @@ pub fn compile(scene: &Scene, options: &Md5CompileOptions) -> Result<Md5Compiled
     let (meshes, mesh_places) = meshes::build(scene, &skeleton, options)?;
     let posed = frames::pose(scene, &skeleton, &frames, options.scale)?;
     let mut warnings = frames::uniformity_warnings(&skeleton, &meshes, &posed);
-    let (mesh, anim, scale) = finish::assemble(&skeleton, meshes, &posed, options);
+    let (mesh, anim, scale) = finish::assemble(&skeleton, meshes, posed, options);
     warnings.extend(limits::check(&mesh, &anim));
     Ok(Md5Compiled {
         model: Md5Model {
