@@ -497,3 +497,72 @@ fn shape_key_animation_is_refused() {
     assert!(text.contains("morph targets"), "{text}");
     assert!(!text.contains("::"), "{text}");
 }
+
+/// `assimp info --raw` of what we wrote (`tris.md5mesh` with
+/// `tris.md5anim` beside it, which assimp finds by the mesh's name): its
+/// counts are ours.
+/// Skipped when assimp is not installed (a failure under `CI`).
+#[test]
+fn assimp_reads_what_we_write() {
+    let Some(scene) = walker() else { return };
+    let options = CompileOptions {
+        fit_height: Some(56.0),
+        skin: png(),
+        ..CompileOptions::default()
+    };
+    let (_, md5, _) = both(&scene, &options);
+    let dir = std::env::temp_dir().join(format!("retromodel-md5-assimp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mesh_path = dir.join("tris.md5mesh");
+    std::fs::write(&mesh_path, md5.model.mesh.to_bytes()).unwrap();
+    std::fs::write(
+        dir.join("tris.md5anim"),
+        md5.model.animations[0].anim.to_bytes(),
+    )
+    .unwrap();
+    let out = match std::process::Command::new("assimp")
+        .arg("info")
+        .arg(&mesh_path)
+        .arg("--raw")
+        .output()
+    {
+        Ok(out) => out,
+        Err(_) => {
+            assert!(std::env::var_os("CI").is_none(), "CI installs assimp-utils");
+            eprintln!("note: assimp not installed (assimp-utils); skipping");
+            return;
+        }
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let info = String::from_utf8_lossy(&out.stdout);
+    let field = |key: &str| -> usize {
+        info.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("no {key} in {info}"))
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    let mesh = &md5.model.mesh;
+    let verts: usize = mesh.meshes.iter().map(|m| m.vertices.len()).sum();
+    let tris: usize = mesh.meshes.iter().map(|m| m.triangles.len()).sum();
+    let used: std::collections::BTreeSet<usize> = mesh
+        .meshes
+        .iter()
+        .flat_map(|m| m.weights.iter().map(|w| w.joint))
+        .collect();
+    assert_eq!(field("Meshes:"), mesh.meshes.len());
+    // Raw (no post-processing), assimp's MD5 importer gives every corner
+    // of a triangle its own vertex (`MD5Importer::MakeDataUnique`).
+    assert_eq!(field("Vertices:"), 3 * tris);
+    assert!(verts <= 3 * tris);
+    assert_eq!(field("Faces:"), tris);
+    assert_eq!(field("Bones:"), used.len());
+    assert_eq!(field("Animations:"), 1);
+    assert_eq!(field("Animation Channels:"), mesh.joints.len());
+}
