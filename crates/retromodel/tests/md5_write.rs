@@ -98,7 +98,7 @@ fn awkward_floats_round_trip_without_exponents() {
         1.0 / 3.0,
         -123456.79,
         f32::MAX,
-        1.17549435e-38 / 8.0, // subnormal
+        f32::MIN_POSITIVE / 8.0, // subnormal
     ];
     let mut anim = Md5Anim::parse(rig::rig_md5anim().as_bytes()).unwrap();
     let n = anim.components.len().min(values.len());

@@ -12,6 +12,9 @@ use crate::md2::compile::{frame_times, CompileOptions};
 use crate::md5::compile::{compile, FrameTime, Md5CompileOptions};
 use crate::scene::Scene;
 
+/// Files (names and bytes) and the warnings of making them.
+type Files = (Vec<(String, Vec<u8>)>, Vec<Warning>);
+
 /// The files (`<prefix><stem>.md5anim`, `.md5scale` when a joint's scale
 /// animates, then `.md5mesh`), and the compile's warnings.
 pub(super) fn md5_files(
@@ -21,7 +24,7 @@ pub(super) fn md5_files(
     shader: Option<String>,
     output_name: &str,
     prefix: &str,
-) -> Result<(Vec<(String, Vec<u8>)>, Vec<Warning>)> {
+) -> Result<Files> {
     let frames = frame_times(scene, options)?
         .into_iter()
         .map(|(animation, seconds)| FrameTime { animation, seconds })

@@ -39,12 +39,15 @@ fn shader(scene: &Scene, material: Option<usize>, options: &Md5CompileOptions) -
         .unwrap_or_else(|| "default".to_string())
 }
 
-/// The meshes, and where each scene mesh went (MD5 mesh, first vertex).
+/// Where each scene mesh went: (MD5 mesh, first vertex).
+type Places = Vec<(usize, usize)>;
+
+/// The meshes, and where each scene mesh went.
 pub(super) fn build(
     scene: &Scene,
     skeleton: &Skeleton,
     options: &Md5CompileOptions,
-) -> Result<(Vec<Mesh>, Vec<(usize, usize)>)> {
+) -> Result<(Vec<Mesh>, Places)> {
     let scale = f64::from(options.scale);
     let mut materials: Vec<Option<usize>> = Vec::new();
     let mut meshes: Vec<Mesh> = Vec::new();

@@ -71,7 +71,7 @@ impl Md5Anim {
                     out.push('\t');
                 }
             }
-            if n % 6 != 0 {
+            if !n.is_multiple_of(6) {
                 out.push('\n');
             }
             out.push_str("}\n");
