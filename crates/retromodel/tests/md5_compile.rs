@@ -20,7 +20,9 @@ use retromodel::gltf::{import, ImportOptions};
 use retromodel::md2::compile::{
     compile as md2_compile, frame_times, CompileOptions, Compiled, Engine, SkinFormat, SkinOptions,
 };
-use retromodel::md5::compile::{compile, FrameTime, Md5CompileOptions, Md5Compiled};
+use retromodel::md5::compile::{
+    compile, FrameTime, Md5CompileOptions, Md5CompileWarning, Md5Compiled,
+};
 use retromodel::md5::Md5Model;
 use retromodel::ms3d::{Ms3d, Ms3dSceneOptions};
 use retromodel::scene::{
@@ -565,4 +567,67 @@ fn assimp_reads_what_we_write() {
     assert_eq!(field("Bones:"), used.len());
     assert_eq!(field("Animations:"), 1);
     assert_eq!(field("Animation Channels:"), mesh.joints.len());
+}
+
+/// A joint scaled unevenly cannot be an MD5 joint: the compile says so,
+/// and the error it reports is the error the independent evaluation
+/// finds (no less than it, and not wildly more).
+#[test]
+fn uneven_scale_is_reported_with_its_worst_error() {
+    let mut scene = six_weight_scene();
+    scene.animations[0].channels[0].values = vec![1.0, 1.0, 1.0, 1.6, 1.0, 0.7, 1.0, 1.0, 1.0];
+    let frames: Vec<FrameTime> = [0.0, 0.25, 0.5, 0.75, 1.0]
+        .iter()
+        .map(|&seconds| FrameTime {
+            animation: Some(0),
+            seconds,
+        })
+        .collect();
+    let out = compile(
+        &scene,
+        &Md5CompileOptions {
+            frames: frames.clone(),
+            ..Md5CompileOptions::default()
+        },
+    )
+    .unwrap();
+    let reported: Vec<f32> = out
+        .warnings
+        .iter()
+        .filter_map(|w| match w {
+            Md5CompileWarning::NotUniform { joint, error, .. } if joint == "j2" => Some(*error),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reported.len(), 1, "{:?}", out.warnings);
+    // The largest distance between a weight's point as the MD5 places it
+    // and as the scene's joint does bounds the vertex error (biases sum
+    // to 1): the evaluated vertex error is at most the reported one.
+    let w = written(&out);
+    let mut pose = Pose::new(&scene).unwrap();
+    let mut worst = 0.0f64;
+    for (k, f) in frames.iter().enumerate() {
+        pose.sample(&scene, 0, f.seconds);
+        let mut p = vec![[0.0; 3]; scene.meshes[0].positions.len()];
+        let mut n = p.clone();
+        pose.mesh_vertices(&scene, 0, &mut p, &mut n);
+        let ours = md5eval::reference_pose(&w.mesh, &w.anim, w.table.as_deref(), k);
+        for (v, p) in p.iter().enumerate() {
+            let s = quake(*p, 1.0);
+            let q = ours[0][v];
+            let d = ((0..3).map(|c| (s[c] - q[c]).powi(2)).sum::<f64>()).sqrt();
+            worst = worst.max(d);
+        }
+    }
+    assert!(worst > 1e-3, "the uneven scale moves vertices ({worst})");
+    assert!(
+        worst <= f64::from(reported[0]) + 1e-4,
+        "{worst} > {}",
+        reported[0]
+    );
+    assert!(
+        f64::from(reported[0]) < 10.0 * worst + 1e-3,
+        "{} vs {worst}",
+        reported[0]
+    );
 }

@@ -9,9 +9,7 @@ use glam::{DQuat, DVec3, Vec3};
 use super::frames::Posed;
 use super::joints::Skeleton;
 use super::Md5CompileOptions;
-use crate::md5::{
-    quat, BaseJoint, HierarchyJoint, Joint, JointScale, Md5Anim, Md5Mesh, Md5Scale, Mesh,
-};
+use crate::md5::{BaseJoint, HierarchyJoint, Joint, JointScale, Md5Anim, Md5Mesh, Md5Scale, Mesh};
 
 /// A scale this close to 1 is 1 (an `f32`'s rounding of a rotation).
 const SCALE_ONE: f64 = 1e-6;
@@ -22,9 +20,12 @@ fn stored(q: DQuat) -> [f32; 3] {
     q.xyz().as_vec3().to_array()
 }
 
-/// What the engine makes of stored `x y z`.
+/// What stored `x y z` mean: `w = -√(1 − x² − y² − z²)` (exactly, here
+/// in `f64`; the engines' `f32` rounds it once more).
 fn rebuilt(xyz: [f32; 3]) -> DQuat {
-    quat(xyz).as_dquat()
+    let v = Vec3::from(xyz).as_dvec3();
+    let w = -(1.0 - v.length_squared()).max(0.0).sqrt();
+    DQuat::from_xyzw(v.x, v.y, v.z, w).normalize()
 }
 
 /// A joint scaled to 0 at every frame (how glTF hides a part, and

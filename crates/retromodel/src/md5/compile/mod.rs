@@ -99,7 +99,12 @@ pub struct Md5CompileOptions {
     pub frames: Vec<FrameTime>,
     /// The anim's `frameRate` (the engines play the MD5 on the MD2's
     /// frame clock and ignore it: Q2PRO `MD5_ParseAnim` skips it; tools
-    /// use it). Quake II plays models at 10.
+    /// use it). Quake II plays models at 10. Where the frames of an
+    /// animation are spread evenly at another interval (the MD2 compile
+    /// spreads an animation whose length is not a whole number of frames
+    /// over `[0, length]`), the rate is still `fps`: it is the rate the
+    /// game plays both models at, so the MD5 keeps the MD2's timing
+    /// rather than the source's.
     pub fps: f32,
     /// Multiply scene units by this (the MD2 compile's scale, so that
     /// both models are the same size).
