@@ -25,6 +25,7 @@ fn flag(option: ConvertOption) -> String {
         ConvertOption::AsciiMaterials => "--materials".to_string(),
         ConvertOption::AsciiBones => "--bones".to_string(),
         ConvertOption::Md5Anim => "--md5anim".to_string(),
+        ConvertOption::Rerelease => "--rerelease".to_string(),
         // An option added to the library before the command line has it.
         other => other.name().to_string(),
     }

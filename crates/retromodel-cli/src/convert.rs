@@ -32,7 +32,9 @@ pub struct Args {
     input: PathBuf,
     /// The file to write; its extension chooses the format (`.md2`, `.ms3d`,
     /// `.glb`, `.gltf` (+ `.bin`), `.obj` (+ `.mtl` and PNG textures),
-    /// `.txt` (MilkShape 3D ASCII)).
+    /// `.txt` (MilkShape 3D ASCII), `.md5mesh` (+ `.md5anim`, and
+    /// `.md5scale` when a joint's scale animates: the Quake II rerelease's
+    /// MD5)).
     #[arg(required_unless_present = "out_dir")]
     output: Option<PathBuf>,
     /// Batch mode: the folder to write into, keeping the input folder's
@@ -57,6 +59,15 @@ pub struct Args {
     /// (MD2 to MD2 only).
     #[arg(long, conflicts_with = "layout")]
     repair: bool,
+    /// MD2 output: also write the Quake II rerelease's MD5 replacement
+    /// beside it, md5/STEM.md5mesh, md5/STEM.md5anim and (when a joint's
+    /// scale animates) md5/STEM.md5scale, playing frame for frame like the
+    /// MD2 (same animations, order and times, --player table included).
+    /// Needs a model with joints or animated nodes (a glTF skin, an MS3D
+    /// skeleton, an MD5), not shape-key animation. For the MD5 files
+    /// alone, write OUT.md5mesh.
+    #[arg(long)]
+    rerelease: bool,
     /// Section layout of an MD2 output (MS3D files are always rewritten
     /// exactly as read).
     #[arg(long, value_enum, default_value = "standard")]
@@ -291,6 +302,7 @@ impl Args {
                 repair: self.repair,
                 skin,
                 strict,
+                rerelease: self.rerelease,
             },
             texture_dirs: self.texture_dirs.clone(),
             force: self.force,
@@ -320,6 +332,9 @@ pub enum ToArg {
     Ms3d,
     /// MilkShape 3D ASCII (from MS3D or ASCII).
     Txt,
+    /// The Quake II rerelease's MD5 (.md5mesh, .md5anim, .md5scale), from
+    /// a model with joints, on the frames an MD2 would have.
+    Md5mesh,
 }
 
 impl ToArg {
@@ -331,6 +346,7 @@ impl ToArg {
             ToArg::Md2 => OutputFormat::Md2,
             ToArg::Ms3d => OutputFormat::Ms3d,
             ToArg::Txt => OutputFormat::Ms3dAscii,
+            ToArg::Md5mesh => OutputFormat::Md5,
         }
     }
 }

@@ -41,6 +41,11 @@ pub fn write_files(dir: &Path, files: &[OutputFile], force: bool, sync: bool) ->
     let paths: Vec<PathBuf> = files.iter().map(|f| dir.join(&f.name)).collect();
     check_free(&paths, force)?;
     for (file, path) in files.iter().zip(&paths) {
+        // Files in a folder beside the main one (the rerelease's `md5/`).
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("{}: cannot create the folder", parent.display()))?;
+        }
         write_atomic_with(path, force, sync, |w| file.write_to(w))?;
     }
     Ok(())

@@ -294,7 +294,7 @@ fn options_that_do_not_apply_are_named_by_their_flags() {
         (
             vec!["--fps", "5", sample, obj],
             "--fps, --player, --scale, --fit-height, --grid, --grid-from, --engine, \
-             --palette, --skin-format and --skin-name apply to .md2 output",
+             --palette, --skin-format and --skin-name apply to .md2 and .md5mesh output",
         ),
         (
             vec!["--frame", "1", sample, glb],

@@ -316,21 +316,41 @@ pub fn rig_md5scale() -> String {
 }
 
 /// Tokens of an MD5 text: parentheses and braces split off, `//`
-/// comments dropped, quotes removed.
+/// comments dropped, a quoted string one token that keeps its quotes (so
+/// a name never reads as a keyword or a number, whatever it holds).
 fn tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
-        let line = line.split("//").next().unwrap_or("");
-        let spaced = line
-            .replace('(', " ( ")
-            .replace(')', " ) ")
-            .replace('{', " { ")
-            .replace('}', " } ");
-        out.extend(
-            spaced
-                .split_whitespace()
-                .map(|t| t.trim_matches('"').to_string()),
-        );
+        let mut word = String::new();
+        let mut chars = line.chars().peekable();
+        let flush = |word: &mut String, out: &mut Vec<String>| {
+            if !word.is_empty() {
+                out.push(std::mem::take(word));
+            }
+        };
+        while let Some(c) = chars.next() {
+            match c {
+                '"' => {
+                    flush(&mut word, &mut out);
+                    let mut quoted = String::from('"');
+                    for d in chars.by_ref() {
+                        quoted.push(d);
+                        if d == '"' {
+                            break;
+                        }
+                    }
+                    out.push(quoted);
+                }
+                '/' if chars.peek() == Some(&'/') => break,
+                '(' | ')' | '{' | '}' => {
+                    flush(&mut word, &mut out);
+                    out.push(c.to_string());
+                }
+                c if c.is_whitespace() => flush(&mut word, &mut out),
+                c => word.push(c),
+            }
+        }
+        flush(&mut word, &mut out);
     }
     out
 }

@@ -60,6 +60,8 @@ pub enum ConvertOption {
     AsciiBones,
     /// md5anim files given with an MD5 model.
     Md5Anim,
+    /// Also write the rerelease's MD5 replacement beside an MD2.
+    Rerelease,
 }
 
 impl ConvertOption {
@@ -81,6 +83,7 @@ impl ConvertOption {
             ConvertOption::AsciiMaterials => "materials",
             ConvertOption::AsciiBones => "bones",
             ConvertOption::Md5Anim => "md5anim",
+            ConvertOption::Rerelease => "rerelease",
         }
     }
 }
@@ -100,6 +103,9 @@ pub enum OptionProblem {
     PoseWhenBaking,
     /// MD2 compiler options for an output other than MD2.
     CompileNeedsMd2Output,
+    /// The rerelease's MD5 replacement asked for an output other than
+    /// MD2 (it goes beside an MD2).
+    RereleaseNeedsMd2Output,
     /// Several animations for an output that takes one (OBJ).
     OneAnimation,
     /// A time for an MD2 model (MD2 poses are frames).
@@ -152,6 +158,7 @@ impl OptionProblem {
             }
             OptionProblem::PoseWhenBaking => vec![Frame, Time],
             OptionProblem::CompileNeedsMd2Output => vec![Compile],
+            OptionProblem::RereleaseNeedsMd2Output => vec![Rerelease],
             OptionProblem::OneAnimation => vec![Anim],
             OptionProblem::TimeOnMd2 | OptionProblem::BadTime { .. } => vec![Time],
             OptionProblem::FrameOnMs3d => vec![Frame, Anim],
@@ -198,7 +205,12 @@ impl OptionProblem {
                 "{list} {apply} to OBJ output; .md2 and .ms3d output bake whole animations ({} chooses them)",
                 n(Anim)
             ),
-            OptionProblem::CompileNeedsMd2Output => format!("{list} {apply} to .md2 output"),
+            OptionProblem::CompileNeedsMd2Output => {
+                format!("{list} {apply} to .md2 and .md5mesh output")
+            }
+            OptionProblem::RereleaseNeedsMd2Output => format!(
+                "{list} {apply} to .md2 output (write .md5mesh output for the MD5 files alone)"
+            ),
             OptionProblem::OneAnimation => format!(
                 "{list} takes one animation for OBJ output (several only for .md2 and compiled .ms3d output)"
             ),
@@ -267,6 +279,7 @@ mod tests {
             ClipNeedsTimeline,
             PoseWhenBaking,
             CompileNeedsMd2Output,
+            RereleaseNeedsMd2Output,
             OneAnimation,
             TimeOnMd2,
             FrameOnMs3d,
@@ -307,6 +320,6 @@ mod tests {
         let one = OptionProblem::SkinNotUsed.words(|_| "--skin".into());
         assert!(one.starts_with("--skin applies to"), "{one}");
         let group = OptionProblem::CompileNeedsMd2Output.words(|_| "--fps, --engine".into());
-        assert_eq!(group, "--fps, --engine apply to .md2 output");
+        assert_eq!(group, "--fps, --engine apply to .md2 and .md5mesh output");
     }
 }

@@ -28,6 +28,7 @@
 //!
 //! [`TextureSource`]: crate::texture::TextureSource
 
+mod md5;
 mod options;
 mod outputs;
 #[cfg(feature = "textures")]
@@ -98,6 +99,10 @@ pub enum Warning {
     Compile(CompileWarning),
     /// What the MS3D compiler had to change.
     Ms3dCompile(Ms3dCompileWarning),
+    /// What the MD5 compiler could not carry exactly or an engine will
+    /// not load (`--rerelease`, `.md5mesh` output).
+    #[cfg(feature = "scene")]
+    Md5Compile(crate::md5::compile::Md5CompileWarning),
     /// A limit of MilkShape 3D 1.8 that an MS3D written as read exceeds
     /// ([`Ms3d::validate_for_milkshape`](crate::ms3d::Ms3d::validate_for_milkshape)).
     Milkshape(Problem),
@@ -111,6 +116,8 @@ impl std::fmt::Display for Warning {
             Warning::Read(p) => write!(f, "{}: {}", p.path, p.message),
             Warning::Compile(w) => w.fmt(f),
             Warning::Ms3dCompile(w) => w.fmt(f),
+            #[cfg(feature = "scene")]
+            Warning::Md5Compile(w) => write!(f, "MD5: {w}"),
             Warning::Milkshape(p) => write!(f, "MilkShape 3D 1.8: {}: {}", p.path, p.message),
         }
     }
@@ -240,12 +247,12 @@ impl<'a> Converter<'a> {
         let options = self.options;
         options.check(&model, format)?;
         let recompile = format == OutputFormat::Md2
-            && (options.compile.is_some() || !matches!(model, Model::Md2(_)));
+            && (options.compile.is_some() || options.rerelease || !matches!(model, Model::Md2(_)));
         // MD2 animation is vertex animation, which an MS3D cannot hold: MD2
         // to MS3D stays refused.
         let ms3d_compile = format == OutputFormat::Ms3d
             && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
-        if !format.is_scene_export() && !recompile && !ms3d_compile {
+        if !format.is_scene_export() && !recompile && !ms3d_compile && format != OutputFormat::Md5 {
             return self.rewrite(model, format, output_name);
         }
         let (mut scene, warnings) = self.scene_of(model, input_name)?;
@@ -254,6 +261,9 @@ impl<'a> Converter<'a> {
         }
         if ms3d_compile {
             return compile_ms3d(&scene, output_name, &options.anim, warnings);
+        }
+        if format == OutputFormat::Md5 {
+            return self.compile_md5(&scene, output_name, warnings);
         }
         if format == OutputFormat::Obj {
             pose(&mut scene, options)?;
@@ -410,12 +420,46 @@ impl<'a> Converter<'a> {
         if let Some(skin) = compiled.skin {
             files.push((file_name(&skin.name).to_string(), skin.bytes));
         }
+        if self.options.rerelease {
+            let shader = compiled.model.skins.first().map(|s| s.to_string());
+            let (md5, more) = md5::md5_files(
+                scene,
+                &compile,
+                compiled.report.scale,
+                shader,
+                output_name,
+                "md5/",
+            )?;
+            files.extend(md5);
+            warnings.extend(more);
+        }
         files.push((output_name.to_string(), compiled.model.to_bytes()?));
         Ok(Conversion {
             plan: Plan::whole(files),
             warnings,
             repair: None,
             report: Some(compiled.report),
+            ms3d_report: None,
+        })
+    }
+
+    /// Any scene to the rerelease's MD5 alone, on the frames an MD2
+    /// compile with the same options would make.
+    fn compile_md5(
+        &self,
+        scene: &Scene,
+        output_name: &str,
+        mut warnings: Vec<Warning>,
+    ) -> Result<Conversion> {
+        let compile = self.options.compile_options();
+        let scale = md5::md2_scale(scene, &compile)?;
+        let (files, more) = md5::md5_files(scene, &compile, scale, None, output_name, "")?;
+        warnings.extend(more);
+        Ok(Conversion {
+            plan: Plan::whole(files),
+            warnings,
+            repair: None,
+            report: None,
             ms3d_report: None,
         })
     }

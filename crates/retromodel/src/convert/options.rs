@@ -26,6 +26,11 @@ pub enum OutputFormat {
     Obj,
     /// MilkShape 3D ASCII (`.txt`), from MS3D or MilkShape ASCII.
     Ms3dAscii,
+    /// The Quake II rerelease's MD5 model (`.md5mesh` with its `.md5anim`
+    /// and, when a joint's scale animates, `.md5scale` beside it),
+    /// compiled by [`md5::compile`](crate::md5::compile) on the frames the
+    /// MD2 compile would make.
+    Md5,
 }
 
 impl OutputFormat {
@@ -37,6 +42,7 @@ impl OutputFormat {
         OutputFormat::Gltf,
         OutputFormat::Obj,
         OutputFormat::Ms3dAscii,
+        OutputFormat::Md5,
     ];
 
     /// The format a file extension (any case, without the dot) stands for.
@@ -63,6 +69,7 @@ impl OutputFormat {
             OutputFormat::Gltf => "gltf",
             OutputFormat::Obj => "obj",
             OutputFormat::Ms3dAscii => "txt",
+            OutputFormat::Md5 => "md5mesh",
         }
     }
 
@@ -94,6 +101,7 @@ impl OutputFormat {
         match self {
             OutputFormat::Gltf => vec![main.to_string(), with("bin")],
             OutputFormat::Obj => vec![main.to_string(), with("mtl")],
+            OutputFormat::Md5 => vec![main.to_string(), with("md5anim")],
             _ => vec![main.to_string()],
         }
     }
@@ -152,6 +160,11 @@ pub struct ConvertOptions {
     /// default: one model) or ignored (`false`: a batch of models of
     /// different formats).
     pub strict: bool,
+    /// MD2 output: also write the Quake II rerelease's MD5 replacement
+    /// beside it, `md5/<stem>.md5mesh`, `.md5anim` and (when a joint's
+    /// scale animates) `.md5scale`, whose frame `k` is the MD2's frame `k`
+    /// ([`md5::compile`](crate::md5::compile)).
+    pub rerelease: bool,
 }
 
 impl Default for ConvertOptions {
@@ -170,6 +183,7 @@ impl Default for ConvertOptions {
             #[cfg(feature = "textures")]
             skin: None,
             strict: true,
+            rerelease: false,
         }
     }
 }
@@ -242,7 +256,10 @@ impl ConvertOptions {
         if bakes && !self.anim.is_empty() && (self.frame.is_some() || self.time.is_some()) {
             return invalid(OptionProblem::PoseWhenBaking);
         }
-        if self.compile.is_some() && !md2_out {
+        if self.rerelease && !md2_out {
+            return invalid(OptionProblem::RereleaseNeedsMd2Output);
+        }
+        if self.compile.is_some() && !md2_out && format != OutputFormat::Md5 {
             return invalid(OptionProblem::CompileNeedsMd2Output);
         }
         if self.anim.len() > 1 && !bakes {

@@ -21,6 +21,8 @@
 //! more anims are added with [`Md5Model::add_animation`].
 
 mod anim;
+#[cfg(feature = "scene")]
+pub mod compile;
 mod info;
 mod lexer;
 mod mesh;
@@ -30,6 +32,7 @@ mod scale;
 #[cfg(feature = "scene")]
 mod to_scene;
 mod validate;
+mod write;
 
 pub use anim::{BaseJoint, HierarchyJoint, Md5Anim, COMPONENT_BITS};
 pub use info::{AnimationInfo, Info};

@@ -103,6 +103,7 @@ mod bake;
 mod checked;
 mod conclude;
 mod finish;
+mod frame_list;
 mod frames;
 mod grid;
 mod grids;
@@ -121,6 +122,7 @@ mod skin_plan;
 pub(crate) mod source;
 mod tally;
 
+pub use frame_list::frame_times;
 pub use options::{CompileOptions, FrameGrid, Grid, GridSource, SkinFormat, SkinOptions};
 pub use report::{AnimationReport, CompileReport, CompileWarning};
 
