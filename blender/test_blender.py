@@ -176,6 +176,21 @@ clips = sorted(c["name"] for c in ms3d_info["clips"][1:])
 assert ms3d_info["joints"] >= 1 and clips == md2_anims and len(clips) >= 2, (clips, md2_anims)
 assert os.path.isfile(os.path.join(outdir, "walker.png"))
 print(f"walker export: MD2 {md2.frame_count} frames {md2_anims}; MS3D {ms3d_info['joints']} joints, clips {clips}")
+# "Rerelease MD5": md5/walker_rr.md5mesh and .md5anim beside the MD2,
+# the anim frame for frame the MD2 (frame count from the MD2 header's
+# bytes, numFrames from the md5anim's text), a joint for each of the
+# armature's bones; the MD5 passes validation.
+rr_md2 = os.path.join(outdir, "walker_rr.md2")
+assert bpy.ops.export_scene.retromodel_md2(filepath=rr_md2, player=True, rerelease_md5=True) == {"FINISHED"}
+md2_frames = int.from_bytes(open(rr_md2, "rb").read()[40:44], "little")
+anim_text = open(os.path.join(outdir, "md5", "walker_rr.md5anim")).read()
+mesh_text = open(os.path.join(outdir, "md5", "walker_rr.md5mesh")).read()
+assert md2_frames == 198 and f"numFrames {md2_frames}" in anim_text, (md2_frames, anim_text[:200])
+bones = sum(len(o.data.bones) for o in bpy.context.scene.objects if o.type == "ARMATURE")
+assert f"numJoints {bones}" in mesh_text, (bones, mesh_text[:200])
+md5_model = rm.load(os.path.join(outdir, "md5", "walker_rr.md5mesh"))
+assert md5_model.validate() == [], md5_model.validate()
+print(f"rerelease MD5: {bones} joints, {md2_frames} frames as the MD2")
 
 # An MS3D with GBK joint names (Chinese tools write them) and a root whose
 # parent field says `none`, imported and exported through the add-on, keeps

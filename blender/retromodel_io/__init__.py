@@ -280,7 +280,9 @@ def _numpy_bool_alias():
 def _write_atomically(path, data):
     """Writes ``data`` to a temporary file beside ``path`` and renames it into
     place, so a failure never leaves a partial file."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".retromodel-", suffix=".tmp")
+    folder = os.path.dirname(path) or "."
+    os.makedirs(folder, exist_ok=True)  # md5/ beside an MD2
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".retromodel-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -538,6 +540,14 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
         min=0,
         max=65536,
     )
+    rerelease_md5: BoolProperty(
+        name="Rerelease MD5",
+        description=(
+            "also write the Quake II rerelease's MD5 replacement beside the MD2 (md5/NAME.md5mesh and "
+            ".md5anim, frame for frame the MD2's; needs an armature or animated objects, not shape keys)"
+        ),
+        default=False,
+    )
     use_selection: BoolProperty(name="Selected only", default=False)
 
     fast_shape_keys = True
@@ -578,7 +588,25 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
             skin_size=tuple(self.skin_size) if min(self.skin_size) > 0 else None,
             name=name,
         )
-        return out.md2, out.skins, out.warning_details
+        beside, warnings = dict(out.skins), list(out.warning_details)
+        if self.rerelease_md5:
+            # The rerelease loads md5/STEM.md5mesh and .md5anim beside
+            # STEM.md2 (Q2PRO src/refresh/models.c, MOD_LoadMD5); frame k
+            # of the anim is frame k of this MD2 (same keywords).
+            stem = os.path.splitext(name)[0]
+            md5 = rm.compile_md5(
+                glb,
+                fps=self.fps,
+                player=self.player,
+                anims=anims,
+                scale=self.scale or None,
+                fit_height=self.fit_height or None,
+                name=f"{stem}.md5mesh",
+            )
+            beside[f"md5/{stem}.md5mesh"] = md5.md5mesh
+            beside.update({f"md5/{n}": data for n, data in md5.files.items()})
+            warnings += md5.warning_details
+        return out.md2, beside, warnings
 
 
 class ExportMs3d(bpy.types.Operator, ExportHelper):

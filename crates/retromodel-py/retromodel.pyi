@@ -141,6 +141,25 @@ class Ms3dOutput:
     def warning_details(self) -> List[Dict[str, Any]]:
         """The warnings as data: ``{"message", "limit", "remedies"}`` (as on :class:`Error`)."""
 
+class Md5Output:
+    """What ``compile_md5`` made."""
+
+    @property
+    def md5mesh(self) -> bytes:
+        """The md5mesh file's bytes."""
+    @property
+    def files(self) -> Dict[str, bytes]:
+        """The files to write beside it: the ``.md5anim`` and, when a joint's scale animates, the ``.md5scale``."""
+    @property
+    def report(self) -> None:
+        """Always ``None``."""
+    @property
+    def warnings(self) -> List[str]:
+        """What the compiler had to change (with what would help, naming keyword arguments)."""
+    @property
+    def warning_details(self) -> List[Dict[str, Any]]:
+        """The warnings as data: ``{"message", "limit", "remedies"}`` (as on :class:`Error`)."""
+
 def load(source: Source, name: Optional[str] = None) -> Model:
     """Reads a model from a path or bytes; the format is told by the content."""
 
@@ -167,3 +186,14 @@ def compile_ms3d(
     name: str = "model.ms3d",
 ) -> Ms3dOutput:
     """Compiles a glTF or OBJ model into a MilkShape 3D MS3D with its skeleton and animations."""
+
+def compile_md5(
+    source: Union[Source, Model],
+    fps: float = 10.0,
+    player: bool = False,
+    anims: Optional[List[str]] = None,
+    scale: Optional[float] = None,
+    fit_height: Optional[float] = None,
+    name: str = "model.md5mesh",
+) -> Md5Output:
+    """Compiles a model with a skeleton into the Quake II rerelease's MD5 replacement, frame k of its md5anim being frame k of ``compile_md2`` with the same options."""

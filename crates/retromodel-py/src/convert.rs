@@ -1,4 +1,4 @@
-//! The compile functions (`compile_md2`, `compile_ms3d`) and their output
+//! The compile functions (`compile_md2`, `compile_ms3d`, `compile_md5`) and their output
 //! classes, through the library's `Converter` as the command line uses it.
 
 use pyo3::prelude::*;
@@ -116,6 +116,20 @@ compile_output! {
     }
 }
 
+compile_output! {
+    /// What `compile_md5` made: the md5mesh, the files that go beside it
+    /// (the md5anim, and the `.md5scale` when a joint's scale animates)
+    /// and the warnings.
+    Md5Output {
+        /// The md5mesh file's bytes.
+        md5mesh,
+        /// The files to write beside it: `{file name: bytes}` (the
+        /// `.md5anim`, and the `.md5scale` when there is one).
+        files("MD5"),
+        /// Always `None` (the MD5 compile keeps no report).
+    }
+}
+
 /// Compiles any model retromodel reads (a `.glb` from Blender, an MS3D,
 /// an OBJ, an MD2) into a Quake II MD2, as `retromodel convert x.md2`
 /// does. `source` is a path, bytes or a `Model`.
@@ -164,14 +178,7 @@ pub fn compile_md2(
             )));
         }
     }
-    if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
-        return Err(Error::new_err(format!(
-            "fps {fps}: must be a number of frames per second above 0 (at most 1000)"
-        )));
-    }
-    if scale.is_some() && fit_height.is_some() {
-        return Err(Error::new_err("scale and fit_height: give one"));
-    }
+    check_frames_and_size(fps, scale, fit_height)?;
     let mut o = CompileOptions {
         fps,
         player,
@@ -257,6 +264,69 @@ pub fn compile_ms3d(
     Ok(Ms3dOutput {
         ms3d: compiled.main,
         textures: compiled.beside,
+        report: compiled.report,
+        warnings: compiled.warnings,
+    })
+}
+
+/// Refuses a frame rate or sizes the compilers cannot use, naming the
+/// keywords.
+fn check_frames_and_size(fps: f32, scale: Option<f32>, fit_height: Option<f32>) -> PyResult<()> {
+    if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+        return Err(Error::new_err(format!(
+            "fps {fps}: must be a number of frames per second above 0 (at most 1000)"
+        )));
+    }
+    if scale.is_some() && fit_height.is_some() {
+        return Err(Error::new_err("scale and fit_height: give one"));
+    }
+    Ok(())
+}
+
+/// Compiles any model with a skeleton (a `.glb` from Blender, an MS3D,
+/// an MD5) into the Quake II rerelease's MD5 replacement, as `retromodel
+/// convert x.md5mesh` does: the md5mesh, one md5anim whose frame k is
+/// frame k of the MD2 that `compile_md2` makes with the same `fps`,
+/// `player`, `anims`, `scale` and `fit_height` (same animations, order
+/// and times), and a `.md5scale` when a joint's scale animates. The
+/// rerelease loads them from `md5/` beside the MD2, named like it
+/// (`players/hero/md5/tris.md5mesh` for `players/hero/tris.md2`). Every
+/// weight a vertex has is kept; one MD5 mesh per material.
+///
+/// - `name`: the md5mesh's file name (the other files share its stem).
+///
+/// Returns an `Md5Output`. Raises `retromodel.Error` when the model
+/// cannot be an MD5 (shape-key animation has no joints to become).
+#[pyfunction]
+#[pyo3(signature = (source, fps = 10.0, player = false, anims = None, scale = None, fit_height = None, name = "model.md5mesh"))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments
+pub fn compile_md5(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    fps: f32,
+    player: bool,
+    anims: Option<Vec<String>>,
+    scale: Option<f32>,
+    fit_height: Option<f32>,
+    name: &str,
+) -> PyResult<Md5Output> {
+    check_frames_and_size(fps, scale, fit_height)?;
+    let options = ConvertOptions {
+        anim: anims.clone().unwrap_or_default(),
+        compile: Some(CompileOptions {
+            fps,
+            player,
+            scale,
+            fit_height,
+            animations: anims.unwrap_or_default(),
+            ..CompileOptions::default()
+        }),
+        ..ConvertOptions::default()
+    };
+    let compiled = compile_source(py, source, &options, OutputFormat::Md5, name)?;
+    Ok(Md5Output {
+        md5mesh: compiled.main,
+        files: compiled.beside,
         report: compiled.report,
         warnings: compiled.warnings,
     })

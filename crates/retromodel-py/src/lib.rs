@@ -30,7 +30,8 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
          frames and MS3D skinned poses come as float32 NumPy arrays, to_glb() and\n\
          to_obj() export it, compile_md2() turns any model (a .glb from\n\
          Blender, say) into a Quake II MD2 and its skin, and compile_ms3d() a\n\
-         glTF or OBJ into a MilkShape 3D MS3D with its skeleton and animations.\n\n\
+         glTF or OBJ into a MilkShape 3D MS3D with its skeleton and animations;\n\
+         compile_md5() writes the Quake II rerelease's MD5 replacement of the MD2.\n\n\
          Bad input raises retromodel.Error (a ValueError) with the library's message,\n\
          which names the section, the field path and the byte offset.",
     )?;
@@ -40,8 +41,10 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::Problem>()?;
     m.add_class::<convert::Md2Output>()?;
     m.add_class::<convert::Ms3dOutput>()?;
+    m.add_class::<convert::Md5Output>()?;
     m.add_function(wrap_pyfunction!(model::load, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md2, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_ms3d, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::compile_md5, m)?)?;
     Ok(())
 }

@@ -65,7 +65,12 @@ pub(super) fn md5_files(
 pub(super) fn md2_scale(scene: &Scene, options: &CompileOptions) -> Result<f32> {
     match (options.scale, options.fit_height) {
         (Some(s), _) => Ok(s),
-        (None, Some(_)) => Ok(crate::md2::compile::compile(scene, options)?.report.scale),
+        (None, Some(_)) => {
+            // Only the scale is wanted: a PNG skin needs no palette.
+            let mut options = options.clone();
+            options.skin.format = crate::md2::compile::SkinFormat::Png;
+            Ok(crate::md2::compile::compile(scene, &options)?.report.scale)
+        }
         (None, None) => Ok(1.0),
     }
 }
