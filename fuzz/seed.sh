@@ -68,6 +68,14 @@ if [ -d "$corpus" ]; then
   find "$corpus" \( -name '*.md2' -o -name '*.ms3d' \) -type f -size -64k -exec cp -n {} "$d/" \;
   find "$skinned" -name '*.glb' -size -128k -exec cp -n {} "$d/" \;
   echo "$d: $(ls "$d" | wc -l) seeds"
+  # The MD5 compiler: the glTF seeds and the small MS3D files (an MD2 has
+  # no joints to become); the md5meshes join below.
+  d="$here/corpus/gltf_to_md5"
+  mkdir -p "$d"
+  cp -n "$here/corpus/gltf_import/"* "$d/" 2>/dev/null || true
+  find "$corpus" -name '*.ms3d' -type f -size -64k -exec cp -n {} "$d/" \;
+  find "$skinned" -name '*.glb' -size -128k -exec cp -n {} "$d/" \;
+  echo "$d: $(ls "$d" | wc -l) seeds"
 else
   echo "note: no corpus at $corpus; seeded with the sample models only" >&2
 fi
@@ -77,4 +85,7 @@ fi
 mkdir -p "$here/corpus/md5_parse"
 if [ -d /usr/share/assimp/models/MD5 ]; then
   find /usr/share/assimp/models/MD5 -name '*.md5mesh' -type f -exec cp -n {} "$here/corpus/md5_parse/" \;
+fi
+if [ -d "$here/corpus/gltf_to_md5" ]; then
+  find "$here/corpus/md5_parse" -name '*.md5mesh' -type f -exec cp -n {} "$here/corpus/gltf_to_md5/" \;
 fi

@@ -14,7 +14,8 @@
 //!   targets run, replayed by `crates/retromodel/tests/regression.rs`.
 //! - `md2_compile_checks` (feature `export`): the MD2 compiler's checks
 //!   on any scene the glTF importer, the MS3D reader or the MD2 reader
-//!   makes (the `gltf_to_md2` fuzz target).
+//!   makes (the `gltf_to_md2` fuzz target); `md5_compile_checks` the
+//!   same for the MD5 compiler (`gltf_to_md5`).
 //! - `import_checks` (feature `export`): the glTF importer's round trip of
 //!   our own exports, compared field by field and posed; the checks of the
 //!   `gltf_import` fuzz target.
@@ -52,6 +53,8 @@ pub mod md2_checks;
 pub mod md2_compile_checks;
 pub mod md2_unused;
 pub mod md5_builder;
+#[cfg(feature = "export")]
+pub mod md5_compile_checks;
 pub mod md5_sized;
 pub mod milkshape;
 pub mod ms3d_ascii_checks;

@@ -38,7 +38,7 @@ use crate::import_checks::fuzz_options;
 const MAX_POSITIONS: usize = 2_000_000;
 
 /// An upper bound on the positions a compile of `scene` at `fps` poses.
-fn positions(scene: &Scene, fps: f32) -> usize {
+pub(crate) fn positions(scene: &Scene, fps: f32) -> usize {
     let vertices: usize = scene.meshes.iter().map(|m| m.positions.len()).sum();
     let frames: f64 = scene
         .animations
@@ -54,7 +54,7 @@ fn positions(scene: &Scene, fps: f32) -> usize {
 
 /// The options one compile uses, chosen by `seed` (so one input tries one
 /// combination, and the fuzzer's mutations reach the others).
-fn options_for(seed: u8) -> CompileOptions {
+pub(crate) fn options_for(seed: u8) -> CompileOptions {
     let mut o = CompileOptions {
         grid: [Grid::Frame, Grid::Animation, Grid::Model][usize::from(seed % 3)],
         player: seed & 0x08 != 0,
@@ -71,7 +71,7 @@ fn options_for(seed: u8) -> CompileOptions {
 }
 
 /// A seed from the bytes: their sum, so that a change anywhere changes it.
-fn seed_of(data: &[u8]) -> u8 {
+pub(crate) fn seed_of(data: &[u8]) -> u8 {
     data.iter().fold(0u8, |s, &b| s.wrapping_add(b))
 }
 

@@ -39,7 +39,7 @@
 //!   what is written.
 //! - **Morph targets** (shape keys) that an animation plays cannot be
 //!   carried: MD5 has only joints. Such a scene is refused
-//!   ([`Error::Unwritable`](crate::Error::Unwritable) naming the
+//!   ([`Error::Unwritable`] naming the
 //!   animation).
 //!
 //! ```

@@ -6,7 +6,8 @@ use super::{float, quoted, vec3};
 use crate::md5::{Md5Anim, MD5_VERSION};
 
 impl Md5Anim {
-    /// The anim as `md5anim` text (see [the module](self)): `parse` of it
+    /// The anim as `md5anim` text (floats as the shortest decimal that reads back the same,
+    /// never in exponent form): `parse` of it
     /// gives `self` back (the lines aside). `numFrames` is
     /// [`Md5Anim::num_frames`]; bounds and frames missing from the vectors
     /// are written as zeros, so the text always reads.

@@ -6,7 +6,8 @@ use super::{float, quoted, vec3};
 use crate::md5::{Md5Mesh, MD5_VERSION};
 
 impl Md5Mesh {
-    /// The mesh as `md5mesh` text (see [the module](self)): `parse` of it
+    /// The mesh as `md5mesh` text (floats as the shortest decimal that reads back the same,
+    /// never in exponent form): `parse` of it
     /// gives `self` back (the lines aside, and names as the module says).
     ///
     /// ```

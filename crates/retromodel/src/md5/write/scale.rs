@@ -10,7 +10,7 @@ impl Md5Scale {
     /// (`src/refresh/models.c`) reads it: an object of joints, each
     /// `"scale_positions": true|false` and `"frame": scale` pairs; joints
     /// in order, frames by number, one joint a line. Scales are written as
-    /// [the module](self) says, so `parse` gives them back exactly
+    /// the shortest decimals that read back the same, so `parse` gives them back exactly
     /// (non-finite scales, which JSON cannot hold, are written as 1).
     ///
     /// ```
