@@ -60,6 +60,7 @@
 
 mod axes;
 mod finish;
+mod finite;
 mod frames;
 mod joints;
 mod limits;
@@ -203,6 +204,7 @@ pub fn compile(scene: &Scene, options: &Md5CompileOptions) -> Result<Md5Compiled
     let posed = frames::pose(scene, &skeleton, &frames, options.scale)?;
     let mut warnings = frames::uniformity_warnings(&skeleton, &meshes, &posed);
     let (mesh, anim, scale) = finish::assemble(&skeleton, meshes, posed, options);
+    finite::check(&mesh, &anim, scale.as_ref())?;
     warnings.extend(limits::check(&mesh, &anim));
     Ok(Md5Compiled {
         model: Md5Model {
