@@ -9,7 +9,7 @@
 //! vertices with two weights each, 3,000 triangles, 300 frames animating
 //! every component of every joint; made by the test kit's `md5_sized`).
 //!
-//! Operations (each warmed up, then run in batches of [`BATCH`], the
+//! Operations (each warmed up, then run in batches of [`retromodel_bench::BATCH`], the
 //! median and fastest batch reported):
 //!
 //! - `memcpy`: a copy of both files' bytes (a floor);
@@ -24,32 +24,11 @@
 //! Output lines: `RESULT <what> <name> <median µs per op> <fastest µs per op>`.
 
 use retromodel::md5::Md5Model;
+use retromodel_bench::time_per_op;
 use retromodel_testkit::md5_sized::{sized_md5anim, sized_md5mesh, SizedMesh};
 use std::hint::black_box;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Instant;
-
-/// Operations per timed batch.
-const BATCH: u32 = 10;
-
-/// Median and fastest microseconds per call of `op`.
-fn time_per_op(iterations: u32, mut op: impl FnMut()) -> (f64, f64) {
-    for _ in 0..(iterations / 10).max(20) {
-        op();
-    }
-    let mut samples: Vec<f64> = (0..(iterations / BATCH).max(1))
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..BATCH {
-                op();
-            }
-            start.elapsed().as_secs_f64() * 1e6 / f64::from(BATCH)
-        })
-        .collect();
-    samples.sort_by(f64::total_cmp);
-    (samples[samples.len() / 2], samples[0])
-}
 
 fn read(mesh: &[u8], anim: &[u8]) -> Md5Model {
     let mut model = Md5Model::from_mesh_bytes(mesh).expect("the md5mesh reads");

@@ -4,7 +4,7 @@
 //! Usage: `cargo run --release -p retromodel-bench --bin bench_parse -- ITERATIONS FILE...`
 //!
 //! For each file, the bytes are read once. Each operation is warmed up,
-//! then run ITERATIONS times in batches of [`BATCH`], each batch timed with
+//! then run ITERATIONS times in batches of [`retromodel_bench::BATCH`], each batch timed with
 //! `std::time::Instant`; the median and the fastest batch are reported per
 //! operation (the median resists other processes taking the CPU, which
 //! the mean does not):
@@ -41,31 +41,10 @@
 
 use retromodel::md2::Md2;
 use retromodel::ms3d::{GroupMesh, Ms3d, Skeleton};
+use retromodel_bench::time_per_op;
 use std::hint::black_box;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Instant;
-
-/// Operations per timed batch.
-const BATCH: u32 = 10;
-
-/// Median and fastest microseconds per call of `op`.
-fn time_per_op(iterations: u32, mut op: impl FnMut()) -> (f64, f64) {
-    for _ in 0..(iterations / 10).max(20) {
-        op();
-    }
-    let mut samples: Vec<f64> = (0..(iterations / BATCH).max(1))
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..BATCH {
-                op();
-            }
-            start.elapsed().as_secs_f64() * 1e6 / f64::from(BATCH)
-        })
-        .collect();
-    samples.sort_by(f64::total_cmp);
-    (samples[samples.len() / 2], samples[0])
-}
 
 /// Parses `bytes` and decodes frame `i` into entry `i` of the chunks of
 /// `positions` and `normals` (`chunk` entries each; with `chunk` equal to
