@@ -190,6 +190,8 @@ bones = sum(len(o.data.bones) for o in bpy.context.scene.objects if o.type == "A
 assert f"numJoints {bones}" in mesh_text, (bones, mesh_text[:200])
 md5_model = rm.load(os.path.join(outdir, "md5", "walker_rr.md5mesh"))
 assert md5_model.validate() == [], md5_model.validate()
+# The skin also in md5/, where Q2PRO's MD5_LoadSkins looks for it.
+assert open(os.path.join(outdir, "md5", "walker_rr.png"), "rb").read() == open(os.path.join(outdir, "walker_rr.png"), "rb").read()
 print(f"rerelease MD5: {bones} joints, {md2_frames} frames as the MD2")
 
 # An MS3D with GBK joint names (Chinese tools write them) and a root whose

@@ -603,6 +603,9 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
                 fit_height=self.fit_height or None,
                 name=f"{stem}.md5mesh",
             )
+            # Q2PRO draws the MD5 with each MD2 skin looked up in md5/
+            # beside it (models.c, MD5_LoadSkins).
+            beside.update({f"md5/{n}": data for n, data in out.skins.items()})
             beside[f"md5/{stem}.md5mesh"] = md5.md5mesh
             beside.update({f"md5/{n}": data for n, data in md5.files.items()})
             warnings += md5.warning_details

@@ -64,6 +64,18 @@ fn rerelease_writes_the_md5_beside_the_md2_with_its_frames() {
     let mesh = std::fs::read_to_string(dir.join("md5/walker.md5mesh")).unwrap();
     assert!(mesh.starts_with("MD5Version 10"));
     assert!(mesh.contains("numJoints 11"), "the walker's 11 joints");
+    // The skin also in md5/, where Q2PRO's MD5_LoadSkins looks for it
+    // (the MD2's skin folder + "md5/" + its file name).
+    // The first skin name: 64 bytes at ofs_skins (header offset 44).
+    let ofs_skins = u32::from_le_bytes(bytes[44..48].try_into().unwrap()) as usize;
+    let skin_name = String::from_utf8_lossy(&bytes[ofs_skins..ofs_skins + 64]);
+    let skin_name = skin_name.trim_end_matches('\0');
+    let file = skin_name.rsplit('/').next().unwrap();
+    assert_eq!(file, "walker.png", "{skin_name}");
+    assert_eq!(
+        std::fs::read(dir.join("md5").join(file)).unwrap(),
+        std::fs::read(dir.join(file)).unwrap()
+    );
     // The walker's joints do not scale: no sidecar.
     assert!(!dir.join("md5/walker.md5scale").exists());
     // Again: refused without --force, the files left as they are.

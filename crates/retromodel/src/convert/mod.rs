@@ -418,6 +418,14 @@ impl<'a> Converter<'a> {
         warnings.extend(compiled.warnings.into_iter().map(Warning::Compile));
         let mut files = Vec::new();
         if let Some(skin) = compiled.skin {
+            if self.options.rerelease {
+                // Q2PRO draws an MD5 with each MD2 skin looked up in
+                // `md5/` beside it (`src/refresh/models.c`,
+                // `MD5_LoadSkins`: the skin's folder + "md5/" + its file
+                // name); without the copy the MD5 has no texture.
+                let name = format!("md5/{}", file_name(&skin.name));
+                files.push((name, skin.bytes.clone()));
+            }
             files.push((file_name(&skin.name).to_string(), skin.bytes));
         }
         if self.options.rerelease {
