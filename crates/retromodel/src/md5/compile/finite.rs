@@ -2,7 +2,8 @@
 //! finite. The readers (ours, Q2PRO's `MD5_ParseFloat` with `strtof`)
 //! take no `inf` or `nan`, so a pose that carries a joint or a point
 //! beyond what an `f32` holds (a scene whose transforms overflow) is
-//! refused, naming where, rather than written as a file nobody reads.
+//! refused, naming where, rather than written as a file nobody reads;
+//! so is a texture coordinate that is not a number (which glTF forbids).
 
 use crate::error::{Error, Result};
 use crate::md5::{Md5Anim, Md5Mesh, Md5Scale};
@@ -23,6 +24,12 @@ fn first_not_finite(
         return Some((format!("md5mesh joints[{j}]"), "its bind placement"));
     }
     for (m, part) in mesh.meshes.iter().enumerate() {
+        if let Some(v) = part.vertices.iter().position(|v| !finite(&v.uv)) {
+            return Some((
+                format!("md5mesh meshes[{m}].verts[{v}]"),
+                "its texture coordinate is not a finite number (the source's is not a number)",
+            ));
+        }
         if let Some(w) = part
             .weights
             .iter()
@@ -67,9 +74,13 @@ pub(super) fn check(mesh: &Md5Mesh, anim: &Md5Anim, scale: Option<&Md5Scale>) ->
         None => Ok(()),
         Some((context, what)) => Err(Error::unwritable(
             context,
-            format!(
-                "{what} is not a finite number: the source's transforms carry it beyond what an MD5 (32-bit numbers) holds"
-            ),
+            if what.contains(" is not ") {
+                what.to_string()
+            } else {
+                format!(
+                    "{what} is not a finite number: the source's transforms carry it beyond what an MD5 (32-bit numbers) holds"
+                )
+            },
         )),
     }
 }
