@@ -3,13 +3,15 @@
 //! import as glTF (with the fuzz limits) or read as MS3D make a scene;
 //! compiling it is an error or a model that meets MilkShape's limits
 //! (no error in `validate_for_milkshape`), validates without errors and
-//! reads back as written.
+//! reads back as written, and whose bytes `retromodel validate` (the
+//! library's `Model::validate`) passes without a warning (but for a frame
+//! rate below 1 an MS3D recorded, kept as it was).
 
 use retromodel::ms3d::compile::{compile, Ms3dCompileOptions};
 use retromodel::ms3d::Ms3d;
 use retromodel::ms3d::Ms3dSceneOptions;
 use retromodel::scene::Scene;
-use retromodel::Severity;
+use retromodel::{Model, Severity};
 
 use crate::import_checks::fuzz_options;
 
@@ -26,6 +28,15 @@ fn work(scene: &Scene) -> usize {
         .map(|c| c.times.len())
         .sum();
     vertices.saturating_add(keys.saturating_mul(16))
+}
+
+/// The frame rate below 1 an MS3D recorded, which the compile keeps.
+fn kept_fps(scene: &Scene) -> Option<f32> {
+    (scene.extras.get("source").and_then(|s| s.as_str()) == Some("MS3D"))
+        .then(|| scene.extras.get("fps").and_then(|f| f.as_f64()))
+        .flatten()
+        .map(|f| f as f32)
+        .filter(|&f| f < 1.0)
 }
 
 /// Compiles `scene`; when that succeeds the model is one MilkShape takes
@@ -56,6 +67,16 @@ fn check(scene: &Scene) -> bool {
         back.validate()
     );
     assert!(compiled.report.max_error().is_finite() || model.joints.is_empty());
+    // What `retromodel validate` says of the file: nothing (no warning),
+    // but for a frame rate below 1 that an MS3D recorded and the compile
+    // kept as the file had it (MilkShape plays it at 1 fps).
+    let model_read = Model::from_bytes(&bytes).expect("a compiled model reads back as a model");
+    let problems: Vec<_> = model_read
+        .validate()
+        .into_iter()
+        .filter(|p| !(p.path == "keyframer.fps" && kept_fps(scene) == Some(model.fps)))
+        .collect();
+    assert!(problems.is_empty(), "validate: {problems:?}");
     true
 }
 

@@ -166,8 +166,54 @@ pub fn rig_glb() -> Vec<u8> {
     rig().glb()
 }
 
+/// One action of a rig made by [`rig_with`].
+#[derive(Debug, Clone)]
+pub struct Action {
+    /// The animation's name.
+    pub name: String,
+    /// Its key times in seconds (every channel keys at all of them).
+    pub times: Vec<f32>,
+    /// The interpolation of each bone's channels (`LINEAR`, `STEP` or
+    /// `CUBICSPLINE`).
+    pub kinds: [&'static str; 4],
+    /// Which motion it plays (shifts the bones' phases).
+    pub motion: usize,
+}
+
+impl Action {
+    /// An action of `LINEAR` channels keyed at `times`.
+    pub fn linear(name: &str, times: Vec<f32>, motion: usize) -> Action {
+        Action {
+            name: name.to_string(),
+            times,
+            kinds: ["LINEAR"; 4],
+            motion,
+        }
+    }
+}
+
+/// The rig's own actions ([`rig`]): `Linear`, `Stepped`, `Cubic` and
+/// `Mixed`, keyed every 0.25 s.
+pub fn actions() -> Vec<Action> {
+    ACTIONS
+        .iter()
+        .enumerate()
+        .map(|(action, (name, keys))| Action {
+            name: name.to_string(),
+            times: (0..*keys).map(|k| (k * 6) as f32 / 24.0).collect(),
+            kinds: std::array::from_fn(|bone| interpolation(action, bone)),
+            motion: action,
+        })
+        .collect()
+}
+
 /// The rig as a document.
 pub fn rig() -> Builder {
+    rig_with(&actions())
+}
+
+/// The rig with `actions` for animations.
+pub fn rig_with(actions: &[Action]) -> Builder {
     let mut b = Builder::new();
     // Nodes: 0 Armature, 1..=4 bones, 5 the mesh.
     let mut globals: Vec<Mat> = Vec::new();
@@ -252,17 +298,17 @@ pub fn rig() -> Builder {
         json!({"name": "Armature", "joints": [1, 2, 3, 4], "inverseBindMatrices": ibm}),
     );
     b.scene_root(0);
-    for (action, (name, keys)) in ACTIONS.iter().enumerate() {
-        let times: Vec<f32> = (0..*keys).map(|k| (k * 6) as f32 / 24.0).collect();
-        let input = b.floats(&times, "SCALAR");
+    for a in actions {
+        let (name, times, action) = (&a.name, &a.times, a.motion);
+        let input = b.floats(times, "SCALAR");
         let mut samplers = Vec::new();
         let mut channels = Vec::new();
         for bone in 0..BONES.len() {
-            let kind = interpolation(action, bone);
+            let kind = a.kinds[bone];
             let cubic = kind == "CUBICSPLINE";
             let (rt, rr) = rest(bone);
             let (mut rot, mut tra) = (Vec::new(), Vec::new());
-            for &time in &times {
+            for &time in times {
                 let t = f64::from(time);
                 let (angle, offset) = motion(action, bone, t);
                 let q = qmul(rr, axis_angle(axis(bone), angle));
