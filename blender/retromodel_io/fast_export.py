@@ -118,20 +118,23 @@ def sampled_animations(obj, fps):
     still = np.array([b.value for b in blocks[1:]], dtype=np.float32)
     out = []
     for name, _, curves in _actions(obj.data.shape_keys):
-        curves = [(paths[c.data_path], c) for c in curves]
-        start = min(c.range()[0] for _, c in curves)
-        end = max(c.range()[1] for _, c in curves)
+        # Each curve's range read once (an MD2's actions have a curve per
+        # frame: 3,960 of them for faerie; every call into Blender counts).
+        curves = [(paths[c.data_path], c, c.range()) for c in curves]
+        start = min(r[0] for _, _, r in curves)
+        end = max(r[1] for _, _, r in curves)
         frames = np.arange(start, end + 0.5, 1.0)
         frames = frames[frames <= end]
         listed = frames.tolist()
         weights = np.tile(still, (len(frames), 1))
-        for target, curve in curves:
+        for target, curve, _ in curves:
             # A curve keyed on exactly the sampled frames (an import's)
-            # passes through its keys there: read them in one call.
+            # passes through its keys there: read them in one call (into
+            # float32, the keys' own type, which foreach_get copies as is).
             points = curve.keyframe_points
-            co = np.empty(2 * len(points), dtype=np.float64)
+            co = np.empty(2 * len(points), dtype=np.float32)
             points.foreach_get("co", co)
-            if len(points) == len(listed) and co[0::2].tolist() == listed and not len(curve.modifiers):
+            if len(co) == 2 * len(listed) and co[0::2].tolist() == listed and not len(curve.modifiers):
                 weights[:, target] = co[1::2]
             else:
                 evaluate = curve.evaluate
