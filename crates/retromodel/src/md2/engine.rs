@@ -69,12 +69,15 @@ impl Engine {
                 square_skin: false,
                 pcx_only: false,
             },
-            // src/refresh/models.c, MOD_ValidateMD2: num_tris <=
-            // TESS_MAX_INDICES / 3 (6144, src/refresh/gl.h), num_xyz <=
-            // MD2_MAX_VERTS (2048), num_frames <= MD2_MAX_FRAMES (512),
-            // num_skins <= MD2_MAX_SKINS (32) (inc/format/md2.h), skin
-            // width and height 1..=MAX_TEXTURE_SIZE (4096,
-            // src/refresh/images.h). MOD_LoadMD2: fewer than 3 xyz or st
+            // Q2PRO at 3aa0d40 (2025-07-21). src/refresh/models.c,
+            // MOD_ValidateMD2: num_tris <= TESS_MAX_INDICES / 3 (6144,
+            // src/refresh/gl.h), num_xyz <= MD2_MAX_VERTS (2048),
+            // num_frames <= MD2_MAX_FRAMES (1024), num_skins <=
+            // MD2_MAX_SKINS (32) (inc/format/md2.h), skin width and height
+            // 1..=MAX_TEXTURE_SIZE (8192 since ee0ec72, "Bump
+            // MAX_TEXTURE_SIZE", src/refresh/images.h); the layout checks
+            // (offsets within the file and aligned) are md2/loaders.rs's.
+            // MOD_LoadMD2: fewer than 3 xyz or st
             // or no triangle makes an empty model that draws nothing;
             // more than TESS_MAX_VERTICES (6144) distinct (xyz, s, t)
             // vertices fail; a skin name needs its NUL within 64 bytes
@@ -82,12 +85,12 @@ impl Engine {
             Engine::Q2pro => EngineLimits {
                 max_vertices: 2048,
                 max_triangles: 6144,
-                max_frames: 512,
+                max_frames: 1024,
                 max_skins: 32,
                 min_skins: 0,
                 max_skin_name: 63,
-                max_skin_width: Some(4096),
-                max_skin_height: Some(4096),
+                max_skin_width: Some(8192),
+                max_skin_height: Some(8192),
                 max_render_vertices: Some(6144),
                 max_file_size: None,
                 min_vertices: 3,
@@ -330,6 +333,22 @@ fn check_engine(model: &Md2, engine: Engine, c: &mut Collector) {
                 "skin width {} exceeds {name}'s limit of {max} (by {}): it cannot load the skin",
                 model.skin_width,
                 model.skin_width - max
+            ),
+            Some(8),
+        );
+    }
+    // Q2PRO's MOD_ValidateMD2 ("Bad skin width", "Bad skin height") and
+    // UFO:AI's R_ModLoadAliasMD2MeshUnindexed ("invalid skin dimensions")
+    // refuse a skin size below 1; id's, yquake2's and KMQuake2's loaders
+    // divide by it (texture coordinates come out infinite).
+    if matches!(engine, Engine::Q2pro | Engine::UfoAi)
+        && (model.skin_width < 1 || model.skin_height < 1)
+    {
+        c.error(
+            "header.skin_width",
+            format!(
+                "skin size {}×{} is not positive: {name} refuses the model",
+                model.skin_width, model.skin_height
             ),
             Some(8),
         );

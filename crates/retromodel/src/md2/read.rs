@@ -35,7 +35,8 @@ impl Section {
     }
 }
 
-fn read_header(data: &[u8]) -> Result<Header> {
+/// The header of `data`: magic, version and non-negative counts checked.
+pub(super) fn read_header(data: &[u8]) -> Result<Header> {
     let mut r = Reader::new(data);
     let head = slice(data, 0, 1, HEADER_SIZE as u64, || "header".into());
     if let Err(err) = head {
