@@ -56,7 +56,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             if b.starts_with(b"IDP2") {
                 match retromodel::md2::Md2::validate_bytes_for(b, engine) {
                     Ok(problems) => {
-                        if report(path, &problems, args) {
+                        if report(path, &problems, args)? {
                             failed += 1;
                         }
                     }
@@ -102,7 +102,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 continue;
             }
         };
-        if report(path, &problems, args) {
+        if report(path, &problems, args)? {
             failed += 1;
         }
     }
@@ -116,7 +116,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 
 /// Prints a file's problems, or `FILE: ok` (with its count of warnings);
 /// whether the file fails (an error, or any problem with `--strict`).
-fn report(path: &std::path::Path, problems: &[retromodel::Problem], args: &Args) -> bool {
+fn report(path: &std::path::Path, problems: &[retromodel::Problem], args: &Args) -> Result<bool> {
     let fails = problems
         .iter()
         .any(|p| p.severity == Severity::Error || args.strict);
@@ -132,7 +132,7 @@ fn report(path: &std::path::Path, problems: &[retromodel::Problem], args: &Args)
         };
         outln!("{}: ok{note}", path.display());
     }
-    fails
+    Ok(fails)
 }
 
 /// Whether `--engine NAME` names the Quake II rerelease.

@@ -257,8 +257,9 @@ impl Md2 {
         let end = i64::from(header.ofs_end);
         let end_at = Some(const { offset_of("ofs_end") });
         let mut patched_end = false;
+        let mut refused_end = false;
         if !end_loads(engine, end, len) {
-            refused = true;
+            // A refusal, but the rest can still be read and checked.
             let why = match end_rule(engine) {
                 EndRule::Hunk(max) => format!(
                     "ofs_end {end} is outside {name}'s {max} bytes of model memory: it stops with \"Hunk_Alloc overflow\""
@@ -271,6 +272,11 @@ impl Md2 {
                 ),
             };
             c.error("header.ofs_end", why, end_at);
+            refused_end = true;
+            if end > len as i64 {
+                patched.ofs_end = len as i32;
+                patched_end = true;
+            }
         } else if !(0..=len as i64).contains(&end) {
             let fail = others(engine, |e| !end_loads(e, end, len));
             c.warn(
@@ -288,7 +294,7 @@ impl Md2 {
             check_layout(engine, &header, &mut c);
         }
         let mut problems = c.finish();
-        if refused || problems.iter().any(|p| p.severity == Severity::Error) {
+        if refused {
             return Ok(problems);
         }
         let mut bytes = data.to_vec();
@@ -301,7 +307,9 @@ impl Md2 {
             // What the patch made up: a GL command list it emptied, an
             // ofs_end it set.
             !(dropped_gl && p.path == "gl_commands"
-                || patched_end && p.path == "header.ofs_end" && p.message.starts_with("ofs_end "))
+                || patched_end && p.path == "header.ofs_end" && p.message.starts_with("ofs_end ")
+                // Said above, from ofs_end itself.
+                || refused_end && p.path == "header.ofs_end")
         }));
         Ok(problems)
     }
