@@ -9,7 +9,8 @@
 //!   frames, GL commands and skin names from the file at their offsets into
 //!   `Hunk_Alloc(ofs_end)`, with no check against the file's length; the
 //!   hunk is 2 MiB (`Mod_ForName`, `Hunk_Begin(0x200000)`) and `Hunk_Alloc`
-//!   stops with "Hunk_Alloc overflow" past it (`linux/q_shlinux.c`).
+//!   stops with "Hunk_Alloc overflow" past it (`linux/q_shlinux.c`,
+//!   `win32/q_shwin.c`, where a negative size fails VirtualAlloc's commit).
 //! - Yamagi Quake II, `src/client/refresh/files/models.c`, `Mod_LoadMD2`:
 //!   the same five copies, unchecked, after refusing an `ofs_end` below 0 or
 //!   past the file's length ("file size too small").
@@ -33,7 +34,6 @@ use super::{Header, Md2, SKIN_NAME_SIZE, TEXCOORD_SIZE, TRIANGLE_SIZE};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::problem::{Collector, Problem};
-use crate::Severity;
 
 /// A section of the file, as the header places it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,8 +261,12 @@ impl Md2 {
         if !end_loads(engine, end, len) {
             // A refusal, but the rest can still be read and checked.
             let why = match end_rule(engine) {
-                EndRule::Hunk(max) => format!(
-                    "ofs_end {end} is outside {name}'s {max} bytes of model memory: it stops with \"Hunk_Alloc overflow\""
+                EndRule::Hunk(max) if end >= 0 => format!(
+                    "ofs_end {end} is over {name}'s {max} bytes of model memory (by {}): it stops with \"Hunk_Alloc overflow\"",
+                    end - max as i64
+                ),
+                EndRule::Hunk(_) => format!(
+                    "ofs_end {end} is negative: {name} asks its model memory for that many bytes, which fails or corrupts it"
                 ),
                 EndRule::WithinFile => format!(
                     "ofs_end {end} is past the end of the file ({len} bytes): {name} refuses the model (\"file size too small\")"
