@@ -46,18 +46,23 @@ impl Engine {
                 square_skin: false,
                 pcx_only: true,
             },
-            // src/client/refresh/files/models.c, Mod_LoadMD2: num_xyz
-            // 1..=MAX_VERTS (2048, src/common/header/files.h), num_st,
-            // num_tris, num_frames at least 1, skinheight <= MAX_LBM_HEIGHT
-            // (480, src/client/refresh/ref_shared.h), ofs_end within the
-            // file; more than MAX_MD2SKINS (32) skins are ignored with a
-            // warning. MAX_TRIANGLES 4096 and MAX_FRAMES 512 from files.h.
-            // The hunk is sized from the file, so no size limit. Skins may
-            // be PNG, TGA or JPEG besides PCX (R_LoadImage).
+            // yquake2 at 69599f5. src/client/refresh/files/models.c,
+            // Mod_LoadMD2: num_xyz 1..=MAX_VERTS (2048,
+            // src/common/header/files.h), num_st, num_tris, num_frames at
+            // least 1, skinheight <= MAX_LBM_HEIGHT (480,
+            // src/client/refresh/ref_shared.h), ofs_end within the file
+            // (md2/loaders.rs); more than MAX_MD2SKINS (32) skins are
+            // ignored with a warning. Neither it nor any renderer bounds
+            // num_frames or num_tris (files.h's MAX_FRAMES and
+            // MAX_TRIANGLES are used nowhere; its own loader, run under
+            // AddressSanitizer, loads UFO:AI's 1007-frame soldier), so
+            // they get the bound of KMQuake2's unbounded counts below. The hunk is sized from the
+            // file, so no size limit. Skins may be PNG, TGA or JPEG
+            // besides PCX (R_LoadImage).
             Engine::Yquake2 => EngineLimits {
                 max_vertices: 2048,
-                max_triangles: 4096,
-                max_frames: 512,
+                max_triangles: 65536,
+                max_frames: 65536,
                 max_skins: 32,
                 min_skins: 0,
                 max_skin_name: 63,
