@@ -231,3 +231,40 @@ fn a_zero_skin_width_fails_q2pro_and_ufoai() {
         assert!(errors(&check(&bytes, e)).is_empty(), "{e}");
     }
 }
+
+/// Every header field set to values around the edges (negative, zero, the
+/// header's end, the file's end, the extremes): no profile panics, and a
+/// file the reader takes every profile can check.
+#[test]
+fn hostile_header_fields_never_crash_a_profile() {
+    let base = builder(&[]).build();
+    let len = base.len() as i64;
+    let values = [
+        i64::from(i32::MIN),
+        -1,
+        0,
+        1,
+        3,
+        67,
+        68,
+        len - 1,
+        len,
+        len + 1,
+        i64::from(i32::MAX),
+    ];
+    for field in Field::ALL {
+        for &v in &values {
+            let mut b = base.clone();
+            let at = field.offset();
+            b[at..at + 4].copy_from_slice(&(v as i32).to_le_bytes());
+            let read = Md2::from_bytes(&b);
+            for e in Engine::ALL {
+                let judged = Md2::validate_bytes_for(&b, e);
+                assert!(
+                    read.is_err() || judged.is_ok(),
+                    "{e}: {field:?} = {v}: {judged:?}"
+                );
+            }
+        }
+    }
+}
