@@ -5,6 +5,7 @@
 # under AddressSanitizer, and run on every file given; a file "loads" when the
 # loader returns it without a refusal or a read past its buffer.
 #   bash tools/engine_loaders/run.sh ID_QUAKE2_GIT YQUAKE2_GIT Q2PRO_GIT FILE.md2...
+# (make_cases.py writes the hand-made cases.)
 # Each *_GIT is a git directory of the engine (id-Software/Quake-2,
 # yquake2/yquake2 at 69599f5, skullernet/q2pro at 3aa0d40; HEAD is read).
 # Prints one line per file and engine: agree or DIFFER, the loader's exit

@@ -268,3 +268,47 @@ fn hostile_header_fields_never_crash_a_profile() {
         }
     }
 }
+
+/// Skin names at offset 0, over the header: the reader refuses the file,
+/// but every loader reads the name where the header puts it ("IDP2", then
+/// the version's NUL) and loads the model: a warning in every profile.
+#[test]
+fn sections_over_the_header_load_everywhere_with_a_warning() {
+    let mut b = builder(&[]);
+    b.set(Field::OfsSkins, 0);
+    let bytes = b.build();
+    assert!(Md2::from_bytes(&bytes).is_err());
+    for e in Engine::ALL {
+        let p = check(&bytes, e);
+        assert!(errors(&p).is_empty(), "{e}: {p:?}");
+        assert!(
+            p.iter().any(|p| p.path == "header.ofs_skins"
+                && p.message.contains("overlap the 68-byte header")),
+            "{e}: {p:?}"
+        );
+    }
+}
+
+/// Every triangle with an index out of range: Q2PRO skips them all and
+/// refuses the model ("Too few valid indices"); the others load it.
+#[test]
+fn no_valid_triangle_fails_q2pro() {
+    let mut b = builder(&[]);
+    b.triangles(&[([0, 1, 9], [0, 1, 2]), ([0, 2, 3], [0, 2, 7])]);
+    let bytes = b.build();
+    let p = check(&bytes, Engine::Q2pro);
+    assert!(
+        errors(&p)
+            .iter()
+            .any(|p| p.message.contains("Too few valid indices")),
+        "{p:?}"
+    );
+    for e in [
+        Engine::Quake2,
+        Engine::Yquake2,
+        Engine::Kmquake2,
+        Engine::UfoAi,
+    ] {
+        assert!(errors(&check(&bytes, e)).is_empty(), "{e}");
+    }
+}

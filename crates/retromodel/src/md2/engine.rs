@@ -378,6 +378,26 @@ fn check_engine(model: &Md2, engine: Engine, c: &mut Collector) {
             Some(24),
         );
     }
+    // Q2PRO's MOD_LoadMD2 skips triangles with an index out of range and
+    // refuses a model left without one ("Too few valid indices").
+    let valid = |t: &&super::Triangle| {
+        t.vertices
+            .iter()
+            .all(|&v| usize::from(v) < model.num_vertices)
+            && t.texcoords
+                .iter()
+                .all(|&s| usize::from(s) < model.texcoords.len())
+    };
+    if engine == Engine::Q2pro
+        && !model.triangles.is_empty()
+        && !model.triangles.iter().any(|t| valid(&t))
+    {
+        c.error(
+            "triangles",
+            format!("no triangle has all its indices in range: {name} refuses the model (\"Too few valid indices\")"),
+            None,
+        );
+    }
     if model.triangles.is_empty() {
         c.error(
             "header.num_triangles",

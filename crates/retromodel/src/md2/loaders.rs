@@ -30,7 +30,7 @@
 
 use super::header::offset_of;
 use super::read::read_header;
-use super::{Header, Md2, SKIN_NAME_SIZE, TEXCOORD_SIZE, TRIANGLE_SIZE};
+use super::{Header, Md2, HEADER_SIZE, SKIN_NAME_SIZE, TEXCOORD_SIZE, TRIANGLE_SIZE};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::problem::{Collector, Problem};
@@ -296,6 +296,7 @@ impl Md2 {
         }
         if !refused {
             check_layout(engine, &header, &mut c);
+            check_overlaps(engine, &sections, len, &mut c);
         }
         let mut problems = c.finish();
         if refused {
@@ -306,7 +307,7 @@ impl Md2 {
             let at = Header::field_offset(i) as usize;
             bytes[at..at + 4].copy_from_slice(&field.to_le_bytes());
         }
-        let model = Md2::from_bytes(&bytes)?;
+        let model = Md2::from_bytes_overlapping(&bytes)?;
         problems.extend(model.validate_for(engine).into_iter().filter(|p| {
             // What the patch made up: a GL command list it emptied, an
             // ofs_end it set.
@@ -316,6 +317,58 @@ impl Md2 {
                 || refused_end && p.path == "header.ofs_end")
         }));
         Ok(problems)
+    }
+}
+
+/// Sections that share bytes with each other or with the header: the
+/// library's reader refuses them (it could not write the file back as it
+/// was), but every loader reads each section where the header puts it and
+/// loads the model, so for an engine it is a warning. Only the non-empty
+/// sections inside the file that `engine` reads count.
+fn check_overlaps(
+    engine: Engine,
+    sections: &[(Part, i32, i32, i64); 5],
+    len: u64,
+    c: &mut Collector,
+) {
+    let name = engine.title();
+    let used: Vec<(Part, i64, i64)> = sections
+        .iter()
+        .filter(|&&(part, ofs, count, size)| {
+            let end = i64::from(ofs) + i64::from(count) * size;
+            count > 0 && ofs >= 0 && end <= len as i64 && outside(engine, part) != Outside::NotRead
+        })
+        .map(|&(part, ofs, count, size)| {
+            (
+                part,
+                i64::from(ofs),
+                i64::from(ofs) + i64::from(count) * size,
+            )
+        })
+        .collect();
+    for (i, &(part, start, end)) in used.iter().enumerate() {
+        let (what, field) = part.words();
+        if start < HEADER_SIZE as i64 {
+            c.warn(
+                format!("header.{field}"),
+                format!(
+                    "the {what} (bytes {start}..{end}) overlap the 68-byte header: {name} reads them from the header's bytes and loads the model"
+                ),
+                Some(header_offset(field)),
+            );
+        }
+        for &(other, o_start, o_end) in &used[i + 1..] {
+            if start < o_end && o_start < end {
+                let (o_what, o_field) = other.words();
+                c.warn(
+                    format!("header.{o_field}"),
+                    format!(
+                        "the {o_what} (bytes {o_start}..{o_end}) overlap the {what} (bytes {start}..{end}): {name} reads both from the same bytes and loads the model"
+                    ),
+                    Some(header_offset(o_field)),
+                );
+            }
+        }
     }
 }
 
