@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the viewer (the library's WebAssembly + the page, web/dist/) and
 # runs its browser tests in headless Chromium against the command line
-# (web/tests/viewer.mjs). Needs: node + npm, the wasm32-unknown-unknown
-# target, wasm-bindgen-cli of the crate's pinned version, /usr/bin/chromium
-# (.ci/run installs them when missing) and the corpus (RETROMODEL_CORPUS).
+# (web/tests/viewer.mjs). Needs: node + npm, rustup, /usr/bin/chromium
+# (.ci/run installs it when missing) and the corpus (RETROMODEL_CORPUS);
+# build-wasm.mjs adds the wasm32-unknown-unknown target and installs
+# wasm-bindgen-cli of the crate's pinned version when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(cd .. && pwd)

@@ -79,7 +79,9 @@ class Model:
     def info(self, clips: Optional[List[str]] = None) -> Dict[str, Any]:
         """The summary ``retromodel info --json`` prints; ``clips``: ``"name:first-last"``."""
     def validate(self, engine: Optional[str] = None) -> List[Problem]:
-        """Every problem in the model; with ``engine``, whether the MD2 loads in it."""
+        """Every problem in the model; with ``engine``, whether the MD2 loads in it, judged on the
+        file's bytes as that engine's loader reads them (damage in a part it never reads is a
+        warning naming the engines that fail)."""
     def to_bytes(self, layout: str = "original") -> bytes:
         """The model in its own format: the file's bytes (``"original"``), or MD2 sections in the ``"standard"`` order."""
     def frame_positions(self, frame: int) -> npt.NDArray[np.float32]:

@@ -18,8 +18,9 @@ pub struct Args {
     /// Print only failures, not the files that pass.
     #[arg(long, short)]
     quiet: bool,
-    /// Check an MD2 against this engine's loader instead of id's limits:
-    /// "will it load in NAME?" (quake2, yquake2, q2pro, kmquake2, ufoai);
+    /// Check an MD2 as this engine's loader reads it instead of with id's
+    /// limits: "will it load in NAME?" (quake2, yquake2, q2pro, kmquake2,
+    /// ufoai); damage in a part NAME never reads is a warning;
     /// `milkshape`: check an MS3D against MilkShape 3D 1.8's limits too;
     /// `quake2-rerelease`: check an .md5mesh (with the tris.md2 above its
     /// md5/ folder) or an .md2 (with its md5/ replacement) as the Quake II
@@ -48,7 +49,27 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .transpose()?;
     let mut failed = 0usize;
     for path in &args.files {
-        let model = read_file(path)
+        let bytes = read_file(path);
+        // An MD2 checked against an engine is judged on its bytes, as that
+        // engine's loader reads them: damage in a part it never reads (GL
+        // commands past the end of the file, for Q2PRO) is a warning.
+        if let (Some(engine), Ok(b)) = (engine, &bytes) {
+            if b.starts_with(b"IDP2") {
+                match retromodel::md2::Md2::validate_bytes_for(b, engine) {
+                    Ok(problems) => {
+                        if report(path, &problems, args)? {
+                            failed += 1;
+                        }
+                    }
+                    Err(err) => {
+                        outln!("{}: error: {err}", path.display());
+                        failed += 1;
+                    }
+                }
+                continue;
+            }
+        }
+        let model = bytes
             .and_then(|b| parse(path, &b).context("cannot read the model"))
             .and_then(|mut m| {
                 crate::load::add_md5_animations(&mut m, &args.md5anims)?;
@@ -82,22 +103,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 continue;
             }
         };
-        let fails = problems
-            .iter()
-            .any(|p| p.severity == Severity::Error || args.strict);
-        for p in &problems {
-            outln!("{}: {p}", path.display());
-        }
-        if fails {
+        if report(path, &problems, args)? {
             failed += 1;
-        } else if !args.quiet {
-            let note = if problems.is_empty() {
-                String::new()
-            } else {
-                let n = problems.len();
-                format!(" ({n} warning{})", if n == 1 { "" } else { "s" })
-            };
-            outln!("{}: ok{note}", path.display());
         }
     }
     if failed > 0 {
@@ -106,6 +113,27 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     } else {
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// Prints a file's problems, or `FILE: ok` (with its count of warnings);
+/// whether the file fails (an error, or any problem with `--strict`).
+fn report(path: &std::path::Path, problems: &[retromodel::Problem], args: &Args) -> Result<bool> {
+    let fails = problems
+        .iter()
+        .any(|p| p.severity == Severity::Error || args.strict);
+    for p in problems {
+        outln!("{}: {p}", path.display());
+    }
+    if !fails && !args.quiet {
+        let note = if problems.is_empty() {
+            String::new()
+        } else {
+            let n = problems.len();
+            format!(" ({n} warning{})", if n == 1 { "" } else { "s" })
+        };
+        outln!("{}: ok{note}", path.display());
+    }
+    Ok(fails)
 }
 
 /// Whether `--engine NAME` names the Quake II rerelease.

@@ -449,3 +449,38 @@ fn validate_engine_answers_will_it_load() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("MS3D is not MD2"));
 }
+
+/// `validate --engine`: an MD2 whose GL commands run past the end of the
+/// file (the sample cut by 8 bytes, `ofs_end` set to the new length) loads
+/// in Q2PRO, which never reads GL commands (src/refresh/models.c,
+/// MOD_LoadMD2): a warning and exit 0; id's Quake II copies them
+/// (ref_gl/gl_model.c, Mod_LoadAliasModel): a refusal and exit 1.
+#[test]
+fn validate_engine_warns_of_damage_the_engine_never_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(sample()).unwrap();
+    // GL commands last in the sample's standard layout.
+    let ofs_gl = header_field(&bytes, 15) as usize;
+    let num_gl = header_field(&bytes, 9) as usize;
+    assert_eq!(ofs_gl + 4 * num_gl, bytes.len(), "GL commands end the file");
+    let len = bytes.len() - 8;
+    bytes.truncate(len);
+    bytes[64..68].copy_from_slice(&(len as i32).to_le_bytes());
+    let file = dir.path().join("cut.md2");
+    std::fs::write(&file, &bytes).unwrap();
+    let file = file.to_str().unwrap();
+    let out = run(&["validate", "--engine", "q2pro", file]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("warning: header.ofs_gl_commands:"), "{text}");
+    assert!(text.contains("Q2PRO never reads them"), "{text}");
+    assert!(text.contains("ok (1 warning)"), "{text}");
+    assert!(!text.contains("::"), "{text}");
+    let out = run(&["validate", "--engine", "quake2", file]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("error: header.ofs_gl_commands:"), "{text}");
+    // --strict makes the warning a failure.
+    let out = run(&["validate", "--strict", "--engine", "q2pro", file]);
+    assert_eq!(out.status.code(), Some(1));
+}

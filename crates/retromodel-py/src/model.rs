@@ -221,12 +221,23 @@ impl Model {
     /// Every problem in the model, as a list of `Problem` (empty when the
     /// model is as its format asks). With `engine` (`"quake2"`,
     /// `"yquake2"`, `"q2pro"`, `"kmquake2"`, `"ufoai"`): whether the MD2
-    /// loads in that engine.
+    /// loads in that engine, judged on the file's bytes as that engine's
+    /// loader reads them (its layout checks included).
     #[pyo3(signature = (engine = None))]
     fn validate(&self, engine: Option<&str>) -> PyResult<Vec<Problem>> {
         let problems = match engine {
             None => self.model.validate(),
-            Some(name) => self.model.validate_for(engine_named(name)?),
+            Some(name) => {
+                let engine = engine_named(name)?;
+                let bytes = &self.source.bytes;
+                match &self.model {
+                    retromodel::Model::Md2(_) if bytes.starts_with(b"IDP2") => {
+                        retromodel::md2::Md2::validate_bytes_for(bytes, engine)
+                            .unwrap_or_else(|_| self.model.validate_for(engine))
+                    }
+                    _ => self.model.validate_for(engine),
+                }
+            }
         };
         Ok(problems.into_iter().map(Problem::from).collect())
     }

@@ -136,3 +136,17 @@ def test_truncations_and_flips_never_crash(corpus):
                 i = rng.randrange(min(len(mutated), 400) if rng.random() < 0.7 else len(mutated))
                 mutated[i] = rng.randrange(256)
             exercise(bytes(mutated))
+
+
+def test_validate_engine_reads_the_bytes_as_the_engine_does(corpus):
+    # Bytes after ofs_end: UFO:AI refuses a file whose ofs_end is not its
+    # length (src/client/renderer/r_model_md2.cpp, R_ModLoadAliasMD2Mesh,
+    # "broken offset values"); Q2PRO never reads ofs_end.
+    md2 = retromodel.load(sample_md2(corpus) + b"tail", name="tail.md2")
+    end = [p for p in md2.validate(engine="ufoai")
+           if p.severity == "error" and p.path == "header.ofs_end"]
+    assert len(end) == 1 and "UFO:AI refuses" in end[0].message, end
+    assert not [p for p in md2.validate(engine="q2pro") if p.severity == "error"]
+    # The file as it is: ofs_end is its length.
+    whole = retromodel.load(sample_md2(corpus), name="whole.md2")
+    assert not [p for p in whole.validate(engine="ufoai") if p.path == "header.ofs_end"]

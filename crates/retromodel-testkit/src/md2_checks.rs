@@ -4,14 +4,27 @@
 //!
 //! Every check panics on failure: that is how the fuzzer notices.
 
-use retromodel::md2::{normal, Frame, Layout, Md2, MeshVertex, RenderMesh};
+use retromodel::md2::{normal, Engine, Frame, Layout, Md2, MeshVertex, RenderMesh};
 
 /// Parses `data` and, when it parses, drives everything a program does with
 /// a model read from an untrusted file: validation, animations, GL command
 /// decoding, the render mesh and frame decoding. Asserts the invariants the
 /// API documents. Returns the model when the input parsed.
 pub fn exercise_parse(data: &[u8]) -> Option<Md2> {
-    let model = Md2::from_bytes(data).ok()?;
+    let parsed = Md2::from_bytes(data);
+    // Each engine profile judges the bytes, also those the reader refuses;
+    // a file the reader takes, every profile can check.
+    for engine in Engine::ALL {
+        let judged = Md2::validate_bytes_for(data, engine);
+        assert!(
+            parsed.is_err() || judged.is_ok(),
+            "{engine}: the reader takes the file but the profile cannot check it: {judged:?}"
+        );
+        for problem in judged.into_iter().flatten() {
+            let _ = problem.to_string();
+        }
+    }
+    let model = parsed.ok()?;
 
     for problem in model.validate() {
         let _ = problem.to_string();

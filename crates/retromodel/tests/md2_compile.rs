@@ -693,11 +693,22 @@ fn limits_are_refused_with_which_by_how_much_and_what_to_do() {
             actual: 601
         })
     );
+    // yquake2 bounds no frame count (src/client/refresh/files/models.c,
+    // Mod_LoadMD2), Q2PRO allows 1024 (inc/format/md2.h MD2_MAX_FRAMES,
+    // checked `<=` in MOD_ValidateMD2), UFO:AI 1023 (`< 1024`).
     assert_eq!(
         advice.remedies,
         [
             Remedy::LowerFps,
             Remedy::FewerAnimations,
+            Remedy::Engine {
+                engine: Engine::Yquake2,
+                allows: Some(65536)
+            },
+            Remedy::Engine {
+                engine: Engine::Q2pro,
+                allows: Some(1024)
+            },
             Remedy::Engine {
                 engine: Engine::UfoAi,
                 allows: Some(1023)
@@ -746,7 +757,9 @@ fn validate_for_tells_which_corpus_models_load_where() {
         return;
     };
     let load = |n: &str| Md2::from_bytes(&std::fs::read(dir.join("md2").join(n)).unwrap()).unwrap();
-    // 1007 frames (the corpus README): only UFO:AI takes them.
+    // 1007 frames (the corpus README): UFO:AI (under 1024, qfiles.h),
+    // Q2PRO (up to 1024 since f6bb3a8 "Bump MD2_MAX_FRAMES", 2023,
+    // inc/format/md2.h) and yquake2 (no bound in Mod_LoadMD2) take them.
     let soldier = load("ufoai_soldiers_male_body.md2");
     let frames = |e: Engine| {
         soldier
@@ -754,8 +767,8 @@ fn validate_for_tells_which_corpus_models_load_where() {
             .iter()
             .any(|p| p.path == "header.num_frames")
     };
-    assert!(frames(Engine::Quake2) && frames(Engine::Q2pro) && frames(Engine::Kmquake2));
-    assert!(!frames(Engine::UfoAi));
+    assert!(frames(Engine::Quake2) && frames(Engine::Kmquake2));
+    assert!(!frames(Engine::UfoAi) && !frames(Engine::Q2pro) && !frames(Engine::Yquake2));
     // A 492-pixel-tall skin: over id's and yquake2's 480, fine for Q2PRO.
     let fern = load("ufoai_objects_vegi_fern_fern.md2");
     let tall = |e: Engine| {

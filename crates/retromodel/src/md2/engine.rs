@@ -46,18 +46,23 @@ impl Engine {
                 square_skin: false,
                 pcx_only: true,
             },
-            // src/client/refresh/files/models.c, Mod_LoadMD2: num_xyz
-            // 1..=MAX_VERTS (2048, src/common/header/files.h), num_st,
-            // num_tris, num_frames at least 1, skinheight <= MAX_LBM_HEIGHT
-            // (480, src/client/refresh/ref_shared.h), ofs_end within the
-            // file; more than MAX_MD2SKINS (32) skins are ignored with a
-            // warning. MAX_TRIANGLES 4096 and MAX_FRAMES 512 from files.h.
-            // The hunk is sized from the file, so no size limit. Skins may
-            // be PNG, TGA or JPEG besides PCX (R_LoadImage).
+            // yquake2 at 69599f5. src/client/refresh/files/models.c,
+            // Mod_LoadMD2: num_xyz 1..=MAX_VERTS (2048,
+            // src/common/header/files.h), num_st, num_tris, num_frames at
+            // least 1, skinheight <= MAX_LBM_HEIGHT (480,
+            // src/client/refresh/ref_shared.h), ofs_end within the file
+            // (md2/loaders.rs); more than MAX_MD2SKINS (32) skins are
+            // ignored with a warning. Neither it nor any renderer bounds
+            // num_frames or num_tris (files.h's MAX_FRAMES and
+            // MAX_TRIANGLES are used nowhere; its own loader, run under
+            // AddressSanitizer, loads UFO:AI's 1007-frame soldier), so
+            // they get the bound of KMQuake2's unbounded counts below. The hunk is sized from the
+            // file, so no size limit. Skins may be PNG, TGA or JPEG
+            // besides PCX (R_LoadImage).
             Engine::Yquake2 => EngineLimits {
                 max_vertices: 2048,
-                max_triangles: 4096,
-                max_frames: 512,
+                max_triangles: 65536,
+                max_frames: 65536,
                 max_skins: 32,
                 min_skins: 0,
                 max_skin_name: 63,
@@ -69,12 +74,15 @@ impl Engine {
                 square_skin: false,
                 pcx_only: false,
             },
-            // src/refresh/models.c, MOD_ValidateMD2: num_tris <=
-            // TESS_MAX_INDICES / 3 (6144, src/refresh/gl.h), num_xyz <=
-            // MD2_MAX_VERTS (2048), num_frames <= MD2_MAX_FRAMES (512),
-            // num_skins <= MD2_MAX_SKINS (32) (inc/format/md2.h), skin
-            // width and height 1..=MAX_TEXTURE_SIZE (4096,
-            // src/refresh/images.h). MOD_LoadMD2: fewer than 3 xyz or st
+            // Q2PRO at 3aa0d40 (2025-07-21). src/refresh/models.c,
+            // MOD_ValidateMD2: num_tris <= TESS_MAX_INDICES / 3 (6144,
+            // src/refresh/gl.h), num_xyz <= MD2_MAX_VERTS (2048),
+            // num_frames <= MD2_MAX_FRAMES (1024), num_skins <=
+            // MD2_MAX_SKINS (32) (inc/format/md2.h), skin width and height
+            // 1..=MAX_TEXTURE_SIZE (8192 since ee0ec72, "Bump
+            // MAX_TEXTURE_SIZE", src/refresh/images.h); the layout checks
+            // (offsets within the file and aligned) are md2/loaders.rs's.
+            // MOD_LoadMD2: fewer than 3 xyz or st
             // or no triangle makes an empty model that draws nothing;
             // more than TESS_MAX_VERTICES (6144) distinct (xyz, s, t)
             // vertices fail; a skin name needs its NUL within 64 bytes
@@ -82,12 +90,12 @@ impl Engine {
             Engine::Q2pro => EngineLimits {
                 max_vertices: 2048,
                 max_triangles: 6144,
-                max_frames: 512,
+                max_frames: 1024,
                 max_skins: 32,
                 min_skins: 0,
                 max_skin_name: 63,
-                max_skin_width: Some(4096),
-                max_skin_height: Some(4096),
+                max_skin_width: Some(8192),
+                max_skin_height: Some(8192),
                 max_render_vertices: Some(6144),
                 max_file_size: None,
                 min_vertices: 3,
@@ -334,6 +342,22 @@ fn check_engine(model: &Md2, engine: Engine, c: &mut Collector) {
             Some(8),
         );
     }
+    // Q2PRO's MOD_ValidateMD2 ("Bad skin width", "Bad skin height") and
+    // UFO:AI's R_ModLoadAliasMD2MeshUnindexed ("invalid skin dimensions")
+    // refuse a skin size below 1; id's, yquake2's and KMQuake2's loaders
+    // divide by it (texture coordinates come out infinite).
+    if matches!(engine, Engine::Q2pro | Engine::UfoAi)
+        && (model.skin_width < 1 || model.skin_height < 1)
+    {
+        c.error(
+            "header.skin_width",
+            format!(
+                "skin size {}×{} is not positive: {name} refuses the model",
+                model.skin_width, model.skin_height
+            ),
+            Some(8),
+        );
+    }
     if l.square_skin && model.skin_width != model.skin_height && model.skin_width > 0 {
         c.warn(
             "header.skin_height",
@@ -352,6 +376,26 @@ fn check_engine(model: &Md2, engine: Engine, c: &mut Collector) {
                 model.num_vertices, l.min_vertices
             ),
             Some(24),
+        );
+    }
+    // Q2PRO's MOD_LoadMD2 skips triangles with an index out of range and
+    // refuses a model left without one ("Too few valid indices").
+    let valid = |t: &&super::Triangle| {
+        t.vertices
+            .iter()
+            .all(|&v| usize::from(v) < model.num_vertices)
+            && t.texcoords
+                .iter()
+                .all(|&s| usize::from(s) < model.texcoords.len())
+    };
+    if engine == Engine::Q2pro
+        && !model.triangles.is_empty()
+        && !model.triangles.iter().any(|t| valid(&t))
+    {
+        c.error(
+            "triangles",
+            format!("no triangle has all its indices in range: {name} refuses the model (\"Too few valid indices\")"),
+            None,
         );
     }
     if model.triangles.is_empty() {

@@ -36,6 +36,7 @@ mod header;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;
+mod loaders;
 mod mesh;
 mod nearest;
 mod read;

@@ -151,22 +151,41 @@ mod tests {
 
     #[test]
     fn better_engines_allow_the_count() {
-        // UFO:AI 2.5's MD2_MAX_FRAMES is 1024 (qfiles.h), `< 1024`.
+        // yquake2 bounds no frame count (Mod_LoadMD2); Q2PRO's
+        // MD2_MAX_FRAMES is 1024 (inc/format/md2.h), `<=`; UFO:AI 2.5's is
+        // 1024 (qfiles.h), `< 1024`.
         assert_eq!(
             better_engines(Engine::Quake2, Quantity::Frames, 600),
+            [
+                Remedy::Engine {
+                    engine: Engine::Yquake2,
+                    allows: Some(65536)
+                },
+                Remedy::Engine {
+                    engine: Engine::Q2pro,
+                    allows: Some(1024)
+                },
+                Remedy::Engine {
+                    engine: Engine::UfoAi,
+                    allows: Some(1023)
+                }
+            ]
+        );
+        // Past 1024 frames only yquake2 takes them.
+        assert_eq!(
+            better_engines(Engine::Quake2, Quantity::Frames, 2000),
             [Remedy::Engine {
-                engine: Engine::UfoAi,
-                allows: Some(1023)
+                engine: Engine::Yquake2,
+                allows: Some(65536)
             }]
         );
-        assert!(better_engines(Engine::Quake2, Quantity::Frames, 2000).is_empty());
-        assert!(better_engines(Engine::UfoAi, Quantity::Frames, 1100).is_empty());
+        assert!(better_engines(Engine::Yquake2, Quantity::Frames, 70000).is_empty());
         // Skin width: only Quake II limits it to 640 among those without
-        // a limit; Q2PRO allows 4096.
+        // a limit; Q2PRO allows 8192 (src/refresh/images.h).
         let w = better_engines(Engine::Quake2, Quantity::SkinWidth, 1024);
         assert!(w.contains(&Remedy::Engine {
             engine: Engine::Q2pro,
-            allows: Some(4096)
+            allows: Some(8192)
         }));
         assert!(w.contains(&Remedy::Engine {
             engine: Engine::Yquake2,
