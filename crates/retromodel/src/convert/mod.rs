@@ -477,7 +477,7 @@ impl<'a> Converter<'a> {
     fn rewrite(&self, model: Model, format: OutputFormat, output_name: &str) -> Result<Conversion> {
         use crate::ms3d::ascii::AsciiModel;
         let options = self.options;
-        let text = |a: &AsciiModel| a.to_text().into_bytes();
+        let text = |a: &AsciiModel| a.to_bytes();
         let mut warnings = Vec::new();
         let mut milkshape = |m: &crate::ms3d::Ms3d| {
             warnings.extend(

@@ -143,6 +143,7 @@
 
 mod combine;
 mod detect;
+mod encoding;
 mod from_ms3d;
 mod lines;
 mod parse;
@@ -151,6 +152,7 @@ mod validate;
 mod write;
 
 pub use detect::looks_like;
+pub use encoding::Encoding;
 
 /// Frames per second [`AsciiModel::to_ms3d`] gives the binary model: the
 /// text has none, and 24 is MilkShape's default for a new model (11 of the
@@ -380,6 +382,11 @@ pub struct AsciiModel {
     /// `ModelComment:`: `Some(None)` for `ModelComment: 0`, `Some(Some(text))`
     /// for `ModelComment: 1` and its text (line breaks as CRLF).
     pub model_comment: Option<Option<String>>,
+    /// How the strings above hold the text's bytes: UTF-8, or one char
+    /// per byte for a text in a code page ([`Encoding::Bytes`]), so that
+    /// names come back byte for byte ([`AsciiModel::to_bytes`],
+    /// [`AsciiModel::to_ms3d`]).
+    pub encoding: Encoding,
 }
 
 impl AsciiModel {

@@ -182,7 +182,7 @@ impl AsciiModel {
             );
             groups.push(Group {
                 flags: mesh.flags,
-                name: Name32::new(&mesh.name),
+                name: Name32::from_bytes(&self.encoding.encode(&mesh.name)),
                 triangles: (first_triangle..triangles.len())
                     .map(|t| t as u16)
                     .collect(),
@@ -194,10 +194,11 @@ impl AsciiModel {
     }
 
     fn binary_materials(&self) -> Vec<Material> {
+        let enc = self.encoding;
         self.material_list()
             .iter()
             .map(|m| Material {
-                name: Name32::new(&m.name),
+                name: Name32::from_bytes(&enc.encode(&m.name)),
                 ambient: m.ambient,
                 diffuse: m.diffuse,
                 specular: m.specular,
@@ -205,8 +206,8 @@ impl AsciiModel {
                 shininess: m.shininess,
                 transparency: m.transparency,
                 mode: 0,
-                texture: Name128::new(&m.texture),
-                alphamap: Name128::new(&m.alphamap),
+                texture: Name128::from_bytes(&enc.encode(&m.texture)),
+                alphamap: Name128::from_bytes(&enc.encode(&m.alphamap)),
             })
             .collect()
     }
@@ -216,8 +217,8 @@ impl AsciiModel {
         for (i, b) in self.bone_list().iter().enumerate() {
             out.push(Joint {
                 flags: b.flags,
-                name: Name32::new(&b.name),
-                parent: Name32::new(&b.parent),
+                name: Name32::from_bytes(&self.encoding.encode(&b.name)),
+                parent: Name32::from_bytes(&self.encoding.encode(&b.parent)),
                 rotation: b.rotation,
                 position: b.position,
                 rotation_keys: seconds(&b.rotation_keys, fps, i, "rotation_keys")?,
@@ -242,7 +243,7 @@ impl AsciiModel {
                 .iter()
                 .map(|c| Comment {
                     index: c.index,
-                    text: c.text.as_bytes().to_vec(),
+                    text: self.encoding.encode(&c.text).into_owned(),
                 })
                 .collect()
         };
@@ -252,7 +253,7 @@ impl AsciiModel {
             materials: list(&self.material_comments),
             joints: list(&self.bone_comments),
             model: match self.model_comment.as_ref().and_then(Option::as_ref) {
-                Some(text) => ModelComment::LengthText(text.as_bytes().to_vec()),
+                Some(text) => ModelComment::LengthText(self.encoding.encode(text).into_owned()),
                 None => ModelComment::None(0),
             },
         })

@@ -280,6 +280,7 @@ mod tests {
             material_comments: Some(vec![]),
             bone_comments: None,
             model_comment: Some(Some("model".into())),
+            encoding: Default::default(),
         };
         let expected =
             "// MilkShape 3D ASCII\n\nFrames: 30\nFrame: 1\n\nMeshes: 1\n\" \" 1 -1\n1\n\
