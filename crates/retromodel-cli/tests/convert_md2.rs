@@ -182,14 +182,20 @@ fn a_player_far_from_a_players_size_is_a_warning_naming_fit_height() {
     let o = run(&["convert", "--player", glb, out]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let height = md2_height(&out_path);
-    assert!(height > 1.0 && height < 3.0, "metres as Quake units: {height}");
+    assert!(
+        height > 1.0 && height < 3.0,
+        "metres as Quake units: {height}"
+    );
     let warning = stderr(&o)
         .lines()
         .find(|l| l.contains("units tall"))
         .map(str::to_string)
         .unwrap_or_else(|| panic!("no size warning: {}", stderr(&o)));
     assert!(warning.contains("warning"), "{warning}");
-    assert!(warning.contains("a Quake II player is about 56"), "{warning}");
+    assert!(
+        warning.contains("a Quake II player is about 56"),
+        "{warning}"
+    );
     assert!(warning.ends_with("; --fit-height 56"), "{warning}");
     // The height the warning gives is the file's, to its 3 decimals.
     let said: f32 = warning
@@ -200,7 +206,15 @@ fn a_player_far_from_a_players_size_is_a_warning_naming_fit_height() {
         .unwrap_or_else(|| panic!("{warning}"));
     assert!((said - height).abs() < 0.05, "{said} vs {height}");
 
-    let o = run(&["convert", "--force", "--player", "--fit-height", "56", glb, out]);
+    let o = run(&[
+        "convert",
+        "--force",
+        "--player",
+        "--fit-height",
+        "56",
+        glb,
+        out,
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!stderr(&o).contains("units tall"), "{}", stderr(&o));
     let height = md2_height(&out_path);

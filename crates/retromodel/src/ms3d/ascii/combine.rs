@@ -48,7 +48,11 @@ impl AsciiModel {
             .into_iter()
             .flatten()
             .any(|p| p.encoding == Encoding::Bytes);
-        let enc = if bytes { Encoding::Bytes } else { Encoding::Utf8 };
+        let enc = if bytes {
+            Encoding::Bytes
+        } else {
+            Encoding::Utf8
+        };
         let materials = materials.map(|m| m.in_encoding(enc));
         let bones = bones.map(|b| b.in_encoding(enc));
         let mut out = meshes.in_encoding(enc);
@@ -93,16 +97,21 @@ mod tests {
     #[test]
     fn pieces_in_utf8_and_a_code_page_keep_their_bytes() {
         let meshes = AsciiModel::parse("Meshes: 1\n\"é\" 0 -1\n0\n0\n0\n".as_bytes()).unwrap();
-        let bones = AsciiModel::parse(b"Bones: 1\n\"\xcd\xb7\"\n\"\"\n0 0 0 0 0 0 0\n0\n0\n").unwrap();
+        let bones =
+            AsciiModel::parse(b"Bones: 1\n\"\xb9\xc7\xcd\xb7\"\n\"\"\n0 0 0 0 0 0 0\n0\n0\n")
+                .unwrap();
         let model = AsciiModel::combine(meshes, None, Some(bones));
         assert!(model.is_err(), "the meshes file has no materials");
-        let meshes = AsciiModel::parse("Meshes: 1\n\"é\" 0 -1\n0\n0\n0\nMaterials: 0\n".as_bytes()).unwrap();
-        let bones = AsciiModel::parse(b"Bones: 1\n\"\xcd\xb7\"\n\"\"\n0 0 0 0 0 0 0\n0\n0\n").unwrap();
+        let meshes =
+            AsciiModel::parse("Meshes: 1\n\"é\" 0 -1\n0\n0\n0\nMaterials: 0\n".as_bytes()).unwrap();
+        let bones =
+            AsciiModel::parse(b"Bones: 1\n\"\xb9\xc7\xcd\xb7\"\n\"\"\n0 0 0 0 0 0 0\n0\n0\n")
+                .unwrap();
         let binary = AsciiModel::combine(meshes, None, Some(bones))
             .unwrap()
             .to_ms3d()
             .unwrap();
         assert_eq!(binary.groups[0].name.as_bytes(), "é".as_bytes());
-        assert_eq!(binary.joints[0].name.as_bytes(), b"\xcd\xb7");
+        assert_eq!(binary.joints[0].name.as_bytes(), b"\xb9\xc7\xcd\xb7");
     }
 }

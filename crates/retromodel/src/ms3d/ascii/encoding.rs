@@ -75,11 +75,11 @@ impl AsciiModel {
     /// use retromodel::ms3d::ascii::AsciiModel;
     ///
     /// # fn main() -> Result<(), retromodel::Error> {
-    /// // "头" in GBK: not UTF-8.
-    /// let text = b"Bones: 1\n\"\xcd\xb7\"\n\"\"\n0 0 0 0 0 0 0\n0\n0\n";
+    /// // "骨头" (bone) in GBK: not UTF-8.
+    /// let text = b"Bones: 1\n\"\xb9\xc7\xcd\xb7\"\n\"\"\n0 0 0 0 0 0 0\n0\n0\n";
     /// let model = AsciiModel::parse(text)?;
     /// assert_eq!(model.to_bytes(), text);
-    /// assert_eq!(model.to_ms3d()?.joints[0].name.as_bytes(), b"\xcd\xb7");
+    /// assert_eq!(model.to_ms3d()?.joints[0].name.as_bytes(), b"\xb9\xc7\xcd\xb7");
     /// # Ok(()) }
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -164,7 +164,13 @@ mod tests {
         assert_eq!(Encoding::Bytes.encode(&s).as_ref(), &all[..]);
         assert_eq!(Encoding::Bytes.byte_len(&s), 256);
         assert_eq!(Encoding::Bytes.encode("a\u{4e00}").as_ref(), b"a?");
-        assert_eq!(Encoding::for_bytes([&b"ok"[..], b"\xcd\xb7"]), Encoding::Bytes);
-        assert_eq!(Encoding::for_bytes([&b"ok"[..], "é".as_bytes()]), Encoding::Utf8);
+        assert_eq!(
+            Encoding::for_bytes([&b"ok"[..], b"\xb9\xc7\xcd\xb7"]),
+            Encoding::Bytes
+        );
+        assert_eq!(
+            Encoding::for_bytes([&b"ok"[..], "é".as_bytes()]),
+            Encoding::Utf8
+        );
     }
 }

@@ -48,12 +48,12 @@ impl AsciiModel {
         let fps = conversion_fps(model);
         let enc = encoding_of(model);
         let unused = unused_vertices(model);
-        let meshes = model
+        let (meshes, sources): (Vec<Mesh>, Vec<Vec<u16>>) = model
             .groups
             .iter()
             .zip(&unused)
             .map(|(group, unused)| mesh(model, group, unused, enc))
-            .collect();
+            .unzip();
         let mut header = vec![HEADER.to_string()];
         // The text has no frame rate; a rate other than MilkShape's default
         // is kept in a comment (MilkShape skips comments), so that the text
@@ -62,6 +62,9 @@ impl AsciiModel {
         if rate.is_finite() && rate != super::DEFAULT_FPS {
             header.push(format!("{FPS_COMMENT}{rate}"));
         }
+        // 1.8's weights, joint colours, model settings and material modes
+        // have no place in the text: kept in comment lines too.
+        header.extend(super::kept::lines(model, &sources));
         let mut out = AsciiModel {
             header,
             order: Vec::new(),
@@ -124,7 +127,11 @@ fn encoding_of(model: &Ms3d) -> Encoding {
     let mut texts: Vec<&[u8]> = Vec::new();
     texts.extend(model.groups.iter().map(|g| g.name.as_bytes()));
     for m in &model.materials {
-        texts.extend([m.name.as_bytes(), m.texture.as_bytes(), m.alphamap.as_bytes()]);
+        texts.extend([
+            m.name.as_bytes(),
+            m.texture.as_bytes(),
+            m.alphamap.as_bytes(),
+        ]);
     }
     for j in &model.joints {
         texts.extend([j.name.as_bytes(), j.parent.as_bytes()]);
@@ -168,7 +175,8 @@ fn unused_vertices(model: &Ms3d) -> Vec<Vec<u16>> {
 }
 
 /// The mesh of group `g`.
-fn mesh(model: &Ms3d, group: &Group, unused: &[u16], enc: Encoding) -> Mesh {
+/// The mesh of `group`, and the binary vertex of each of its vertices.
+fn mesh(model: &Ms3d, group: &Group, unused: &[u16], enc: Encoding) -> (Mesh, Vec<u16>) {
     let triangles: Vec<&crate::ms3d::Triangle> = group
         .triangles
         .iter()
@@ -241,14 +249,16 @@ fn mesh(model: &Ms3d, group: &Group, unused: &[u16], enc: Encoding) -> Mesh {
         })
         .collect();
 
-    Mesh {
+    let sources = keys.iter().map(|&((v, _, _), _)| v).collect();
+    let mesh = Mesh {
         name: item_name(&enc.decode(group.name.as_bytes())).into_owned(),
         flags: group.flags,
         material: group.material,
         vertices,
         normals,
         triangles: text_triangles,
-    }
+    };
+    (mesh, sources)
 }
 
 fn material(m: &crate::ms3d::Material, enc: Encoding) -> Material {

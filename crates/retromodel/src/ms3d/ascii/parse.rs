@@ -11,7 +11,9 @@
 use std::borrow::Cow;
 
 use super::lines::{quote, Lines};
-use super::{AsciiModel, Encoding, Bone, IndexedComment, Key, Material, Mesh, Section, Triangle, Vertex};
+use super::{
+    AsciiModel, Bone, Encoding, IndexedComment, Key, Material, Mesh, Section, Triangle, Vertex,
+};
 use crate::error::Result;
 
 /// The fewest lines a mesh takes: its header and three counts.
@@ -51,7 +53,10 @@ impl AsciiModel {
         // A text that is not UTF-8 is in the writer's code page: each
         // byte is held as one char, so that names keep their bytes.
         let (text, encoding) = match std::str::from_utf8(text) {
-            Ok(t) => (Cow::Borrowed(t.strip_prefix('\u{feff}').unwrap_or(t)), Encoding::Utf8),
+            Ok(t) => (
+                Cow::Borrowed(t.strip_prefix('\u{feff}').unwrap_or(t)),
+                Encoding::Utf8,
+            ),
             Err(_) => {
                 let t = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
                 (Cow::Owned(Encoding::Bytes.decode(t)), Encoding::Bytes)

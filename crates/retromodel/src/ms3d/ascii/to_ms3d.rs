@@ -74,19 +74,40 @@ impl AsciiModel {
         self.check_limits()?;
         let (vertices, triangles, groups) = self.geometry();
         let joints = self.joints(fps)?;
+        let kept = self.kept();
+        let mut materials = self.binary_materials();
+        for (m, mode) in kept.material_modes {
+            if let Some(m) = materials.get_mut(m) {
+                m.mode = mode;
+            }
+        }
+        let mut comments = self.binary_comments();
+        if kept.vertices.is_some() && comments.is_none() {
+            // The binary file's extras come in order: weights after the
+            // comments.
+            comments = Some(Comments {
+                subversion: 1,
+                groups: Vec::new(),
+                materials: Vec::new(),
+                joints: Vec::new(),
+                model: ModelComment::None(0),
+            });
+        }
         Ok(Ms3d {
             version: 4,
             vertices,
             triangles,
             groups,
-            materials: self.binary_materials(),
+            materials,
             fps,
             current_time: self.frame.unwrap_or(DEFAULT_FRAME) as f32,
             total_frames: self.frames.unwrap_or(DEFAULT_TOTAL_FRAMES),
             joints,
             extras: Extras {
-                comments: self.binary_comments(),
-                ..Extras::default()
+                comments,
+                vertices: kept.vertices,
+                joints: kept.joints,
+                model: kept.model,
             },
             trailing: Vec::new(),
         })

@@ -30,7 +30,8 @@ impl AsciiModel {
     /// ignores, names and paths longer than the binary
     /// fields, missing or duplicate bone names, keys out of order, before
     /// frame 0 or past `Frames:`, counts over MilkShape's limits, comments
-    /// on items that do not exist.
+    /// on items that do not exist, `// retromodel` header lines (the kept
+    /// 1.8 extras) that do not parse or point nowhere.
     ///
     /// ```
     /// use retromodel::ms3d::ascii::AsciiModel;
@@ -49,6 +50,13 @@ impl AsciiModel {
         self.check_materials(&mut c);
         self.check_bones(&mut c);
         self.check_comments(&mut c);
+        for (i, why) in self.unread_kept_lines() {
+            c.warn(
+                format!("header[{i}]"),
+                format!("{} {why}: not used", super::lines::quote(&self.header[i])),
+                None,
+            );
+        }
         c.finish()
     }
 
@@ -111,7 +119,13 @@ impl AsciiModel {
     }
 
     fn check_mesh(&self, c: &mut Collector, i: usize, mesh: &Mesh) {
-        check_name(self.encoding, c, &format!("meshes[{i}].name"), &mesh.name, NAME_BYTES);
+        check_name(
+            self.encoding,
+            c,
+            &format!("meshes[{i}].name"),
+            &mesh.name,
+            NAME_BYTES,
+        );
         if let Some(materials) = &self.materials {
             let nm = materials.len();
             if mesh.material < -1 || (mesh.material >= 0 && mesh.material as usize >= nm) {
@@ -194,7 +208,13 @@ impl AsciiModel {
 
     fn check_materials(&self, c: &mut Collector) {
         for (i, m) in self.material_list().iter().enumerate() {
-            check_name(self.encoding, c, &format!("materials[{i}].name"), &m.name, NAME_BYTES);
+            check_name(
+                self.encoding,
+                c,
+                &format!("materials[{i}].name"),
+                &m.name,
+                NAME_BYTES,
+            );
             check_name(
                 self.encoding,
                 c,
@@ -237,8 +257,20 @@ impl AsciiModel {
             })
             .collect();
         for (i, b) in bones.iter().enumerate() {
-            check_name(self.encoding, c, &format!("bones[{i}].name"), &b.name, NAME_BYTES);
-            check_name(self.encoding, c, &format!("bones[{i}].parent"), &b.parent, NAME_BYTES);
+            check_name(
+                self.encoding,
+                c,
+                &format!("bones[{i}].name"),
+                &b.name,
+                NAME_BYTES,
+            );
+            check_name(
+                self.encoding,
+                c,
+                &format!("bones[{i}].parent"),
+                &b.parent,
+                NAME_BYTES,
+            );
             if !b.parent.is_empty() && parents[i].is_none() {
                 c.warn(
                     format!("bones[{i}].parent"),
