@@ -17,6 +17,9 @@ impl AsciiModel {
     /// becomes `'` and an LF a space; an empty mesh, material or
     /// bone name is written as `" "`, as MilkShape does (its importer, and
     /// StepMania's, reject `""`). Comment line breaks are written as `\n`.
+    /// In a model of [`Encoding::Bytes`](super::Encoding::Bytes) each char
+    /// stands for a byte of a code page: [`AsciiModel::to_bytes`] writes
+    /// the file.
     ///
     /// ```
     /// use retromodel::ms3d::ascii::AsciiModel;
