@@ -253,6 +253,7 @@ fn names(model: &Ms3d, out: &mut Vec<Problem>) {
             false,
         ));
     }
+    let mut after_nul: Vec<String> = Vec::new();
     for (path, name, field, item) in fields {
         if item && name.is_empty() {
             out.push(warning(
@@ -267,11 +268,24 @@ fn names(model: &Ms3d, out: &mut Vec<Problem>) {
             ));
         }
         if field[name.len()..].iter().any(|&b| b != 0) {
-            out.push(warning(
-                path,
-                "the bytes after its NUL are dropped (they come back as zeros)",
-            ));
+            after_nul.push(path);
         }
+    }
+    if let Some(first) = after_nul.first() {
+        // Leftovers of the writer's memory, common (Maverick leaves them
+        // in every name): one warning for all of them.
+        let mut shown: Vec<&str> = after_nul.iter().take(LISTED).map(String::as_str).collect();
+        if after_nul.len() > LISTED {
+            shown.push("…");
+        }
+        out.push(warning(
+            first.clone(),
+            format!(
+                "{} name fields have bytes after their NUL, which come back as zeros ({})",
+                after_nul.len(),
+                shown.join(", ")
+            ),
+        ));
     }
 }
 
