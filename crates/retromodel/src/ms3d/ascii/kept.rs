@@ -271,3 +271,52 @@ fn weight_record(f: &[i64; 10]) -> Option<VertexExtra> {
         extra: [e(f[8])?, e(f[9])?],
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Kept lines that point nowhere or do not fit are skipped (and
+    /// `validate` says so); those that fit are used, and the binary writes.
+    #[test]
+    fn hostile_kept_lines_are_skipped_and_named() {
+        let text = "// retromodel vertex extras: 3 14\n\
+            // retromodel weights: 0 1 0 -1 -1 60 40 0 0 0\n\
+            // retromodel weights: 0 9 0 -1 -1 60 40 0 0 0\n\
+            // retromodel weights: 0 0 0 -1 -1 600 0 0 0 0\n\
+            // retromodel weights: 1 0 0 -1 -1 60 40 0 0 0\n\
+            // retromodel joint colours: 1\n\
+            // retromodel joint colour: 5 1 0 0\n\
+            // retromodel model extras: 1 NaN 0 0.5\n\
+            // retromodel material mode: 3 64\n\
+            Meshes: 1\n\"m\" 0 -1\n2\n0 0 0 0 0 0 0\n0 1 0 0 0 0 0\n0\n0\n\
+            Materials: 0\nBones: 1\n\"b\"\n\"\"\n0 0 0 0 0 0 0\n0\n0\n";
+        let model = AsciiModel::parse(text.as_bytes()).unwrap();
+        let problems = model.validate();
+        let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "header[2]",
+                "header[3]",
+                "header[4]",
+                "header[6]",
+                "header[8]"
+            ],
+            "{problems:?}"
+        );
+        let binary = model.to_ms3d().unwrap();
+        let v = binary.extras.vertices.as_ref().unwrap();
+        assert_eq!((v.subversion, v.record_size), (3, 14));
+        assert_eq!(v.records[1].weights, [60, 40, 0]);
+        assert_eq!(v.records[0], NO_EXTRA);
+        assert_eq!(binary.extras.joints.as_ref().unwrap().colors, [[0.0; 3]]);
+        assert!(
+            binary.extras.comments.is_some(),
+            "weights come after comments"
+        );
+        let bytes = binary.to_bytes().unwrap();
+        let read = Ms3d::from_bytes(&bytes).unwrap();
+        assert_eq!(read.extras.vertices, binary.extras.vertices);
+    }
+}
