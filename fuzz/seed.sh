@@ -50,13 +50,14 @@ if [ -d "$corpus" ]; then
   cp -n "$root"/crates/retromodel/tests/regression/ms3d_compile_*.glb "$d/" 2>/dev/null || true
   # The project's own skinned test models: Blender's STEP/LINEAR/CUBICSPLINE
   # export and its eight-influence rig (tests/blender/*.py), and, where
-  # npx is present, what gltf-transform makes of the Blender walker
-  # (quantized, meshopt, sparse). Both compiler targets take them.
+  # npx is present, what gltf-transform makes of every corpus glTF and of
+  # those fixtures (quantized, meshopt, sparse; fuzz/gltf_transform_seeds.sh).
+  # Every compiler target takes them.
   skinned="$here/corpus/.skinned"
   mkdir -p "$skinned"
   cp -n "$root"/crates/retromodel/tests/fixtures/*.glb "$skinned/"
-  if command -v npx >/dev/null && [ -f "$corpus/gltf/blender_walker.glb" ]; then
-    bash "$root/acceptance/gltf_transform_walker.sh" "$skinned" >/dev/null ||
+  if command -v npx >/dev/null; then
+    bash "$here/gltf_transform_seeds.sh" "$skinned" ||
       echo "note: gltf-transform seeds not made" >&2
   fi
   find "$skinned" -name '*.glb' -size -128k -exec cp -n {} "$d/" \;

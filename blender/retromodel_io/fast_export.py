@@ -9,20 +9,51 @@ animations are sampled as the exporter samples them (every frame from each
 action's first key to its last, each curve evaluated there, times
 ``frame / render.fps``, linear) with NumPy and appended to the GLB: the
 compiled MD2 is the same, byte for byte.
+
+The curves are read through Blender 4.4+'s slotted actions (the action's
+one layer, its one keyframe strip, the channel bag of the slot that
+animates the shape keys) where Blender has them, and through the action's
+own ``fcurves`` before (Blender 5 removed that legacy collection), so every
+Blender from 4.2 on takes this path for an imported MD2.
 """
 
 import bpy
 
 
+# Blender 4.4 made every action a slotted (layered) one; 5.0 removed the
+# legacy ``Action.fcurves``.
+SLOTTED = bpy.app.version >= (4, 4, 0)
+
+
+def _curves(action, slot):
+    """The F-curves of ``action`` that animate the shape keys: in a slotted
+    action (Blender 4.4+) those of ``slot`` (the slot the animation data or
+    NLA strip uses) in the action's one layer and its one keyframe strip,
+    when ``slot`` is the action's only slot; before 4.4 the action's
+    ``fcurves``. ``None`` for any other layout (then Blender's exporter
+    does it all)."""
+    if not SLOTTED:
+        curves = getattr(action, "fcurves", None)
+        return list(curves) if curves is not None else None
+    if slot is None or len(action.slots) != 1 or len(action.layers) != 1:
+        return None
+    (layer,) = action.layers
+    if len(layer.strips) != 1 or layer.strips[0].type != "KEYFRAME":
+        return None
+    bag = layer.strips[0].channelbag(slot)
+    return list(bag.fcurves) if bag is not None else None
+
+
 def _actions(key):
-    """``[(glTF animation name, action)]`` the glTF exporter would export
-    for the shape keys ``key`` (its active action, and each NLA track of
-    one unmuted strip, named after the track unless Blender named it),
-    ordered by action name; ``None`` when it would merge or skip some."""
+    """``[(glTF animation name, action, its F-curves)]`` the glTF exporter
+    would export for the shape keys ``key`` (its active action, and each NLA
+    track of one unmuted strip, named after the track unless Blender named
+    it), ordered by action name; ``None`` when it would merge or skip some,
+    or an action's curves are not laid out as ``_curves`` reads them."""
     data = key.animation_data
     named = {}
     if data.action is not None:
-        named[data.action.name] = (data.action.name, data.action)
+        named[data.action.name] = (data.action.name, data.action, getattr(data, "action_slot", None))
     for track in data.nla_tracks:
         strips = [s for s in track.strips if s.action is not None and not s.mute]
         if len(strips) != 1:
@@ -31,11 +62,18 @@ def _actions(key):
             continue
         action = strips[0].action
         default = track.name.startswith("NlaTrack") or track.name.startswith("[Action Stash]")
-        named[action.name] = (action.name if default else track.name, action)
-    names = [n for n, _ in named.values()]
+        named[action.name] = (action.name if default else track.name, action, getattr(strips[0], "action_slot", None))
+    names = [n for n, _, _ in named.values()]
     if len(set(names)) != len(names):
         return None
-    return [named[a] for a in sorted(named, key=str.lower)]
+    out = []
+    for a in sorted(named, key=str.lower):
+        name, action, slot = named[a]
+        curves = _curves(action, slot)
+        if not curves:
+            return None
+        out.append((name, action, curves))
+    return out
 
 
 def eligible(objects):
@@ -57,10 +95,7 @@ def eligible(objects):
     if not actions:
         return None
     paths = _key_paths(key)
-    for _, action in actions:
-        curves = getattr(action, "fcurves", None)  # gone with Blender 5's layered actions
-        if curves is None or not len(curves):
-            return None
+    for _, _, curves in actions:
         if not all(curve.data_path in paths for curve in curves):
             return None
     return obj
@@ -82,21 +117,24 @@ def sampled_animations(obj, fps):
     paths = _key_paths(obj.data.shape_keys)
     still = np.array([b.value for b in blocks[1:]], dtype=np.float32)
     out = []
-    for name, action in _actions(obj.data.shape_keys):
-        curves = [(paths[c.data_path], c) for c in action.fcurves]
-        start = min(c.range()[0] for _, c in curves)
-        end = max(c.range()[1] for _, c in curves)
+    for name, _, curves in _actions(obj.data.shape_keys):
+        # Each curve's range read once (an MD2's actions have a curve per
+        # frame: 3,960 of them for faerie; every call into Blender counts).
+        curves = [(paths[c.data_path], c, c.range()) for c in curves]
+        start = min(r[0] for _, _, r in curves)
+        end = max(r[1] for _, _, r in curves)
         frames = np.arange(start, end + 0.5, 1.0)
         frames = frames[frames <= end]
         listed = frames.tolist()
         weights = np.tile(still, (len(frames), 1))
-        for target, curve in curves:
+        for target, curve, _ in curves:
             # A curve keyed on exactly the sampled frames (an import's)
-            # passes through its keys there: read them in one call.
+            # passes through its keys there: read them in one call (into
+            # float32, the keys' own type, which foreach_get copies as is).
             points = curve.keyframe_points
-            co = np.empty(2 * len(points), dtype=np.float64)
+            co = np.empty(2 * len(points), dtype=np.float32)
             points.foreach_get("co", co)
-            if len(points) == len(listed) and co[0::2].tolist() == listed and not len(curve.modifiers):
+            if len(co) == 2 * len(listed) and co[0::2].tolist() == listed and not len(curve.modifiers):
                 weights[:, target] = co[1::2]
             else:
                 evaluate = curve.evaluate

@@ -2,8 +2,9 @@
 //! `import_checks::fuzz_options`), read as MS3D or read as MD2, and the
 //! scene compiled by `md2::compile` (grid, player table, frame rate and
 //! engine chosen from the bytes; an MD2 also onto its own record): an
-//! error or a model that validates for the engine, reads back as
-//! written, is within half a grid step of the source and names its frames
+//! error or a model whose written bytes validate for the engine (as
+//! `retromodel validate --engine` does, a warning only where the compile
+//! says so), reads back as written, is within half a grid step of the source and names its frames
 //! so that they group back into the reported animations.
 //!
 //! The checks live in `retromodel_testkit::md2_compile_checks`

@@ -2,7 +2,9 @@
 //! or read as an md5mesh, and the scene compiled into the Quake II
 //! rerelease's MD5 on the frames the MD2 compile would make (options
 //! chosen from the bytes): an error or files that read back, write the
-//! same bytes again and hold one anim frame per MD2 frame.
+//! same bytes again, hold one anim frame per MD2 frame and pass
+//! `retromodel validate` (the library's `Model::validate`) without a
+//! warning, but for the weights short of the whole the compile reports.
 //!
 //! The checks live in `retromodel_testkit::md5_compile_checks`, shared
 //! with `crates/retromodel/tests/regression.rs`. Seeds: those of

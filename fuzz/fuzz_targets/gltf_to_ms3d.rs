@@ -1,7 +1,9 @@
 //! Fuzz target: any bytes imported as glTF (small limits,
 //! `import_checks::fuzz_options`) or read as MS3D, and the scene compiled
 //! by `ms3d::compile`: an error or a model within MilkShape's limits that
-//! validates and reads back as written.
+//! reads back as written and whose bytes pass `retromodel validate` (the
+//! library's `Model::validate`) without a warning (but for a frame rate
+//! below 1 an MS3D recorded, kept).
 //!
 //! The checks live in `retromodel_testkit::ms3d_compile_checks`
 //! (`crates/retromodel-testkit/src/ms3d_compile_checks.rs`), shared with

@@ -86,8 +86,13 @@ fn ms3d_report_lines(out: &Path, r: &Ms3dCompileReport) -> Vec<String> {
         r.weight_error,
     )];
     for a in &r.animations {
+        let steps = if a.steps > 0 {
+            format!(" (away from its {} steps)", a.steps)
+        } else {
+            String::new()
+        };
         lines.push(format!(
-            "  {:<16} frames {}-{}: {} keys (source {}), largest error {:.2e} at {} times",
+            "  {:<16} frames {}-{}: {} keys (source {}), largest error {:.2e} at {} times{steps}",
             a.name,
             a.first_frame,
             a.last_frame,

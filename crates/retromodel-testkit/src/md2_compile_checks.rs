@@ -4,7 +4,8 @@
 //! scene; compiling it, with options chosen from the bytes, is an error or
 //! a model that:
 //!
-//! - passes [`Md2::validate_for`] the engine compiled for without an
+//! - read from its bytes as a `Model`, passes `validate_for` the engine
+//!   compiled for (what `retromodel validate --engine` runs) without an
 //!   error, each of its warnings passed on among the compile's (or
 //!   counted in the first of those alike but for their indices);
 //! - writes, and reads back as written;
@@ -83,7 +84,10 @@ fn check(scene: &Scene, options: &CompileOptions) -> Option<Compiled> {
     }
     let compiled = compile(scene, options).ok()?;
     let model = &compiled.model;
-    for p in model.validate_for(options.engine) {
+    let bytes = model.to_bytes().expect("a compiled model writes");
+    // What `retromodel validate --engine ENGINE` says of the file written.
+    let read = retromodel::Model::from_bytes(&bytes).expect("a compiled model reads as a model");
+    for p in read.validate_for(options.engine) {
         // Errors refuse the compile; warnings (a skin size the engine
         // maps wrong) are passed on.
         assert_eq!(p.severity, Severity::Warning, "{p:?}");
@@ -114,7 +118,6 @@ fn check(scene: &Scene, options: &CompileOptions) -> Option<Compiled> {
             compiled.warnings
         );
     }
-    let bytes = model.to_bytes().expect("a compiled model writes");
     let mut back = Md2::from_bytes(&bytes).expect("a compiled model reads back");
     // What the reader learns of the file's layout is not in the model made.
     back.source = None;

@@ -10,10 +10,14 @@
 //! - hold one anim frame per MD2 frame, and the mesh's joints in the
 //!   anim's hierarchy;
 //! - write the same bytes again when read back and written (the writer
-//!   loses nothing it wrote).
+//!   loses nothing it wrote);
+//! - read back as a model with its anim, pass `validate` (what
+//!   `retromodel validate --md5anim` runs) without a warning, but for the
+//!   vertices the compile's `ShareAtHiddenJoint` counts (weights short
+//!   of the whole, which no single bind point can hold).
 
 use retromodel::md2::compile::frame_times;
-use retromodel::md5::compile::{compile, FrameTime, Md5CompileOptions};
+use retromodel::md5::compile::{compile, FrameTime, Md5CompileOptions, Md5CompileWarning};
 use retromodel::md5::{Md5Anim, Md5Mesh, Md5Model, Md5Scale};
 use retromodel::ms3d::{Ms3d, Ms3dSceneOptions};
 use retromodel::scene::Scene;
@@ -50,7 +54,7 @@ fn check(scene: &Scene, seed: u8) -> bool {
     let Ok(compiled) = compile(scene, &md5) else {
         return false;
     };
-    let Md5Model { mesh, animations } = compiled.model;
+    let Md5Model { mesh, animations } = compiled.model.clone();
     let mesh_bytes = mesh.to_bytes();
     let read_mesh = Md5Mesh::parse(&mesh_bytes).expect("the md5mesh written reads back");
     assert_eq!(
@@ -59,6 +63,36 @@ fn check(scene: &Scene, seed: u8) -> bool {
         "md5mesh written again differs"
     );
     assert_eq!(animations.len(), 1, "one anim");
+    // What `retromodel validate FILE.md5mesh --md5anim FILE.md5anim` says
+    // of the files written: nothing, not even a warning.
+    let Ok(retromodel::Model::Md5(mut read_model)) = retromodel::Model::from_bytes(&mesh_bytes)
+    else {
+        panic!("the md5mesh written reads as an MD5 model");
+    };
+    for a in &animations {
+        let scale = a.scale.as_ref().map(|s| s.to_bytes());
+        read_model
+            .add_animation(&a.name, &a.anim.to_bytes(), scale.as_deref())
+            .expect("the md5anim written goes with its md5mesh");
+    }
+    // But for vertices the compile says keep a share at a joint scaled to
+    // nothing (weights short of the whole, as MilkShape leaves them): the
+    // MD5 plays them as the MD2 does, and validation reports each.
+    let shared = compiled
+        .warnings
+        .iter()
+        .find_map(|w| match w {
+            Md5CompileWarning::ShareAtHiddenJoint { vertices } => Some(*vertices),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let problems = retromodel::Model::Md5(read_model).validate();
+    let apart = problems
+        .iter()
+        .filter(|p| p.message.starts_with("its weights put it at points"))
+        .count();
+    assert!(apart <= shared, "validate: {problems:?}");
+    assert!(problems.len() == apart, "validate: {problems:?}");
     for a in &animations {
         let anim_bytes = a.anim.to_bytes();
         let read = Md5Anim::parse(&anim_bytes).expect("the md5anim written reads back");

@@ -166,8 +166,62 @@ pub fn rig_glb() -> Vec<u8> {
     rig().glb()
 }
 
+/// One action of a rig made by [`rig_with`].
+#[derive(Debug, Clone)]
+pub struct Action {
+    /// The animation's name.
+    pub name: String,
+    /// Its key times in seconds (every channel keys at all of them).
+    pub times: Vec<f32>,
+    /// The interpolation of each bone's channels (`LINEAR`, `STEP` or
+    /// `CUBICSPLINE`).
+    pub kinds: [&'static str; 4],
+    /// Which motion it plays (shifts the bones' phases).
+    pub motion: usize,
+}
+
+impl Action {
+    /// An action of `LINEAR` channels keyed at `times`.
+    pub fn linear(name: &str, times: Vec<f32>, motion: usize) -> Action {
+        Action {
+            name: name.to_string(),
+            times,
+            kinds: ["LINEAR"; 4],
+            motion,
+        }
+    }
+}
+
+/// The rig's own actions ([`rig`]): `Linear`, `Stepped`, `Cubic` and
+/// `Mixed`, keyed every 0.25 s.
+pub fn actions() -> Vec<Action> {
+    ACTIONS
+        .iter()
+        .enumerate()
+        .map(|(action, (name, keys))| Action {
+            name: name.to_string(),
+            times: (0..*keys).map(|k| (k * 6) as f32 / 24.0).collect(),
+            kinds: std::array::from_fn(|bone| interpolation(action, bone)),
+            motion: action,
+        })
+        .collect()
+}
+
 /// The rig as a document.
 pub fn rig() -> Builder {
+    rig_with(&actions())
+}
+
+/// The rig with `actions` for animations.
+pub fn rig_with(actions: &[Action]) -> Builder {
+    rig_weighted(actions, 100.0)
+}
+
+/// The rig with `actions`, its weights whole multiples of `1 / parts`
+/// (100: whole percents, which MilkShape stores exactly; 5: fifths, which
+/// both whole percents and `gltf-transform quantize`'s 8-bit weights,
+/// `k / 255`, hold exactly).
+pub fn rig_weighted(actions: &[Action], parts: f64) -> Builder {
     let mut b = Builder::new();
     // Nodes: 0 Armature, 1..=4 bones, 5 the mesh.
     let mut globals: Vec<Mat> = Vec::new();
@@ -200,13 +254,13 @@ pub fn rig() -> Builder {
         // Whole percentages (MilkShape stores percent; the rig tests the
         // keys, not the rounding of weights).
         let sum: f64 = w.iter().sum();
-        w.iter_mut().for_each(|x| *x = (*x / sum * 100.0).round());
+        w.iter_mut().for_each(|x| *x = (*x / sum * parts).round());
         let (big, _) = w
             .iter()
             .enumerate()
             .fold((0, 0.0), |b, (i, &x)| if x > b.1 { (i, x) } else { b });
-        w[big] += 100.0 - w.iter().sum::<f64>();
-        w.iter_mut().for_each(|x| *x /= 100.0);
+        w[big] += parts - w.iter().sum::<f64>();
+        w.iter_mut().for_each(|x| *x /= parts);
         for k in 0..around {
             let a = std::f64::consts::TAU * k as f64 / around as f64;
             let (s, c) = a.sin_cos();
@@ -252,17 +306,17 @@ pub fn rig() -> Builder {
         json!({"name": "Armature", "joints": [1, 2, 3, 4], "inverseBindMatrices": ibm}),
     );
     b.scene_root(0);
-    for (action, (name, keys)) in ACTIONS.iter().enumerate() {
-        let times: Vec<f32> = (0..*keys).map(|k| (k * 6) as f32 / 24.0).collect();
-        let input = b.floats(&times, "SCALAR");
+    for a in actions {
+        let (name, times, action) = (&a.name, &a.times, a.motion);
+        let input = b.floats(times, "SCALAR");
         let mut samplers = Vec::new();
         let mut channels = Vec::new();
         for bone in 0..BONES.len() {
-            let kind = interpolation(action, bone);
+            let kind = a.kinds[bone];
             let cubic = kind == "CUBICSPLINE";
             let (rt, rr) = rest(bone);
             let (mut rot, mut tra) = (Vec::new(), Vec::new());
-            for &time in &times {
+            for &time in times {
                 let t = f64::from(time);
                 let (angle, offset) = motion(action, bone, t);
                 let q = qmul(rr, axis_angle(axis(bone), angle));
@@ -310,6 +364,68 @@ pub fn rig() -> Builder {
         );
     }
     b
+}
+
+/// Adds to a rig of [`rig_with`] a prop held in the hand: a box mesh
+/// `Sword` (not skinned) whose node is a child of the `Hand` bone, placed
+/// off the bone's origin and turned, as a sword parented to a hand bone in
+/// Blender is exported.
+pub fn add_prop(b: &mut Builder) {
+    let (lo, hi) = ([-0.05f32, 0.0, -0.1], [0.05f32, 1.2, 0.1]);
+    let mut pos = Vec::new();
+    for k in 0..8 {
+        pos.extend([
+            if k & 1 == 0 { lo[0] } else { hi[0] },
+            if k & 2 == 0 { lo[1] } else { hi[1] },
+            if k & 4 == 0 { lo[2] } else { hi[2] },
+        ]);
+    }
+    let indices: Vec<u16> = vec![
+        0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6,
+        1, 3, 5, 3, 7, 5,
+    ];
+    let p = b.floats(&pos, "VEC3");
+    b.json["accessors"][p]["min"] = json!(lo);
+    b.json["accessors"][p]["max"] = json!(hi);
+    let i = b.u16s(&indices);
+    let mesh = b.push(
+        "meshes",
+        json!({"name": "Sword", "primitives": [{"attributes": {"POSITION": p}, "indices": i, "mode": 4}]}),
+    );
+    let r = axis_angle([0.6, 0.0, 0.8], 0.9);
+    let node = b.push(
+        "nodes",
+        json!({"name": "Sword", "mesh": mesh, "translation": [0.15, 0.4, -0.05], "rotation": r, "scale": [0.2, 1.0, 0.4]}),
+    );
+    b.json["nodes"][4]["children"] = json!([node]);
+}
+
+/// Adds an animation `swing` that turns and moves only the prop of
+/// [`add_prop`] (the last node), keyed every 0.25 s for 1 s, starting
+/// away from its rest pose.
+pub fn add_prop_swing(b: &mut Builder) {
+    let node = b.json["nodes"].as_array().map_or(0, |n| n.len() - 1);
+    let rest = axis_angle([0.6, 0.0, 0.8], 0.9);
+    let times: Vec<f32> = (0..5).map(|k| k as f32 * 0.25).collect();
+    let mut rot = Vec::new();
+    let mut tra = Vec::new();
+    for &t in &times {
+        let a = 1.1 * (std::f64::consts::PI * f64::from(t) + 0.8).sin();
+        rot.extend(qmul(rest, axis_angle([1.0, 0.0, 0.0], a)).map(|x| x as f32));
+        tra.extend([0.15 + 0.2 * a, 0.4, -0.05].map(|x| x as f32));
+    }
+    let input = b.floats(&times, "SCALAR");
+    let r = b.floats(&rot, "VEC4");
+    let t = b.floats(&tra, "VEC3");
+    b.push(
+        "animations",
+        json!({"name": "swing", "samplers": [
+            {"input": input, "output": r, "interpolation": "LINEAR"},
+            {"input": input, "output": t, "interpolation": "LINEAR"}],
+            "channels": [
+            {"sampler": 0, "target": {"node": node, "path": "rotation"}},
+            {"sampler": 1, "target": {"node": node, "path": "translation"}}]}),
+    );
 }
 
 #[cfg(test)]

@@ -138,6 +138,35 @@ fn joint_names_of_47_bytes_reach_the_scale_and_48_do_not() {
     }
 }
 
+/// A joint scaled to 0 is a hide (Q2PRO `src/refresh/mesh.c`,
+/// `calc_skel_vert`: a weight lands at `pos + scale * offset`, so the points
+/// fall on the joint; `MD5_LoadScales` takes any number): no warning. A
+/// negative scale turns the points inside out: a warning on that frame.
+#[test]
+fn a_zero_scale_hides_a_negative_one_is_warned() {
+    let spec = SizedMesh {
+        joints: 2,
+        name_len: 8,
+        meshes: vec![(3, 1, 3)],
+    };
+    let name = joint_name(1, 8);
+    for (value, warned) in [("0", false), ("0.0", false), ("1.5", false), ("-1", true)] {
+        let mut m = Md5Model::from_mesh_bytes(sized_md5mesh(&spec).as_bytes()).unwrap();
+        let scale = format!("{{\"{name}\": {{\"0\": {value}}}}}");
+        let anim = sized_md5anim(2, 8, 1);
+        m.add_animation("tris", anim.as_bytes(), Some(scale.as_bytes()))
+            .unwrap();
+        let p = m.validate_for_rerelease(None);
+        let hit = p
+            .iter()
+            .any(|p| p.path == "md5anim \"tris\".md5scale" && p.message.contains("frame 0"));
+        assert_eq!(hit, warned, "scale {value}: {p:#?}");
+        if !warned {
+            assert!(p.is_empty(), "scale {value}: {p:#?}");
+        }
+    }
+}
+
 /// The MD2's frame count, from its header's bytes (`num_frames` at 40).
 fn md2_with_frames() -> (Model, usize) {
     let bytes = retromodel::md2::sample::sample_model().to_bytes().unwrap();

@@ -207,10 +207,19 @@ impl Md5Model {
                             None,
                         );
                     }
-                    if s.is_nan() || *s <= 0.0 {
+                    // Zero is a hide, not damage: Q2PRO `src/refresh/mesh.c`,
+                    // `calc_skel_vert`, places a weight at `pos + scale * offset`,
+                    // so scale 0 puts the joint's points on the joint (what a
+                    // glTF joint scaled to nothing does); `MD5_LoadScales`
+                    // takes any number. A negative scale turns the points
+                    // inside out, and a non-finite one sends them away.
+                    if !s.is_finite() || *s < 0.0 {
                         c.warn(
                             format!("{base}.md5scale"),
-                            format!("joint {:?}: frame {f}: scale {s} is not positive", j.joint),
+                            format!(
+                                "joint {:?}: frame {f}: scale {s} is negative or not a number",
+                                j.joint
+                            ),
                             None,
                         );
                     }

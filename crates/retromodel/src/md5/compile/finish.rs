@@ -31,10 +31,14 @@ fn rebuilt(xyz: [f32; 3]) -> DQuat {
 /// A joint scaled to 0 at every frame (how glTF hides a part, and
 /// `Scene::from_ms3d`'s `weight_remainder`) moves its points to itself:
 /// the same as points at the joint with scale 1, which needs no
-/// `.md5scale` (and no scale of 0, which validation reports).
-fn unscale_hidden(posed: &mut Posed, meshes: &mut [Mesh]) {
+/// `.md5scale` (and no scale of 0, which validation reports). Returns
+/// how many vertices have a share on such a joint: their weights' points
+/// no longer agree in the bind pose (a share of the vertex sits at the
+/// joint, as the source places it at every frame).
+fn unscale_hidden(posed: &mut Posed, meshes: &mut [Mesh]) -> usize {
     let n = posed.joints;
-    for i in 0..n {
+    let mut hidden_joints = vec![false; n];
+    for (i, hidden_joint) in hidden_joints.iter_mut().enumerate() {
         let hidden =
             posed.count() > 0 && (0..posed.count()).all(|k| posed.frames[k * n + i].scale == 0.0);
         if !hidden {
@@ -43,21 +47,38 @@ fn unscale_hidden(posed: &mut Posed, meshes: &mut [Mesh]) {
         for k in 0..posed.count() {
             posed.frames[k * n + i].scale = 1.0;
         }
+        *hidden_joint = true;
         for w in meshes.iter_mut().flat_map(|m| m.weights.iter_mut()) {
             if w.joint == i {
                 w.position = [0.0; 3];
             }
         }
     }
+    meshes
+        .iter()
+        .flat_map(|m| {
+            m.vertices.iter().filter(|v| {
+                m.weights
+                    .get(v.first_weight..v.first_weight + v.weight_count)
+                    .is_some_and(|ws| {
+                        ws.iter().any(|w| {
+                            w.bias > 0.0 && hidden_joints.get(w.joint).copied().unwrap_or(false)
+                        })
+                    })
+            })
+        })
+        .count()
 }
 
+/// The md5mesh, md5anim and md5scale, and how many vertices keep a share
+/// at a joint scaled to nothing (see `unscale_hidden`).
 pub(super) fn assemble(
     skeleton: &Skeleton,
     mut meshes: Vec<Mesh>,
     mut posed: Posed,
     options: &Md5CompileOptions,
-) -> (Md5Mesh, Md5Anim, Option<Md5Scale>) {
-    unscale_hidden(&mut posed, &mut meshes);
+) -> (Md5Mesh, Md5Anim, Option<Md5Scale>, usize) {
+    let shared = unscale_hidden(&mut posed, &mut meshes);
     let posed = &posed;
     let n = skeleton.joints.len();
     let joints: Vec<Joint> = skeleton
@@ -169,7 +190,7 @@ pub(super) fn assemble(
     anim.bounds = (0..frames)
         .map(|k| bounds(&mesh, &anim, scale.as_ref(), k))
         .collect();
-    (mesh, anim, scale)
+    (mesh, anim, scale, shared)
 }
 
 /// The posed mesh's box at frame `k`, as the library's posing (the

@@ -156,6 +156,15 @@ pub enum Md5CompileWarning {
         /// How many the model has.
         count: usize,
     },
+    /// Vertices with a share on a joint scaled to nothing at every frame
+    /// (MilkShape's weights that fall short of 100 %, `weight_remainder`
+    /// in a scene from an MS3D): that share is placed at the joint, as
+    /// the source poses it, so the vertex's weights do not agree on one
+    /// bind point (validation reports each such vertex).
+    ShareAtHiddenJoint {
+        /// How many vertices.
+        vertices: usize,
+    },
 }
 
 impl std::fmt::Display for Md5CompileWarning {
@@ -173,6 +182,10 @@ impl std::fmt::Display for Md5CompileWarning {
                 f,
                 "{count} {} exceed the rerelease engines' limit of {}",
                 limit.what, limit.max
+            ),
+            Md5CompileWarning::ShareAtHiddenJoint { vertices } => write!(
+                f,
+                "{vertices} vertices have weights that fall short of the whole (a share on a joint scaled to nothing): that share stays at the joint, as the source poses it, so their weights do not meet at one bind point and validation reports them"
             ),
         }
     }
@@ -203,7 +216,10 @@ pub fn compile(scene: &Scene, options: &Md5CompileOptions) -> Result<Md5Compiled
     let (meshes, mesh_places) = meshes::build(scene, &skeleton, options)?;
     let posed = frames::pose(scene, &skeleton, &frames, options.scale)?;
     let mut warnings = frames::uniformity_warnings(&skeleton, &meshes, &posed);
-    let (mesh, anim, scale) = finish::assemble(&skeleton, meshes, posed, options);
+    let (mesh, anim, scale, shared) = finish::assemble(&skeleton, meshes, posed, options);
+    if shared > 0 {
+        warnings.push(Md5CompileWarning::ShareAtHiddenJoint { vertices: shared });
+    }
     finite::check(&mesh, &anim, scale.as_ref())?;
     warnings.extend(limits::check(&mesh, &anim));
     Ok(Md5Compiled {

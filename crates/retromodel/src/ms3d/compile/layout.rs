@@ -92,6 +92,25 @@ pub(crate) fn from_ms3d(scene: &Scene) -> bool {
     scene.extras.get("source").and_then(Value::as_str) == Some("MS3D")
 }
 
+/// The first whole frame after an animation whose last frame is `last`
+/// and whose last key is at `end` seconds: after `last`, and late enough
+/// that a key there lies after the last one in the file's `f32` seconds
+/// (`1 + 56 / 24` s ends, in `f32`, on `57 / 24` s exactly, where frame
+/// 57 starts: the two clips would share a key time).
+fn next_free_frame(end: f64, last: f64, fps: f64) -> f64 {
+    let end = end as f32;
+    let mut frame = last.floor() + 1.0;
+    if end.is_finite() {
+        // The next `f32` after the end, as a frame, rounded up: a start at
+        // or after it stays after the end once rounded to `f32`.
+        let after = f64::from(f32::from_bits(end.to_bits() + 1)) * fps;
+        if end >= 0.0 && after.is_finite() {
+            frame = frame.max(after.ceil());
+        }
+    }
+    frame
+}
+
 /// Lays out animations `chosen` of `scene`; `reuse` says whether
 /// animations from an MS3D keep their places.
 pub(crate) fn layout(scene: &Scene, chosen: &[usize], fps: Option<f32>, reuse: bool) -> Layout {
@@ -158,7 +177,7 @@ pub(crate) fn layout(scene: &Scene, chosen: &[usize], fps: Option<f32>, reuse: b
             timeline: is_timeline,
         });
         floor_frame = last;
-        cursor = last.floor() + 1.0;
+        cursor = next_free_frame(first / fps64 + duration, last, fps64);
         total = total.max(last);
     }
     let total_frames = if placed.is_empty() {

@@ -462,8 +462,8 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
     let budget = f64::from(options.tolerance) * f64::from(extent);
     // The budget shared out along a chain of one joint first (errors down
     // a chain seldom add up), then of more until the check agrees. A
-    // looser fit is kept only within 3/4 of the tolerance at the checks
-    // (between them the error can be a little larger); the last (the
+    // looser fit is kept when the check finds it within the tolerance
+    // (the check looks between the fitted samples too); the last (the
     // whole chain's, which keeps errors within the budget by itself)
     // whatever the check finds.
     let chains = keys::chains(targets.depth);
@@ -577,11 +577,7 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
     // Checked against the source.
     let mut checked = verify::check(scene, &model, &layout, &geometry.vertex_map, extent)?;
     for &chain in &chains[1..] {
-        if checked
-            .animations
-            .iter()
-            .all(|&e| e <= 0.75 * options.tolerance)
-        {
+        if checked.animations.iter().all(|&e| e <= options.tolerance) {
             break;
         }
         fitted = keys::fit(scene, &plan, &layout, &radius, &targets, budget, chain);
@@ -610,6 +606,7 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
             source_keys: fitted.source_keys[p],
             keys: fitted.written_keys[p],
             checked_times: checked.times[p],
+            steps: checked.steps[p],
             max_error: checked.animations[p],
         })
         .collect();
@@ -618,6 +615,7 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
             warnings.push(Ms3dCompileWarning::Inexact {
                 name: a.name.clone(),
                 error: a.max_error,
+                steps: a.steps,
             });
         }
     }

@@ -20,8 +20,16 @@ pub struct Ms3dAnimationReport {
     /// joints.
     pub keys: usize,
     /// How many times it was checked at: every MilkShape frame it covers
-    /// and each quarter between two, its end included.
+    /// and every half frame, its end included, and four times per frame
+    /// between the times the keys were fitted to (a sixteenth of a frame
+    /// after each quarter); none within a step (see `steps`).
     pub checked_times: usize,
+    /// Its steps: the key times of its `STEP` channels. glTF jumps there;
+    /// MilkShape, which interpolates every key, moves from the old value
+    /// to the new within `ε` seconds before it (`ε` = 1e-4 s, more on a
+    /// timeline over 25 s); the check leaves out the `3ε` around each
+    /// step, and `max_error` is the error away from them.
+    pub steps: usize,
     /// The largest distance between a vertex as MilkShape's viewer skins
     /// it (`ms3d::Skeleton` + `Influences`) and the source scene's
     /// (`scene::Pose`) at those times, divided by the model's extent.
@@ -153,8 +161,11 @@ pub enum Ms3dCompileWarning {
     Inexact {
         /// The animation.
         name: String,
-        /// Its error, relative to the extent.
+        /// Its error, relative to the extent, away from its steps.
         error: f32,
+        /// Its steps (`STEP` key times), near which it was not checked
+        /// (see [`Ms3dAnimationReport::steps`]).
+        steps: usize,
     },
     /// A name's bytes as the source MS3D stored them (recorded in the
     /// scene's extras by `Scene::from_ms3d`) that cannot be read: the
@@ -200,10 +211,19 @@ impl fmt::Display for Ms3dCompileWarning {
                 f,
                 "{conflicts} smooth regions share a smoothing group with a neighbour (more than 32 meet at a vertex)"
             ),
-            Ms3dCompileWarning::Inexact { name, error } => write!(
-                f,
-                "animation {name:?}: MilkShape's evaluation is off by up to {error:.2e} of the extent"
-            ),
+            Ms3dCompileWarning::Inexact { name, error, steps } => {
+                write!(
+                    f,
+                    "animation {name:?}: MilkShape's evaluation is off by up to {error:.2e} of the extent (checked at every frame, half frame and between the fitted keys"
+                )?;
+                if *steps > 0 {
+                    write!(
+                        f,
+                        ", away from its {steps} steps, where glTF jumps and MilkShape moves within 0.1 ms"
+                    )?;
+                }
+                write!(f, ")")
+            }
             Ms3dCompileWarning::StoredNameIgnored { what, reason } => write!(
                 f,
                 "{what}: the bytes recorded from the original MS3D are {reason}; the name is written from its text"

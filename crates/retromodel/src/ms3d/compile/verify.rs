@@ -17,6 +17,9 @@ pub(crate) struct Checked {
     pub animations: Vec<f32>,
     /// Per placed animation: the times it was checked at.
     pub times: Vec<usize>,
+    /// Per placed animation: its steps (`STEP` key times), near which it
+    /// was not checked.
+    pub steps: Vec<usize>,
     /// The bind pose against the source's rest pose.
     pub rest: f32,
 }
@@ -104,13 +107,21 @@ pub(crate) fn check(
     let mut out = Checked {
         animations: Vec::with_capacity(layout.placed.len()),
         times: Vec::with_capacity(layout.placed.len()),
+        steps: Vec::with_capacity(layout.placed.len()),
         rest,
     };
     let fps = f64::from(layout.effective_fps);
+    let gap = super::keys::step_gap(layout);
     for placed in &layout.placed {
         let mut worst = 0.0f32;
-        let checks = times::checks(placed.duration, fps);
+        let (checks, steps) = times::checks(
+            &scene.animations[placed.animation],
+            placed.duration,
+            fps,
+            gap,
+        );
         out.times.push(checks.len());
+        out.steps.push(steps);
         for t in checks {
             pose.sample(scene, placed.animation, t as f32);
             skeleton.pose_at_time((placed.offset + t) as f32, &mut matrices);
