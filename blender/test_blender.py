@@ -328,6 +328,13 @@ else:
 assert 'choose a "Palette"' in text and 'set "Skin format" to PNG or TGA' in text, text
 assert "::" not in text and "palette=" not in text, text
 print(f"advice in the panel's words: {text}")
+# The walker is in metres: as a player it would be under 2 Quake units
+# tall; the warning names the panel's "Fit height".
+details = rm.compile_md2(os.path.join(corpus, "gltf/blender_walker.glb"), player=True).warning_details
+(size,) = [d for d in details if "units tall" in d["message"]]
+text = retromodel_io.advice_text(retromodel_io.ExportMd2, size["message"], size["remedies"])
+assert text.endswith('; set "Fit height" to 56'), text
+assert "fit_height" not in text and "--fit-height" not in text and "::" not in text, text
 
 # Bad input is reported, not raised.
 bad = os.path.join(outdir, "bad.md2")

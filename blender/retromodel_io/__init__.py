@@ -329,6 +329,7 @@ def word_remedy(operator, remedy):
         "skin_name": "skin_name",
         "palette": "palette",
         "skin_png_or_tga": "skin_format",
+        "fit_height": "fit_height",
     }.get(kind)
     if label is None and kind in _BLENDER_EDITS:
         return _BLENDER_EDITS[kind]
@@ -348,6 +349,8 @@ def word_remedy(operator, remedy):
         return f"give one short {name}"
     if kind == "palette":
         return f"choose a {name} (Quake II's pics/colormap.pcx, which retromodel does not ship)"
+    if kind == "fit_height":
+        return f"set {name} to {remedy['units']}"
     return f"set {name} to PNG or TGA (for yquake2, Q2PRO, KMQuake2, UFO:AI)"
 
 

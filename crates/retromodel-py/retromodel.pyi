@@ -32,7 +32,8 @@ class Error(ValueError):
     """The limit passed: ``{"quantity": "frames", "max": 512, "actual": 601, "over": 89}``, or ``None``."""
     remedies: List[Dict[str, Any]]
     """What would help, as data: ``{"remedy": "lower_fps", "text": ...}``, ``{"remedy": "engine",
-    "engine": "ufoai", "allows": 1023, "text": ...}`` ...; the message words them with this
+    "engine": "ufoai", "allows": 1023, "text": ...}``, ``{"remedy": "fit_height", "units": 56,
+    "text": ...}`` ...; the message words them with this
     module's keyword arguments."""
 
 class Problem:

@@ -51,6 +51,7 @@ fn word(remedy: &Remedy) -> String {
         Remedy::SkinPngOrTga => "--skin-format png or --skin-format tga for an engine that \
                                  loads them (yquake2, q2pro, kmquake2, ufoai)"
             .to_string(),
+        Remedy::FitHeight { units } => format!("--fit-height {units}"),
         // Edits of the model itself: the library's words.
         other => other.to_string(),
     }

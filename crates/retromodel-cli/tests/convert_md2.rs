@@ -146,3 +146,78 @@ fn a_hostile_gltf_is_a_clear_error_and_writes_nothing() {
         assert!(!out_path.exists(), "{name}: nothing written");
     }
 }
+
+/// The Z extent, in Quake units, of every frame of an MD2, decoded from
+/// its bytes (header fields 5 framesize, 6 num_xyz, 10 num_frames, 14
+/// ofs_frames; each frame is scale, translate, a 16-byte name, then 4
+/// bytes per vertex: x y z and a normal index).
+fn md2_height(path: &Path) -> f32 {
+    let b = std::fs::read(path).unwrap();
+    let field = |i: usize| i32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap()) as usize;
+    let f32_at = |at: usize| f32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let (size, verts, frames, ofs) = (field(4), field(6), field(10), field(14));
+    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+    for f in 0..frames {
+        let at = ofs + f * size;
+        let (scale, translate) = (f32_at(at + 8), f32_at(at + 20));
+        for v in 0..verts {
+            let z = f32::from(b[at + 40 + 4 * v + 2]) * scale + translate;
+            lo = lo.min(z);
+            hi = hi.max(z);
+        }
+    }
+    hi - lo
+}
+
+/// Blender's walker is in metres: as a player it would be under 2 Quake
+/// units tall. The conversion says so, naming `--fit-height 56`, and with
+/// `--fit-height 56` it is a player's size and says nothing.
+#[test]
+fn a_player_far_from_a_players_size_is_a_warning_naming_fit_height() {
+    let Some(corpus) = corpus_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("tris.md2");
+    let glb = corpus.join("gltf/blender_walker.glb");
+    let (glb, out) = (glb.to_str().unwrap(), out_path.to_str().unwrap());
+    let o = run(&["convert", "--player", glb, out]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let height = md2_height(&out_path);
+    assert!(
+        height > 1.0 && height < 3.0,
+        "metres as Quake units: {height}"
+    );
+    let warning = stderr(&o)
+        .lines()
+        .find(|l| l.contains("units tall"))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("no size warning: {}", stderr(&o)));
+    assert!(warning.contains("warning"), "{warning}");
+    assert!(
+        warning.contains("a Quake II player is about 56"),
+        "{warning}"
+    );
+    assert!(warning.ends_with("; --fit-height 56"), "{warning}");
+    // The height the warning gives is the file's, to its 3 decimals.
+    let said: f32 = warning
+        .split("is ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{warning}"));
+    assert!((said - height).abs() < 0.05, "{said} vs {height}");
+
+    let o = run(&[
+        "convert",
+        "--force",
+        "--player",
+        "--fit-height",
+        "56",
+        glb,
+        out,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("units tall"), "{}", stderr(&o));
+    let height = md2_height(&out_path);
+    // 56 units on 8-bit grids: within a grid step (56 / 240) of it.
+    assert!((height - 56.0).abs() < 0.25, "{height}");
+}

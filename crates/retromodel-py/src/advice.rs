@@ -27,6 +27,7 @@ fn word(remedy: &Remedy) -> String {
         Remedy::SkinPngOrTga => "skin_format=\"png\" or \"tga\" for an engine that loads them \
                                  (yquake2, q2pro, kmquake2, ufoai)"
             .to_string(),
+        Remedy::FitHeight { units } => format!("fit_height={units}"),
         other => other.to_string(),
     }
 }
@@ -78,6 +79,7 @@ fn key(remedy: &Remedy) -> &'static str {
         Remedy::JoinMeshes => "join_meshes",
         Remedy::MergeMaterials => "merge_materials",
         Remedy::FewerJoints => "fewer_joints",
+        Remedy::FitHeight { .. } => "fit_height",
         _ => "other",
     }
 }
@@ -131,6 +133,9 @@ pub fn remedies_list<'py>(
         if let Remedy::Engine { engine, allows } = r {
             d.set_item("engine", engine.name())?;
             d.set_item("allows", *allows)?;
+        }
+        if let Remedy::FitHeight { units } = r {
+            d.set_item("units", *units)?;
         }
         out.push(d);
     }

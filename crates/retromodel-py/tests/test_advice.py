@@ -145,3 +145,19 @@ def test_errors_without_advice_have_empty_remedies():
         retromodel.load(b"IDP2")
     assert e.value.remedies == [] and e.value.limit is None
     assert e.value.reason == str(e.value)
+
+
+def test_a_player_far_from_a_players_size_names_fit_height(corpus):
+    # Blender's walker is in metres: under 2 units as a Quake II player
+    # (whose box is 56 tall, -24..32: the game's p_client.c).
+    walker = corpus / "gltf" / "blender_walker.glb"
+    out = retromodel.compile_md2(walker, player=True)
+    warning = [w for w in out.warnings if "units tall" in w]
+    assert len(warning) == 1, out.warnings
+    assert warning[0].endswith("; fit_height=56"), warning[0]
+    no_api(warning[0])
+    details = [d for d in out.warning_details if "units tall" in d["message"]]
+    assert details[0]["remedies"][0]["remedy"] == "fit_height"
+    assert details[0]["remedies"][0]["units"] == 56
+    out = retromodel.compile_md2(walker, player=True, fit_height=56.0)
+    assert not [w for w in out.warnings if "units tall" in w]

@@ -39,7 +39,7 @@ pub fn as_written(model: &AsciiModel) -> AsciiModel {
 ///
 /// - a short input that parses is recognised by `looks_like`;
 /// - `validate()` gives paths without byte offsets;
-/// - `to_text()` parses back into the same model (names as written), and
+/// - `to_bytes()` parses back into the same model (names as written), and
 ///   writing that again gives the same text;
 /// - `to_ms3d()` succeeds whenever `validate()` finds no error, gives one
 ///   group per mesh, one joint per bone and the vertex and triangle
@@ -65,15 +65,19 @@ pub fn exercise_ascii(data: &[u8]) -> Option<AsciiModel> {
     }
     let has_error = problems.iter().any(|p| p.severity == Severity::Error);
 
-    let text = model.to_text();
-    let again = AsciiModel::parse(text.as_bytes())
-        .unwrap_or_else(|e| panic!("to_text does not parse back: {e}\n{text}"));
+    let text = model.to_bytes();
+    let again = AsciiModel::parse(&text).unwrap_or_else(|e| {
+        panic!(
+            "to_bytes does not parse back: {e}\n{}",
+            String::from_utf8_lossy(&text)
+        )
+    });
     assert_eq!(
         again,
         as_written(&model),
-        "to_text → parse changed the model"
+        "to_bytes → parse changed the model"
     );
-    assert_eq!(again.to_text(), text, "writing twice changed the text");
+    assert_eq!(again.to_bytes(), text, "writing twice changed the text");
 
     match model.to_ms3d() {
         Err(e) => assert!(
@@ -127,9 +131,13 @@ fn check_binary_of(model: &AsciiModel, binary: &Ms3d) {
 /// and converts back whenever it validates without error.
 fn check_text_of(binary: &Ms3d) {
     let text_model = AsciiModel::from_ms3d(binary);
-    let text = text_model.to_text();
-    let parsed = AsciiModel::parse(text.as_bytes())
-        .unwrap_or_else(|e| panic!("from_ms3d wrote text that does not parse: {e}\n{text}"));
+    let text = text_model.to_bytes();
+    let parsed = AsciiModel::parse(&text).unwrap_or_else(|e| {
+        panic!(
+            "from_ms3d wrote text that does not parse: {e}\n{}",
+            String::from_utf8_lossy(&text)
+        )
+    });
     assert_eq!(parsed, text_model, "from_ms3d → to_text → parse");
     let has_error = parsed
         .validate()

@@ -155,6 +155,12 @@ pub enum Remedy {
     /// Remove or merge joints (every skin joint and every animated node
     /// that places a mesh is one).
     FewerJoints,
+    /// Scale the model so that it is this many units tall (a Quake II
+    /// player: 56).
+    FitHeight {
+        /// The height to fit, in Quake units.
+        units: u32,
+    },
 }
 
 impl fmt::Display for Remedy {
@@ -190,6 +196,7 @@ impl fmt::Display for Remedy {
             Remedy::FewerJoints => f.write_str(
                 "remove or merge joints (every skin joint and every animated node that places a mesh is one)",
             ),
+            Remedy::FitHeight { units } => write!(f, "scale the model to {units} units tall"),
         }
     }
 }

@@ -207,7 +207,7 @@ impl Model {
         match self {
             Model::Md2(m) => m.to_bytes(),
             Model::Ms3d(m) => m.to_bytes(),
-            Model::Ms3dAscii(m) => Ok(m.to_text().into_bytes()),
+            Model::Ms3dAscii(m) => Ok(m.to_bytes()),
             Model::Md5(_) => Err(Error::Unconvertible {
                 from: Format::Md5,
                 to: "md5mesh",

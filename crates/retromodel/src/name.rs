@@ -17,6 +17,15 @@ macro_rules! fixed_name {
                 $ty(raw)
             }
 
+            /// A name from bytes as stored (a code page's, not necessarily
+            /// UTF-8); longer ones are cut at the field's size.
+            pub fn from_bytes(bytes: &[u8]) -> Self {
+                let mut raw = [0u8; $len];
+                let n = bytes.len().min($len);
+                raw[..n].copy_from_slice(&bytes[..n]);
+                $ty(raw)
+            }
+
             /// The bytes up to the first NUL (all of them if there is none).
             pub fn as_bytes(&self) -> &[u8] {
                 let end = self.0.iter().position(|&b| b == 0).unwrap_or($len);

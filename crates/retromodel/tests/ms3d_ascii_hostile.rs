@@ -119,12 +119,18 @@ fn each_fault_names_its_line() {
     }
 }
 
+/// A text in a code page (here Latin-1 `é`, not UTF-8) is read, and its
+/// name keeps its byte: in the text written back and in the binary.
 #[test]
-fn text_that_is_not_utf8_is_an_error_at_its_line() {
+fn text_that_is_not_utf8_keeps_its_bytes() {
     let mut text = VALID.as_bytes().to_vec();
     let at = VALID.find("\"mat\"").unwrap() + 2;
     text[at] = 0xe9; // Latin-1 é
-    assert_eq!(error(&text), (18, "not UTF-8 text (byte 0xe9)".into()));
+    let model = AsciiModel::parse(&text).unwrap();
+    assert_eq!(model.to_bytes(), text);
+    let binary = model.to_ms3d().unwrap();
+    assert_eq!(binary.materials[0].name.as_bytes(), b"m\xe9t");
+    assert!(exercise_ascii(&text).is_some());
 }
 
 #[test]

@@ -128,8 +128,8 @@ fn every_corpus_ms3d_survives_the_text() {
         let m = Ms3d::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
 
         let text_model = AsciiModel::from_ms3d(&m);
-        let text = text_model.to_text();
-        let parsed = AsciiModel::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = text_model.to_bytes();
+        let parsed = AsciiModel::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             parsed, text_model,
             "{name}: the text holds the model exactly"
@@ -166,7 +166,7 @@ fn every_corpus_ms3d_survives_the_text() {
             }
         }
 
-        // Materials: all but the mode, which the text does not have.
+        // Materials, the mode too (kept in a `// retromodel` line).
         assert_eq!(back.materials.len(), m.materials.len(), "{name}");
         for (a, b) in m.materials.iter().zip(&back.materials) {
             assert_eq!(written(a.name.as_bytes()), b.name.as_bytes(), "{name}");
@@ -181,7 +181,7 @@ fn every_corpus_ms3d_survives_the_text() {
             );
             assert_eq!(a.texture.as_bytes(), b.texture.as_bytes(), "{name}");
             assert_eq!(a.alphamap.as_bytes(), b.alphamap.as_bytes(), "{name}");
-            assert_eq!(b.mode, 0, "{name}");
+            assert_eq!(b.mode, a.mode, "{name}");
         }
 
         // Joints and every key, bit for bit (seconds → frames → seconds).
@@ -205,8 +205,7 @@ fn every_corpus_ms3d_survives_the_text() {
             }
         }
 
-        // Comments come back (subversion 1, model comment {length, text});
-        // vertex weights, joint colours and model extras do not.
+        // Comments come back (subversion 1, model comment {length, text}).
         match (&m.extras.comments, &back.extras.comments) {
             (None, None) => {}
             (Some(a), Some(b)) => {
@@ -218,8 +217,33 @@ fn every_corpus_ms3d_survives_the_text() {
             }
             (a, b) => panic!("{name}: comments {a:?} came back as {b:?}"),
         }
-        assert!(back.extras.vertices.is_none() && back.extras.joints.is_none());
-        assert!(back.extras.model.is_none() && back.trailing.is_empty());
+        // Vertex weights, joint colours and model extras come back from the
+        // `// retromodel` header lines: every corner's vertex has the
+        // record of the original corner's vertex.
+        match (&m.extras.vertices, &back.extras.vertices) {
+            (None, None) => {}
+            (Some(a), Some(b)) => {
+                assert_eq!(
+                    (a.subversion, a.record_size),
+                    (b.subversion, b.record_size),
+                    "{name}"
+                );
+                assert_eq!(b.records.len(), back.vertices.len(), "{name}");
+                for (ga, gb) in m.groups.iter().zip(&back.groups) {
+                    for (&ta, &tb) in ga.triangles.iter().zip(&gb.triangles) {
+                        for k in 0..3 {
+                            let va = usize::from(m.triangles[usize::from(ta)].vertices[k]);
+                            let vb = usize::from(back.triangles[usize::from(tb)].vertices[k]);
+                            assert_eq!(a.records.get(va), b.records.get(vb), "{name}");
+                        }
+                    }
+                }
+            }
+            (a, b) => panic!("{name}: vertex extras {a:?} came back as {b:?}"),
+        }
+        assert_eq!(back.extras.joints, m.extras.joints, "{name}");
+        assert_eq!(back.extras.model, m.extras.model, "{name}");
+        assert!(back.trailing.is_empty());
 
         // Vertices: for the files laid out as meshes are, the same list
         // (reference counts included, which are recomputed); for the
@@ -246,19 +270,23 @@ fn every_corpus_ms3d_survives_the_text() {
     assert_eq!(clean, CLEAN, "the files laid out as the text's meshes are");
 }
 
-/// What the text drops: the trailing bytes, stale name bytes after the
-/// NUL, the vertex weights of Woman4 (a file with every 1.8 extra).
+/// Woman4's vertex weights (a file with every 1.8 extra) come back from
+/// header lines, its vertex lines keep seven fields; stale name bytes
+/// after the NUL do not come back.
 #[test]
 fn what_the_text_cannot_carry_comes_back_as_documented() {
     let Some(corpus) = corpus_dir() else { return };
     let (_, m) = retromodel_testkit::corpus::load_ms3d(&corpus, "glscene_Woman4.ms3d");
     assert!(m.extras.vertices.is_some(), "Woman4 has vertex weights");
-    let text = AsciiModel::from_ms3d(&m).to_text();
+    let text = String::from_utf8(AsciiModel::from_ms3d(&m).to_bytes()).unwrap();
     let back = AsciiModel::parse(text.as_bytes())
         .unwrap()
         .to_ms3d_with_fps(m.fps)
         .unwrap();
-    assert!(back.extras.vertices.is_none());
+    assert!(back.extras.vertices.is_some());
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("// retromodel weights: ")));
     // The text's vertex lines have seven fields, weights have none.
     let vertex_lines = text
         .lines()

@@ -106,6 +106,9 @@ pub enum Warning {
     /// A limit of MilkShape 3D 1.8 that an MS3D written as read exceeds
     /// ([`Ms3d::validate_for_milkshape`](crate::ms3d::Ms3d::validate_for_milkshape)).
     Milkshape(Problem),
+    /// Something of an MS3D that its MilkShape ASCII text cannot hold
+    /// ([`AsciiModel::losses`](crate::ms3d::ascii::AsciiModel::losses)).
+    Ms3dAscii(Problem),
 }
 
 impl std::fmt::Display for Warning {
@@ -119,6 +122,7 @@ impl std::fmt::Display for Warning {
             #[cfg(feature = "scene")]
             Warning::Md5Compile(w) => write!(f, "MD5: {w}"),
             Warning::Milkshape(p) => write!(f, "MilkShape 3D 1.8: {}: {}", p.path, p.message),
+            Warning::Ms3dAscii(p) => write!(f, "MilkShape ASCII: {}: {}", p.path, p.message),
         }
     }
 }
@@ -477,7 +481,7 @@ impl<'a> Converter<'a> {
     fn rewrite(&self, model: Model, format: OutputFormat, output_name: &str) -> Result<Conversion> {
         use crate::ms3d::ascii::AsciiModel;
         let options = self.options;
-        let text = |a: &AsciiModel| a.to_text().into_bytes();
+        let text = |a: &AsciiModel| a.to_bytes();
         let mut warnings = Vec::new();
         let mut milkshape = |m: &crate::ms3d::Ms3d| {
             warnings.extend(
@@ -496,6 +500,7 @@ impl<'a> Converter<'a> {
                 (m.to_bytes()?, None)
             }
             Model::Ms3d(m) if format == OutputFormat::Ms3dAscii => {
+                warnings.extend(AsciiModel::losses(&m).into_iter().map(Warning::Ms3dAscii));
                 (text(&AsciiModel::from_ms3d(&m)), None)
             }
             Model::Ms3dAscii(a) if format == OutputFormat::Ms3d => {

@@ -124,7 +124,9 @@ mod tally;
 
 pub use frame_list::frame_times;
 pub use options::{CompileOptions, FrameGrid, Grid, GridSource, SkinFormat, SkinOptions};
-pub use report::{AnimationReport, CompileReport, CompileWarning};
+pub use report::{
+    AnimationReport, CompileReport, CompileWarning, PLAYER_HEIGHT, PLAYER_HEIGHT_RANGE,
+};
 
 pub use crate::md2::{Engine, EngineLimits};
 #[cfg(feature = "textures")]

@@ -61,6 +61,18 @@ impl Prepared<'_> {
                 *p = p.map(|x| x * scale);
             }
         }
+        if options.player && options.fit_height.is_none() {
+            let lo = positions.iter().map(|p| p[2]).fold(f32::INFINITY, f32::min);
+            let hi = positions
+                .iter()
+                .map(|p| p[2])
+                .fold(f32::NEG_INFINITY, f32::max);
+            let height = hi - lo;
+            if height.is_finite() && !super::PLAYER_HEIGHT_RANGE.contains(&height) {
+                self.warnings
+                    .push(super::CompileWarning::PlayerSize { height });
+            }
+        }
         self.positions = positions;
         self.normals = keep_normals.then_some(normals);
         self.scale = scale;

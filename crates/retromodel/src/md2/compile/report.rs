@@ -6,6 +6,20 @@ use std::fmt;
 
 use crate::advice::{Advice, Remedy};
 
+/// A Quake II player's height in Quake units: the box the game gives a
+/// standing player runs from −24 to 32 in Z (`PutClientInServer` in the
+/// game's `p_client.c`: `mins = {-16, -16, -24}`, `maxs = {16, 16, 32}`).
+pub const PLAYER_HEIGHT: f32 = 56.0;
+
+/// The heights a player model may have without a
+/// [`CompileWarning::PlayerSize`]: from half of [`PLAYER_HEIGHT`] (28, the
+/// height of the crouching box, whose top `pmove.c` lowers to 4) to twice
+/// it. A whole animation's extent differs from the standing box (a death
+/// lies lower, a jump reaches higher), but a model outside this range is
+/// in other units (a Blender scene in metres is about 1.8 tall).
+pub const PLAYER_HEIGHT_RANGE: std::ops::RangeInclusive<f32> =
+    (PLAYER_HEIGHT / 2.0)..=(PLAYER_HEIGHT * 2.0);
+
 /// The result of quantising one animation's frames.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -161,6 +175,14 @@ pub enum CompileWarning {
         /// The skin's format (its extension: `png`, `tga`).
         format: &'static str,
     },
+    /// A player model (`player: true`) whose animations are far from a
+    /// Quake II player's height (the game's box is 56 units tall), with
+    /// no `fit_height` given ([`advice`](CompileWarning::advice): fit the
+    /// height to [`PLAYER_HEIGHT`]).
+    PlayerSize {
+        /// The height written: the Z extent of all frames, in Quake units.
+        height: f32,
+    },
     /// Something about the skin: format, alpha, missing images.
     Skin {
         /// What.
@@ -217,6 +239,11 @@ impl fmt::Display for CompileWarning {
                 f,
                 "skin: {engine} loads only PCX skins; this one is {format}"
             ),
+            CompileWarning::PlayerSize { height } => write!(
+                f,
+                "the player model is {height:.3} units tall; a Quake II player is about \
+                 {PLAYER_HEIGHT} (its box runs from -24 to 32)"
+            ),
             CompileWarning::Skin { message } => write!(f, "skin: {message}"),
         }
     }
@@ -242,6 +269,12 @@ impl CompileWarning {
                 Some(Advice::new(None, vec![Remedy::SmallerTextures]))
             }
             CompileWarning::SkinNotPcx { .. } => Some(Advice::new(None, vec![Remedy::Palette])),
+            CompileWarning::PlayerSize { .. } => Some(Advice::new(
+                None,
+                vec![Remedy::FitHeight {
+                    units: PLAYER_HEIGHT as u32,
+                }],
+            )),
             _ => None,
         }
     }

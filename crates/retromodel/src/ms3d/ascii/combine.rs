@@ -1,7 +1,7 @@
 //! StepMania's split models: meshes, materials and bones read from three
 //! files (`Def.Model{ Meshes=…, Materials=…, Bones=… }`) put together.
 
-use super::{AsciiModel, Section};
+use super::{AsciiModel, Encoding, Section};
 use crate::error::{Error, Result};
 
 impl AsciiModel {
@@ -42,7 +42,20 @@ impl AsciiModel {
         if meshes.meshes.is_none() {
             return Err(missing("meshes", Section::Meshes));
         }
-        let mut out = meshes;
+        // Pieces in different encodings: all one char per byte (a piece
+        // in a code page cannot become UTF-8).
+        let bytes = [Some(&meshes), materials.as_ref(), bones.as_ref()]
+            .into_iter()
+            .flatten()
+            .any(|p| p.encoding == Encoding::Bytes);
+        let enc = if bytes {
+            Encoding::Bytes
+        } else {
+            Encoding::Utf8
+        };
+        let materials = materials.map(|m| m.in_encoding(enc));
+        let bones = bones.map(|b| b.in_encoding(enc));
+        let mut out = meshes.in_encoding(enc);
         // Timeline and model comment: meshes, else bones, else materials.
         for piece in [&bones, &materials].into_iter().flatten() {
             out.frames = out.frames.or(piece.frames);
@@ -72,5 +85,33 @@ impl AsciiModel {
         // Sections the pieces brought in go after the ones already there.
         out.order = out.sections();
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A UTF-8 meshes file and a GBK bones file: both names keep their
+    /// bytes.
+    #[test]
+    fn pieces_in_utf8_and_a_code_page_keep_their_bytes() {
+        let meshes = AsciiModel::parse("Meshes: 1\n\"é\" 0 -1\n0\n0\n0\n".as_bytes()).unwrap();
+        let bones =
+            AsciiModel::parse(b"Bones: 1\n\"\xb9\xc7\xcd\xb7\"\n\"\"\n0 0 0 0 0 0 0\n0\n0\n")
+                .unwrap();
+        let model = AsciiModel::combine(meshes, None, Some(bones));
+        assert!(model.is_err(), "the meshes file has no materials");
+        let meshes =
+            AsciiModel::parse("Meshes: 1\n\"é\" 0 -1\n0\n0\n0\nMaterials: 0\n".as_bytes()).unwrap();
+        let bones =
+            AsciiModel::parse(b"Bones: 1\n\"\xb9\xc7\xcd\xb7\"\n\"\"\n0 0 0 0 0 0 0\n0\n0\n")
+                .unwrap();
+        let binary = AsciiModel::combine(meshes, None, Some(bones))
+            .unwrap()
+            .to_ms3d()
+            .unwrap();
+        assert_eq!(binary.groups[0].name.as_bytes(), "é".as_bytes());
+        assert_eq!(binary.joints[0].name.as_bytes(), b"\xb9\xc7\xcd\xb7");
     }
 }

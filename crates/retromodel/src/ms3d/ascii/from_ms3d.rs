@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 
 use super::write::{item_name, path};
-use super::{AsciiModel, Bone, IndexedComment, Key, Material, Mesh, Section, Triangle, Vertex};
+use super::{
+    AsciiModel, Bone, Encoding, IndexedComment, Key, Material, Mesh, Section, Triangle, Vertex,
+};
 use crate::ms3d::{Comment, Group, Ms3d};
 
 /// The start of the comment line that keeps a frame rate other than
@@ -44,13 +46,14 @@ impl AsciiModel {
     /// ```
     pub fn from_ms3d(model: &Ms3d) -> AsciiModel {
         let fps = conversion_fps(model);
+        let enc = encoding_of(model);
         let unused = unused_vertices(model);
-        let meshes = model
+        let (meshes, sources): (Vec<Mesh>, Vec<Vec<u16>>) = model
             .groups
             .iter()
             .zip(&unused)
-            .map(|(group, unused)| mesh(model, group, unused))
-            .collect();
+            .map(|(group, unused)| mesh(model, group, unused, enc))
+            .unzip();
         let mut header = vec![HEADER.to_string()];
         // The text has no frame rate; a rate other than MilkShape's default
         // is kept in a comment (MilkShape skips comments), so that the text
@@ -59,21 +62,25 @@ impl AsciiModel {
         if rate.is_finite() && rate != super::DEFAULT_FPS {
             header.push(format!("{FPS_COMMENT}{rate}"));
         }
+        // 1.8's weights, joint colours, model settings and material modes
+        // have no place in the text: kept in comment lines too.
+        header.extend(super::kept::lines(model, &sources));
         let mut out = AsciiModel {
             header,
             order: Vec::new(),
             frames: Some(model.total_frames),
             frame: Some(whole_frame(model.current_time)),
             meshes: Some(meshes),
-            materials: Some(model.materials.iter().map(material).collect()),
-            bones: Some(model.joints.iter().map(|j| bone(j, fps)).collect()),
+            materials: Some(model.materials.iter().map(|m| material(m, enc)).collect()),
+            bones: Some(model.joints.iter().map(|j| bone(j, fps, enc)).collect()),
+            encoding: enc,
             ..AsciiModel::default()
         };
         if let Some(c) = &model.extras.comments {
-            out.group_comments = Some(comments(&c.groups));
-            out.material_comments = Some(comments(&c.materials));
-            out.bone_comments = Some(comments(&c.joints));
-            out.model_comment = Some(c.model.text().map(comment_text));
+            out.group_comments = Some(comments(&c.groups, enc));
+            out.material_comments = Some(comments(&c.materials, enc));
+            out.bone_comments = Some(comments(&c.joints, enc));
+            out.model_comment = Some(c.model.text().map(|t| comment_text(t, enc)));
         }
         out.order = Section::ALL.into_iter().filter(|&s| out.has(s)).collect();
         out
@@ -113,9 +120,29 @@ fn finite3(v: [f32; 3]) -> [f32; 3] {
     v.map(finite)
 }
 
-/// Bytes of a name or comment as text (invalid UTF-8 replaced).
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// The encoding that keeps every name, path and comment of `model`
+/// byte for byte: UTF-8 when they all are, else one char per byte (the
+/// text is then in the model's code page, as MilkShape writes it).
+fn encoding_of(model: &Ms3d) -> Encoding {
+    let mut texts: Vec<&[u8]> = Vec::new();
+    texts.extend(model.groups.iter().map(|g| g.name.as_bytes()));
+    for m in &model.materials {
+        texts.extend([
+            m.name.as_bytes(),
+            m.texture.as_bytes(),
+            m.alphamap.as_bytes(),
+        ]);
+    }
+    for j in &model.joints {
+        texts.extend([j.name.as_bytes(), j.parent.as_bytes()]);
+    }
+    if let Some(c) = &model.extras.comments {
+        for list in [&c.groups, &c.materials, &c.joints] {
+            texts.extend(list.iter().map(|c| &c.text[..]));
+        }
+        texts.extend(c.model.text());
+    }
+    Encoding::for_bytes(texts)
 }
 
 /// For each group, the binary vertices no grouped triangle uses that go
@@ -148,7 +175,8 @@ fn unused_vertices(model: &Ms3d) -> Vec<Vec<u16>> {
 }
 
 /// The mesh of group `g`.
-fn mesh(model: &Ms3d, group: &Group, unused: &[u16]) -> Mesh {
+/// The mesh of `group`, and the binary vertex of each of its vertices.
+fn mesh(model: &Ms3d, group: &Group, unused: &[u16], enc: Encoding) -> (Mesh, Vec<u16>) {
     let triangles: Vec<&crate::ms3d::Triangle> = group
         .triangles
         .iter()
@@ -221,31 +249,33 @@ fn mesh(model: &Ms3d, group: &Group, unused: &[u16]) -> Mesh {
         })
         .collect();
 
-    Mesh {
-        name: item_name(&group.name.to_string_lossy()).into_owned(),
+    let sources = keys.iter().map(|&((v, _, _), _)| v).collect();
+    let mesh = Mesh {
+        name: item_name(&enc.decode(group.name.as_bytes())).into_owned(),
         flags: group.flags,
         material: group.material,
         vertices,
         normals,
         triangles: text_triangles,
-    }
+    };
+    (mesh, sources)
 }
 
-fn material(m: &crate::ms3d::Material) -> Material {
+fn material(m: &crate::ms3d::Material, enc: Encoding) -> Material {
     Material {
-        name: item_name(&m.name.to_string_lossy()).into_owned(),
+        name: item_name(&enc.decode(m.name.as_bytes())).into_owned(),
         ambient: m.ambient.map(finite),
         diffuse: m.diffuse.map(finite),
         specular: m.specular.map(finite),
         emissive: m.emissive.map(finite),
         shininess: finite(m.shininess),
         transparency: finite(m.transparency),
-        texture: path(&m.texture.to_string_lossy()).into_owned(),
-        alphamap: path(&m.alphamap.to_string_lossy()).into_owned(),
+        texture: path(&enc.decode(m.texture.as_bytes())).into_owned(),
+        alphamap: path(&enc.decode(m.alphamap.as_bytes())).into_owned(),
     }
 }
 
-fn bone(j: &crate::ms3d::Joint, fps: f64) -> Bone {
+fn bone(j: &crate::ms3d::Joint, fps: f64, enc: Encoding) -> Bone {
     let keys = |keys: &[crate::ms3d::Key]| -> Vec<Key> {
         keys.iter()
             .map(|k| {
@@ -260,8 +290,8 @@ fn bone(j: &crate::ms3d::Joint, fps: f64) -> Bone {
             .collect()
     };
     Bone {
-        name: item_name(&j.name.to_string_lossy()).into_owned(),
-        parent: path(&j.parent.to_string_lossy()).into_owned(),
+        name: item_name(&enc.decode(j.name.as_bytes())).into_owned(),
+        parent: path(&enc.decode(j.parent.as_bytes())).into_owned(),
         flags: j.flags,
         position: finite3(j.position),
         rotation: finite3(j.rotation),
@@ -270,11 +300,11 @@ fn bone(j: &crate::ms3d::Joint, fps: f64) -> Bone {
     }
 }
 
-fn comments(list: &[Comment]) -> Vec<IndexedComment> {
+fn comments(list: &[Comment], enc: Encoding) -> Vec<IndexedComment> {
     list.iter()
         .map(|c| IndexedComment {
             index: c.index,
-            text: comment_text(&c.text),
+            text: comment_text(&c.text, enc),
         })
         .collect()
 }
@@ -282,8 +312,8 @@ fn comments(list: &[Comment]) -> Vec<IndexedComment> {
 /// A comment's bytes as the text gives them back: every line break CRLF
 /// (the text writes CRLF as `\n` and cannot hold a lone CR or LF), and a
 /// literal `\n` too (MilkShape's importer reads it as CRLF).
-fn comment_text(bytes: &[u8]) -> String {
-    let s = text(bytes);
+fn comment_text(bytes: &[u8], enc: Encoding) -> String {
+    let s = enc.decode(bytes);
     if !s.contains(['\r', '\n']) && !s.contains("\\n") {
         return s;
     }
@@ -416,10 +446,12 @@ mod tests {
 
     #[test]
     fn comment_line_breaks_become_crlf() {
-        assert_eq!(comment_text(b"a\nb\r\nc\rd"), "a\r\nb\r\nc\r\nd");
-        assert_eq!(comment_text(b"literal \\n"), "literal \r\n");
-        assert_eq!(comment_text(b"plain"), "plain");
-        assert_eq!(comment_text(b"\xe9t\xe9"), "\u{fffd}t\u{fffd}");
+        let utf8 = Encoding::Utf8;
+        assert_eq!(comment_text(b"a\nb\r\nc\rd", utf8), "a\r\nb\r\nc\r\nd");
+        assert_eq!(comment_text(b"literal \\n", utf8), "literal \r\n");
+        assert_eq!(comment_text(b"plain", utf8), "plain");
+        // Bytes of a code page are kept, one char each.
+        assert_eq!(comment_text(b"\xe9t\xe9", Encoding::Bytes), "\u{e9}t\u{e9}");
     }
 
     #[test]

@@ -57,9 +57,11 @@
 //!
 //! - Vertex lines have exactly the seven fields MilkShape 1.8 writes
 //!   (`"%d %f %f %f %f %f %d"`); its importer reads them with `sscanf` and
-//!   so ignores anything after the seventh. There are no weight fields:
-//!   MilkShape's exporter writes none, and 1.8's vertex weights
-//!   ([`VertexExtras`](super::VertexExtras)) are not part of the text.
+//!   so ignores anything after the seventh (but reads lines into 256
+//!   bytes), and the Blender 2.45 importer refuses any other count. There
+//!   are no weight fields: MilkShape's exporter writes none, and 1.8's
+//!   vertex weights ([`VertexExtras`](super::VertexExtras)) are kept in
+//!   `// retromodel weights:` header lines instead.
 //!   Fields after the seventh are kept in [`Vertex::extra`] (and written
 //!   back), and [`AsciiModel::validate`] warns about them.
 //! - Key times are **frames**, 1-based as in MilkShape's timeline:
@@ -112,19 +114,23 @@
 //! A binary model whose groups each own a contiguous run of vertices,
 //! used with one texture coordinate each, and list their triangles in
 //! file order, each once (8 of the 19 corpus binaries), comes back from
-//! `from_ms3d → to_text → parse → to_ms3d_with_fps(fps)` with the same
-//! vertices, triangles, groups, materials, joints, keys, keyframer and
-//! comments, bit for bit. What the text cannot carry, and how it comes
-//! back:
+//! `from_ms3d → to_bytes → parse → to_ms3d` with the same vertices,
+//! triangles, groups, materials, joints, keys, keyframer, comments and
+//! 1.8 extras, bit for bit. Names keep their bytes ([`Encoding`]: a
+//! model whose names are not UTF-8, such as GBK, is written in that code
+//! page, as MilkShape writes it). The 1.8 vertex weights, joint colours,
+//! model extras and material modes, which the format has no place for,
+//! are kept in `// retromodel` lines before the first section, which
+//! every reader skips (MilkShape's importer, StepMania's and the
+//! Blender importer), like the frame rate. What the text
+//! cannot carry, and how it comes back ([`AsciiModel::losses`] lists
+//! each one a model has, as warnings):
 //!
-//! - the file version (4), vertex reference counts (recomputed), the
-//!   material `mode` (0), the fps (the caller's), a fractional current
-//!   time (its integer part), name bytes after the NUL (zeros), names
-//!   that are not UTF-8 (replaced characters), `"` in names (`'`), LF in
-//!   names (a space), empty mesh, material and bone names (`" "`),
-//!   non-finite numbers (0);
-//! - 1.8 vertex weights, joint colours and model extras (absent), the
-//!   comments' subversion (1) and model-comment layout
+//! - the file version (4), vertex reference counts (recomputed), a
+//!   fractional current time (its integer part), name bytes after the NUL
+//!   (zeros), `"` in names (`'`), LF in names (a space), empty mesh,
+//!   material and bone names (`" "`), non-finite numbers (0);
+//! - the comments' subversion (1) and model-comment layout
 //!   ([`ModelComment::LengthText`](super::ModelComment::LengthText)), lone
 //!   CR or LF in comments (CRLF), a literal `\n` in a comment (CRLF);
 //! - the binary triangle's own group byte (the group that lists it),
@@ -143,14 +149,18 @@
 
 mod combine;
 mod detect;
+mod encoding;
 mod from_ms3d;
+mod kept;
 mod lines;
+mod losses;
 mod parse;
 mod to_ms3d;
 mod validate;
 mod write;
 
 pub use detect::looks_like;
+pub use encoding::Encoding;
 
 /// Frames per second [`AsciiModel::to_ms3d`] gives the binary model: the
 /// text has none, and 24 is MilkShape's default for a new model (11 of the
@@ -380,6 +390,11 @@ pub struct AsciiModel {
     /// `ModelComment:`: `Some(None)` for `ModelComment: 0`, `Some(Some(text))`
     /// for `ModelComment: 1` and its text (line breaks as CRLF).
     pub model_comment: Option<Option<String>>,
+    /// How the strings above hold the text's bytes: UTF-8, or one char
+    /// per byte for a text in a code page ([`Encoding::Bytes`]), so that
+    /// names come back byte for byte ([`AsciiModel::to_bytes`],
+    /// [`AsciiModel::to_ms3d`]).
+    pub encoding: Encoding,
 }
 
 impl AsciiModel {

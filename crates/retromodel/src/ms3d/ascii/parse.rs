@@ -1,14 +1,20 @@
 //! Reading the text into an [`AsciiModel`], section by section.
 //!
-//! The text must be UTF-8 (a leading byte-order mark is skipped). Every
+//! A UTF-8 text is read as such (a leading byte-order mark is skipped);
+//! any other is in the writer's code page, read one char per byte
+//! ([`Encoding::Bytes`]), so that names keep their bytes. Every
 //! count is checked against the lines that remain, and lists grow with the
 //! items actually read (at most a few thousand are allocated ahead), so
 //! memory stays a small multiple of the input (a vertex takes 48 bytes in
 //! memory and at least 14 in the text); every error names its line.
 
+use std::borrow::Cow;
+
 use super::lines::{quote, Lines};
-use super::{AsciiModel, Bone, IndexedComment, Key, Material, Mesh, Section, Triangle, Vertex};
-use crate::error::{Error, Result};
+use super::{
+    AsciiModel, Bone, Encoding, IndexedComment, Key, Material, Mesh, Section, Triangle, Vertex,
+};
+use crate::error::Result;
 
 /// The fewest lines a mesh takes: its header and three counts.
 const MESH_LINES: usize = 4;
@@ -29,8 +35,10 @@ impl AsciiModel {
     /// but in comment texts. Counts that the remaining lines cannot hold,
     /// a wrong number of fields, numbers that do not parse or are not
     /// finite (`NaN`, `inf`, `1e39` for an `f32`), integers out of the
-    /// binary field's range, unterminated quotes and text that is not
-    /// UTF-8 are errors naming the line.
+    /// binary field's range and unterminated quotes are errors naming the
+    /// line. A text that is not UTF-8 is in the writer's code page
+    /// (MilkShape writes names as their bytes): it is read one char per
+    /// byte ([`Encoding::Bytes`]).
     ///
     /// ```
     /// use retromodel::ms3d::ascii::AsciiModel;
@@ -42,11 +50,22 @@ impl AsciiModel {
     /// );
     /// ```
     pub fn parse(text: &[u8]) -> Result<AsciiModel> {
-        let text = utf8(text)?;
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut lines = Lines::new(text);
+        // A text that is not UTF-8 is in the writer's code page: each
+        // byte is held as one char, so that names keep their bytes.
+        let (text, encoding) = match std::str::from_utf8(text) {
+            Ok(t) => (
+                Cow::Borrowed(t.strip_prefix('\u{feff}').unwrap_or(t)),
+                Encoding::Utf8,
+            ),
+            Err(_) => {
+                let t = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
+                (Cow::Owned(Encoding::Bytes.decode(t)), Encoding::Bytes)
+            }
+        };
+        let mut lines = Lines::new(&text);
         let mut model = AsciiModel {
             header: lines.leading_comments(),
+            encoding,
             ..AsciiModel::default()
         };
         let mut first_line = [0usize; Section::ALL.len()];
@@ -72,21 +91,8 @@ impl AsciiModel {
                     .into(),
             ));
         }
-        Ok(model)
+        Ok(model.canonical())
     }
-}
-
-/// `bytes` as UTF-8, or an error naming the line of the first byte that
-/// is not.
-fn utf8(bytes: &[u8]) -> Result<&str> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        let at = e.valid_up_to();
-        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
-        Error::Ms3dAscii {
-            line: Some(line),
-            message: format!("not UTF-8 text (byte {:#04x})", bytes[at]),
-        }
-    })
 }
 
 /// A `Keyword: N` line: the section and its number.
@@ -331,6 +337,7 @@ pub(super) fn unescape(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
 
     fn err(text: &str) -> (usize, String) {
         err_bytes(text.as_bytes())
@@ -513,7 +520,11 @@ mod tests {
         assert_eq!(err("GroupComments: 1\n0").0, 1);
         assert_eq!(
             err_bytes(b"Frames: 1\nBones: 0\n\xff\n"),
-            (3, "not UTF-8 text (byte 0xff)".into())
+            (
+                3,
+                "expected a section (Frames:, Frame:, Meshes:, Materials:, Bones:, GroupComments:, \
+                 MaterialComments:, BoneComments: or ModelComment:), found \"\u{ff}\"".into()
+            )
         );
         assert_eq!(
             err("Meshes: 1\n\"m\" 0 0\n0\n0\n1\n0 0 1 2 0 0 0 -1\n"),

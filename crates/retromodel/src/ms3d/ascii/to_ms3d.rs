@@ -74,19 +74,40 @@ impl AsciiModel {
         self.check_limits()?;
         let (vertices, triangles, groups) = self.geometry();
         let joints = self.joints(fps)?;
+        let kept = self.kept();
+        let mut materials = self.binary_materials();
+        for (m, mode) in kept.material_modes {
+            if let Some(m) = materials.get_mut(m) {
+                m.mode = mode;
+            }
+        }
+        let mut comments = self.binary_comments();
+        if kept.vertices.is_some() && comments.is_none() {
+            // The binary file's extras come in order: weights after the
+            // comments.
+            comments = Some(Comments {
+                subversion: 1,
+                groups: Vec::new(),
+                materials: Vec::new(),
+                joints: Vec::new(),
+                model: ModelComment::None(0),
+            });
+        }
         Ok(Ms3d {
             version: 4,
             vertices,
             triangles,
             groups,
-            materials: self.binary_materials(),
+            materials,
             fps,
             current_time: self.frame.unwrap_or(DEFAULT_FRAME) as f32,
             total_frames: self.frames.unwrap_or(DEFAULT_TOTAL_FRAMES),
             joints,
             extras: Extras {
-                comments: self.binary_comments(),
-                ..Extras::default()
+                comments,
+                vertices: kept.vertices,
+                joints: kept.joints,
+                model: kept.model,
             },
             trailing: Vec::new(),
         })
@@ -182,7 +203,7 @@ impl AsciiModel {
             );
             groups.push(Group {
                 flags: mesh.flags,
-                name: Name32::new(&mesh.name),
+                name: Name32::from_bytes(&self.encoding.encode(&mesh.name)),
                 triangles: (first_triangle..triangles.len())
                     .map(|t| t as u16)
                     .collect(),
@@ -194,10 +215,11 @@ impl AsciiModel {
     }
 
     fn binary_materials(&self) -> Vec<Material> {
+        let enc = self.encoding;
         self.material_list()
             .iter()
             .map(|m| Material {
-                name: Name32::new(&m.name),
+                name: Name32::from_bytes(&enc.encode(&m.name)),
                 ambient: m.ambient,
                 diffuse: m.diffuse,
                 specular: m.specular,
@@ -205,8 +227,8 @@ impl AsciiModel {
                 shininess: m.shininess,
                 transparency: m.transparency,
                 mode: 0,
-                texture: Name128::new(&m.texture),
-                alphamap: Name128::new(&m.alphamap),
+                texture: Name128::from_bytes(&enc.encode(&m.texture)),
+                alphamap: Name128::from_bytes(&enc.encode(&m.alphamap)),
             })
             .collect()
     }
@@ -216,8 +238,8 @@ impl AsciiModel {
         for (i, b) in self.bone_list().iter().enumerate() {
             out.push(Joint {
                 flags: b.flags,
-                name: Name32::new(&b.name),
-                parent: Name32::new(&b.parent),
+                name: Name32::from_bytes(&self.encoding.encode(&b.name)),
+                parent: Name32::from_bytes(&self.encoding.encode(&b.parent)),
                 rotation: b.rotation,
                 position: b.position,
                 rotation_keys: seconds(&b.rotation_keys, fps, i, "rotation_keys")?,
@@ -242,7 +264,7 @@ impl AsciiModel {
                 .iter()
                 .map(|c| Comment {
                     index: c.index,
-                    text: c.text.as_bytes().to_vec(),
+                    text: self.encoding.encode(&c.text).into_owned(),
                 })
                 .collect()
         };
@@ -252,7 +274,7 @@ impl AsciiModel {
             materials: list(&self.material_comments),
             joints: list(&self.bone_comments),
             model: match self.model_comment.as_ref().and_then(Option::as_ref) {
-                Some(text) => ModelComment::LengthText(text.as_bytes().to_vec()),
+                Some(text) => ModelComment::LengthText(self.encoding.encode(text).into_owned()),
                 None => ModelComment::None(0),
             },
         })

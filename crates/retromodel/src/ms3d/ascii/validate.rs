@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::super::hierarchy::evaluation_order;
 use super::to_ms3d::{MAX_GROUPS, MAX_U16_ITEMS};
-use super::{AsciiModel, Bone, IndexedComment, Key, Mesh};
+use super::{AsciiModel, Bone, Encoding, IndexedComment, Key, Mesh};
 use crate::ms3d::limits;
 use crate::problem::{Collector, Problem};
 
@@ -30,7 +30,8 @@ impl AsciiModel {
     /// ignores, names and paths longer than the binary
     /// fields, missing or duplicate bone names, keys out of order, before
     /// frame 0 or past `Frames:`, counts over MilkShape's limits, comments
-    /// on items that do not exist.
+    /// on items that do not exist, `// retromodel` header lines (the kept
+    /// 1.8 extras) that do not parse or point nowhere.
     ///
     /// ```
     /// use retromodel::ms3d::ascii::AsciiModel;
@@ -49,6 +50,13 @@ impl AsciiModel {
         self.check_materials(&mut c);
         self.check_bones(&mut c);
         self.check_comments(&mut c);
+        for (i, why) in self.unread_kept_lines() {
+            c.warn(
+                format!("header[{i}]"),
+                format!("{} {why}: not used", super::lines::quote(&self.header[i])),
+                None,
+            );
+        }
         c.finish()
     }
 
@@ -111,7 +119,13 @@ impl AsciiModel {
     }
 
     fn check_mesh(&self, c: &mut Collector, i: usize, mesh: &Mesh) {
-        check_name(c, &format!("meshes[{i}].name"), &mesh.name, NAME_BYTES);
+        check_name(
+            self.encoding,
+            c,
+            &format!("meshes[{i}].name"),
+            &mesh.name,
+            NAME_BYTES,
+        );
         if let Some(materials) = &self.materials {
             let nm = materials.len();
             if mesh.material < -1 || (mesh.material >= 0 && mesh.material as usize >= nm) {
@@ -194,14 +208,22 @@ impl AsciiModel {
 
     fn check_materials(&self, c: &mut Collector) {
         for (i, m) in self.material_list().iter().enumerate() {
-            check_name(c, &format!("materials[{i}].name"), &m.name, NAME_BYTES);
             check_name(
+                self.encoding,
+                c,
+                &format!("materials[{i}].name"),
+                &m.name,
+                NAME_BYTES,
+            );
+            check_name(
+                self.encoding,
                 c,
                 &format!("materials[{i}].texture"),
                 &m.texture,
                 PATH_BYTES,
             );
             check_name(
+                self.encoding,
                 c,
                 &format!("materials[{i}].alphamap"),
                 &m.alphamap,
@@ -235,8 +257,20 @@ impl AsciiModel {
             })
             .collect();
         for (i, b) in bones.iter().enumerate() {
-            check_name(c, &format!("bones[{i}].name"), &b.name, NAME_BYTES);
-            check_name(c, &format!("bones[{i}].parent"), &b.parent, NAME_BYTES);
+            check_name(
+                self.encoding,
+                c,
+                &format!("bones[{i}].name"),
+                &b.name,
+                NAME_BYTES,
+            );
+            check_name(
+                self.encoding,
+                c,
+                &format!("bones[{i}].parent"),
+                &b.parent,
+                NAME_BYTES,
+            );
             if !b.parent.is_empty() && parents[i].is_none() {
                 c.warn(
                     format!("bones[{i}].parent"),
@@ -332,11 +366,12 @@ fn check_comment(c: &mut Collector, path: &str, cm: &IndexedComment, n: usize) {
 }
 
 /// A name or path longer than the binary field it goes to.
-fn check_name(c: &mut Collector, path: &str, name: &str, bytes: usize) {
-    if name.len() > bytes {
+fn check_name(enc: Encoding, c: &mut Collector, path: &str, name: &str, bytes: usize) {
+    let len = enc.byte_len(name);
+    if len > bytes {
         c.warn(
             path,
-            format!("{} bytes long; an MS3D keeps the first {bytes}", name.len()),
+            format!("{len} bytes long; an MS3D keeps the first {bytes}"),
             None,
         );
     }

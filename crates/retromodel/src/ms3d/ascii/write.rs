@@ -17,6 +17,9 @@ impl AsciiModel {
     /// becomes `'` and an LF a space; an empty mesh, material or
     /// bone name is written as `" "`, as MilkShape does (its importer, and
     /// StepMania's, reject `""`). Comment line breaks are written as `\n`.
+    /// In a model of [`Encoding::Bytes`](super::Encoding::Bytes) each char
+    /// stands for a byte of a code page: [`AsciiModel::to_bytes`] writes
+    /// the file.
     ///
     /// ```
     /// use retromodel::ms3d::ascii::AsciiModel;
@@ -280,6 +283,7 @@ mod tests {
             material_comments: Some(vec![]),
             bone_comments: None,
             model_comment: Some(Some("model".into())),
+            encoding: Default::default(),
         };
         let expected =
             "// MilkShape 3D ASCII\n\nFrames: 30\nFrame: 1\n\nMeshes: 1\n\" \" 1 -1\n1\n\
