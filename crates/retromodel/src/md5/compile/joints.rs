@@ -153,7 +153,7 @@ impl Skeleton {
                     None => (DMat4::IDENTITY, DMat4::IDENTITY),
                     Some(m) => match bind_of(m) {
                         Ok(bind) => (dmat(m), bind),
-                        Err(why) => return Err(not_invertible(s, k, &name, why)),
+                        Err(why) => return Err(not_invertible(s, k, node, &name, why)),
                     },
                 };
                 md5[k] = joints.len();
@@ -214,13 +214,13 @@ impl Skeleton {
     }
 }
 
-/// The refusal of skin `s`'s inverse bind matrix `k` (joint `name`),
-/// which `why` ("is singular", "is not finite").
-fn not_invertible(s: usize, k: usize, name: &str, why: &str) -> Error {
+/// The refusal of skin `s`'s inverse bind matrix `k` (joint `name`,
+/// node `node`), which `why` ("is singular", "is not finite").
+fn not_invertible(s: usize, k: usize, node: usize, name: &str, why: &str) -> Error {
     Error::InvalidScene {
         path: format!("skins[{s}].inverseBindMatrices[{k}]"),
         message: format!(
-            "the inverse bind matrix of joint {name:?} {why}: it is the inverse of no bind pose (it flattens the points it binds onto a plane, a line or a point), so the joint has no bind placement an MD5 joint could hold; export the skin again from the modelling tool"
+            "the inverse bind matrix of joint {name:?} (node {node}) {why}: it is the inverse of no bind pose (it flattens the points it binds onto a plane, a line or a point), so the joint has no bind placement an MD5 joint could hold; export the skin again from the modelling tool"
         ),
     }
 }
