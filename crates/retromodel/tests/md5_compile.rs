@@ -631,3 +631,75 @@ fn uneven_scale_is_reported_with_its_worst_error() {
         reported[0]
     );
 }
+
+/// An inverse bind matrix that flattens space (as in the fuzz finding
+/// `tests/regression/md5_compile_singular_inverse_bind_matrices.glb`:
+/// every column nearly the same, f32 rounding its only rank) is the
+/// inverse of no bind placement. Inverting it anyway put the joint tens of
+/// millions of units away, where an md5mesh's 32-bit numbers cannot put
+/// its weights back on their vertex (validate found them up to 0.6 units
+/// apart). The compile refuses it, naming the matrix and the joint, in
+/// words without the library's names; an exactly singular one (all 1.0)
+/// too.
+#[test]
+fn a_singular_inverse_bind_matrix_is_refused_naming_the_joint() {
+    // The finding's first matrix, column after column.
+    let noisy: [f32; 16] = [
+        -1.023_402_5e-8,
+        2.098_118_3e-8,
+        -0.124_674_83,
+        0.992_197_7,
+        2.085_708e-9,
+        2.074_652_3e-8,
+        -0.124_674_88,
+        0.992_197_75,
+        -1.001_403_4e-8,
+        1.652_261_4e-8,
+        -0.124_674_86,
+        0.992_197_75,
+        -1.926_850_1e-8,
+        2.074_652_3e-8,
+        -0.124_674_87,
+        0.992_197_75,
+    ];
+    for (what, ibm) in [("nearly singular", noisy), ("all ones", [1.0f32; 16])] {
+        let mut scene = six_weight_scene();
+        scene.skins[0].inverse_bind_matrices[2] = ibm;
+        let err = compile(&scene, &Md5CompileOptions::default())
+            .map(|out| problems_but(&out, &[]))
+            .expect_err(what);
+        let text = err.to_string();
+        assert!(
+            text.contains("skins[0].inverseBindMatrices[2]") && text.contains("\"j2\""),
+            "{what}: {text}"
+        );
+        assert!(text.contains("singular"), "{what}: {text}");
+        assert!(
+            !text.contains("::") && !text.contains("_"),
+            "{what}: {text}"
+        );
+    }
+}
+
+/// A sheared (but invertible) inverse bind matrix, with a fourth row that
+/// is not `[0, 0, 0, 1]` besides: the joint's bind placement is a rotation
+/// and a position, so the weights are written against exactly what the
+/// file holds and every vertex's weights meet at the vertex.
+#[test]
+fn a_sheared_inverse_bind_matrix_still_binds_every_vertex_exactly() {
+    let mut scene = six_weight_scene();
+    let m = &mut scene.skins[0].inverse_bind_matrices[2];
+    m[4] = 0.7; // x gains 0.7·y
+    m[9] = -0.4; // y gains -0.4·z
+    m[0] = 2.5;
+    m[3] = 0.25; // fourth row
+    let out = compile(&scene, &Md5CompileOptions::default()).unwrap();
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| matches!(w, Md5CompileWarning::NotUniform { joint, .. } if joint == "j2")),
+        "{:?}",
+        out.warnings
+    );
+    problems_but(&out, &[]);
+}

@@ -15,14 +15,14 @@ use crate::md5::{BaseJoint, HierarchyJoint, Joint, JointScale, Md5Anim, Md5Mesh,
 const SCALE_ONE: f64 = 1e-6;
 
 /// The stored `x y z` of `q` (made `w ≤ 0`, as the engines rebuild `w`).
-fn stored(q: DQuat) -> [f32; 3] {
+pub(super) fn stored(q: DQuat) -> [f32; 3] {
     let q = if q.w > 0.0 { -q } else { q };
     q.xyz().as_vec3().to_array()
 }
 
 /// What stored `x y z` mean: `w = -√(1 − x² − y² − z²)` (exactly, here
 /// in `f64`; the engines' `f32` rounds it once more).
-fn rebuilt(xyz: [f32; 3]) -> DQuat {
+pub(super) fn rebuilt(xyz: [f32; 3]) -> DQuat {
     let v = Vec3::from(xyz).as_dvec3();
     let w = -(1.0 - v.length_squared()).max(0.0).sqrt();
     DQuat::from_xyzw(v.x, v.y, v.z, w).normalize()

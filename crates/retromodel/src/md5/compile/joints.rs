@@ -4,10 +4,10 @@
 //! placing a rigid mesh, the inverse of its rest transform), its parent,
 //! a unique name and its bind placement in MD5 space.
 
-use glam::{DMat4, DQuat, DVec3, Mat4};
+use glam::{DMat3, DMat4, DQuat, DVec3, Mat4};
 
 use super::axes;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::scene::{Pose, Scene};
 
 /// One MD5 joint.
@@ -46,6 +46,49 @@ pub(super) fn skinned(scene: &Scene, m: usize) -> Option<usize> {
     (s.skin < scene.skins.len() && s.fits(mesh.positions.len())).then_some(s.skin)
 }
 
+/// How ill-conditioned (`‖L‖·‖L⁻¹‖`, Frobenius norms, 3 for a rotation)
+/// the linear part `L` of an inverse bind matrix may be. A singular
+/// matrix stored as `f32` keeps only rounding as its rank and comes out
+/// near 10⁷ or more; a joint bound with a scale of 1000 to 1 is near 10³.
+const MAX_CONDITION: f64 = 1e6;
+
+/// The bind transform an inverse bind matrix stands for: the inverse of
+/// its affine part (glTF: its fourth row MUST be `[0, 0, 0, 1]`; posing
+/// uses the matrix as it is, and any bind placement poses exactly, so
+/// the fourth row only matters here, where it could make the inverse
+/// explode). `Err` says why there is none: not finite, or singular.
+fn bind_of(ibm: &[f32; 16]) -> std::result::Result<DMat4, &'static str> {
+    if !ibm.iter().all(|x| x.is_finite()) {
+        return Err("is not finite");
+    }
+    let m = dmat(ibm);
+    let linear = DMat3::from_mat4(m);
+    let inverse = linear.inverse();
+    let norm = |a: &DMat3| a.to_cols_array().iter().map(|x| x * x).sum::<f64>().sqrt();
+    let condition = norm(&linear) * norm(&inverse);
+    if !(inverse.is_finite() && condition.is_finite() && condition <= MAX_CONDITION) {
+        return Err("is singular");
+    }
+    let affine = DMat4::from_cols(
+        m.x_axis.truncate().extend(0.0),
+        m.y_axis.truncate().extend(0.0),
+        m.z_axis.truncate().extend(0.0),
+        m.w_axis.truncate().extend(1.0),
+    );
+    Ok(affine.inverse())
+}
+
+/// The placement `(position, orientation)` as the md5mesh will hold it:
+/// the position in `f32`, the orientation as its stored `x y z` with the
+/// `w` the engines rebuild, so that weights computed against it put
+/// every vertex where the file's joints do.
+fn as_written((position, orientation): (DVec3, DQuat)) -> (DVec3, DQuat) {
+    (
+        position.as_vec3().as_dvec3(),
+        super::finish::rebuilt(super::finish::stored(orientation)),
+    )
+}
+
 /// A transform's rigid part (translation and rotation; a mirror's
 /// rotation is what glam's decomposition gives).
 pub(super) fn rigid(m: DMat4) -> (DVec3, DQuat) {
@@ -74,8 +117,10 @@ impl Skeleton {
             d
         };
         let mut joints: Vec<SkeletonJoint> = Vec::new();
+        // Per joint: the bind transform in scene space.
+        let mut binds: Vec<DMat4> = Vec::new();
         let mut skin_joints = Vec::with_capacity(scene.skins.len());
-        for skin in &scene.skins {
+        for (s, skin) in scene.skins.iter().enumerate() {
             let mut order: Vec<usize> = (0..skin.joints.len()).collect();
             order.sort_by_key(|&k| depth(skin.joints[k]));
             let mut md5 = vec![usize::MAX; skin.joints.len()];
@@ -99,20 +144,25 @@ impl Skeleton {
                         break;
                     }
                 }
-                let ibm = skin
-                    .inverse_bind_matrices
-                    .get(k)
-                    .map_or(DMat4::IDENTITY, dmat);
+                let name = scene
+                    .nodes
+                    .get(node)
+                    .map(|n| n.name.clone())
+                    .unwrap_or_default();
+                let (ibm, bind) = match skin.inverse_bind_matrices.get(k) {
+                    None => (DMat4::IDENTITY, DMat4::IDENTITY),
+                    Some(m) => match bind_of(m) {
+                        Ok(bind) => (dmat(m), bind),
+                        Err(why) => return Err(not_invertible(s, k, node, &name, why)),
+                    },
+                };
                 md5[k] = joints.len();
+                binds.push(bind);
                 joints.push(SkeletonJoint {
                     node: Some(node),
                     ibm,
                     parent,
-                    name: scene
-                        .nodes
-                        .get(node)
-                        .map(|n| n.name.clone())
-                        .unwrap_or_default(),
+                    name,
                     bind: (DVec3::ZERO, DQuat::IDENTITY),
                 });
             }
@@ -134,9 +184,12 @@ impl Skeleton {
                 let g = node
                     .and_then(|n| rest.node_matrix(n))
                     .map_or(DMat4::IDENTITY, |g| dmat(&g));
+                let ibm = g.inverse();
+                // What the meshes place the points with (`meshes`).
+                binds.push(ibm.inverse());
                 joints.push(SkeletonJoint {
                     node,
-                    ibm: g.inverse(),
+                    ibm,
                     parent: None,
                     name: node
                         .and_then(|n| scene.nodes.get(n))
@@ -148,14 +201,9 @@ impl Skeleton {
             rigid_meshes[m] = Some(j);
         }
         let scale = f64::from(scale);
-        for j in &mut joints {
-            let inv = j.ibm.inverse();
-            let b = if inv.is_finite() {
-                inv
-            } else {
-                DMat4::IDENTITY
-            };
-            j.bind = rigid(axes::transform(b, scale));
+        for (j, b) in joints.iter_mut().zip(binds) {
+            let b = if b.is_finite() { b } else { DMat4::IDENTITY };
+            j.bind = as_written(rigid(axes::transform(b, scale)));
         }
         unique_names(&mut joints);
         Ok(Skeleton {
@@ -163,6 +211,17 @@ impl Skeleton {
             skin_joints,
             rigid: rigid_meshes,
         })
+    }
+}
+
+/// The refusal of skin `s`'s inverse bind matrix `k` (joint `name`,
+/// node `node`), which `why` ("is singular", "is not finite").
+fn not_invertible(s: usize, k: usize, node: usize, name: &str, why: &str) -> Error {
+    Error::InvalidScene {
+        path: format!("skins[{s}].inverseBindMatrices[{k}]"),
+        message: format!(
+            "the inverse bind matrix of joint {name:?} (node {node}) {why}: it is the inverse of no bind pose (it flattens the points it binds onto a plane, a line or a point), so the joint has no bind placement an MD5 joint could hold; export the skin again from the modelling tool"
+        ),
     }
 }
 

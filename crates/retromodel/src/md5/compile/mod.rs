@@ -14,7 +14,12 @@
 //!   one per node that places a mesh without a skin (rigid parts, node
 //!   animation), then, when a mesh has neither, one `origin` joint.
 //!   Names are the nodes', made unique (the `.md5scale` finds joints by
-//!   name).
+//!   name). A joint's bind placement is the rigid part of the inverse of
+//!   its inverse bind matrix; a skin whose inverse bind matrix is not
+//!   finite or is singular (the inverse of no bind pose: glTF's are the
+//!   inverses of the joints' bind transforms) is refused
+//!   ([`Error::InvalidScene`] naming `skins[S].inverseBindMatrices[K]`
+//!   and the joint).
 //! - **Meshes**: one per material (scene meshes of one material are
 //!   joined), every vertex with every weight it has in the scene (MD5
 //!   has no cap; Q2PRO keeps up to 65,535 per vertex,

@@ -307,7 +307,7 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool], chosen: &[usize]) -> Result
                 }
                 Some(_) => {
                     return Err(bad(
-                        format!("skins[{s}].inverse_bind_matrices[{k}]"),
+                        format!("skins[{s}].inverseBindMatrices[{k}]"),
                         "not finite".to_string(),
                     ))
                 }
@@ -315,7 +315,7 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool], chosen: &[usize]) -> Result
             };
             if ibm.determinant().abs() < 1e-30 {
                 return Err(bad(
-                    format!("skins[{s}].inverse_bind_matrices[{k}]"),
+                    format!("skins[{s}].inverseBindMatrices[{k}]"),
                     "the inverse bind matrix is singular".to_string(),
                 ));
             }
@@ -337,7 +337,7 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool], chosen: &[usize]) -> Result
                 Some(other) => {
                     if !bind::same(&x, other, 1e-5, reach) {
                         return Err(bad(
-                            format!("skins[{s}].inverse_bind_matrices[{k}]"),
+                            format!("skins[{s}].inverseBindMatrices[{k}]"),
                             format!(
                                 "node {node} ({:?}) is bound differently by another skin; an MS3D joint has one bind pose",
                                 scene.nodes[node].name
