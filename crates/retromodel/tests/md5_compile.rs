@@ -703,3 +703,49 @@ fn a_sheared_inverse_bind_matrix_still_binds_every_vertex_exactly() {
     );
     problems_but(&out, &[]);
 }
+
+/// Skinned vertices with no weight on any joint (all four weights 0, or
+/// weights on joints the skin lacks; a fuzz finding, and what a careless
+/// export writes) were written with no weight at all, which `validate`
+/// refuses ("no joint places it"). glTF's skinning puts such a vertex at
+/// the origin (the sum of no matrices; three.js alike), and so does the
+/// MD2 bake: the MD5 holds it there with an `origin` joint, at every frame
+/// (the independent evaluator against the scene posed at each frame), and
+/// says so.
+#[test]
+fn a_vertex_with_no_weight_stays_at_the_origin_as_gltf_poses_it() {
+    let mut scene = six_weight_scene();
+    let skin = scene.meshes[0].skin.as_mut().unwrap();
+    skin.weights[0] = [0.0; 4];
+    for set in &mut skin.more {
+        set.weights[0] = [0.0; 4];
+    }
+    skin.joints[1] = [99; 4];
+    for set in &mut skin.more {
+        set.joints[1] = [99; 4];
+    }
+    let (md2, md5, frames) = both(&scene, &CompileOptions::default());
+    assert!(
+        md5.warnings
+            .iter()
+            .any(|w| matches!(w, Md5CompileWarning::Unweighted { vertices: 2 })),
+        "{:?}",
+        md5.warnings
+    );
+    let w = written(&md5);
+    for k in 0..frames.len() {
+        let ours = md5eval::reference_pose(&w.mesh, &w.anim, w.table.as_deref(), k);
+        let (m, first) = md5.mesh_places[0];
+        for v in [first, first + 1] {
+            assert!(
+                ours[m][v].iter().all(|c| c.abs() < 1e-6),
+                "frame {k}: vertex {v} at {:?}",
+                ours[m][v]
+            );
+        }
+    }
+    let (worst, worst_md2) = measure(&scene, &md2, &md5, &frames);
+    assert!(worst <= 1e-4, "MD5 vs scene: {worst:e} of the extent");
+    assert!(worst_md2 <= 1.0, "MD5 vs MD2: {worst_md2} of the allowance");
+    no_problems(&md5);
+}

@@ -33,10 +33,34 @@ pub(super) struct Skeleton {
     pub skin_joints: Vec<Vec<usize>>,
     /// Per scene mesh: the MD5 joint of a mesh that is not skinned.
     pub rigid: Vec<Option<usize>>,
+    /// The joint at the origin that holds skinned vertices with no weight
+    /// on any joint (`None` when every skinned vertex has one).
+    pub origin: Option<usize>,
 }
 
 fn dmat(m: &[f32; 16]) -> DMat4 {
     Mat4::from_cols_array(m).as_dmat4()
+}
+
+/// How many skinned vertices have no weight on a joint of their skin
+/// (every weight 0, or naming a joint the skin lacks): `Pose` places
+/// them at the origin.
+pub(super) fn unweighted(scene: &Scene, skin_joints: &[Vec<usize>]) -> usize {
+    (0..scene.meshes.len())
+        .filter_map(|m| {
+            let s = skinned(scene, m)?;
+            let w = scene.meshes[m].skin.as_ref()?;
+            let joints = skin_joints.get(s)?;
+            Some(
+                (0..scene.meshes[m].positions.len())
+                    .filter(|&v| {
+                        w.influences(v)
+                            .all(|(joint, _)| joints.get(usize::from(joint)).is_none())
+                    })
+                    .count(),
+            )
+        })
+        .sum()
 }
 
 /// Whether mesh `m` is skinned as `Pose::mesh_vertices` skins it.
@@ -200,6 +224,22 @@ impl Skeleton {
             });
             rigid_meshes[m] = Some(j);
         }
+        // A skinned vertex none of whose weights names a joint is where
+        // glTF's skinning puts it, the origin (the sum of no matrices; three.js
+        // alike): it hangs on the origin joint, made for it if no mesh made it.
+        let unweighted_origin = (unweighted(scene, &skin_joints) > 0).then(|| {
+            *origin.get_or_insert_with(|| {
+                binds.push(DMat4::IDENTITY);
+                joints.push(SkeletonJoint {
+                    node: None,
+                    ibm: DMat4::IDENTITY,
+                    parent: None,
+                    name: "origin".to_string(),
+                    bind: (DVec3::ZERO, DQuat::IDENTITY),
+                });
+                joints.len() - 1
+            })
+        });
         let scale = f64::from(scale);
         for (j, b) in joints.iter_mut().zip(binds) {
             let b = if b.is_finite() { b } else { DMat4::IDENTITY };
@@ -210,6 +250,7 @@ impl Skeleton {
             joints,
             skin_joints,
             rigid: rigid_meshes,
+            origin: unweighted_origin,
         })
     }
 }

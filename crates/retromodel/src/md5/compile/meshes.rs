@@ -98,6 +98,14 @@ pub(super) fn build(
                             position: to_weight(j, p),
                         });
                     }
+                    // No weight on any joint: at the origin, as glTF poses it.
+                    if let (true, Some(o)) = (out.weights.len() == first_weight, skeleton.origin) {
+                        out.weights.push(Weight {
+                            joint: o,
+                            bias: 1.0,
+                            position: to_weight(o, DVec3::ZERO),
+                        });
+                    }
                 }
                 _ => {
                     if let Some(j) = skeleton.rigid[m] {

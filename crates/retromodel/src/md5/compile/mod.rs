@@ -170,6 +170,14 @@ pub enum Md5CompileWarning {
         /// How many vertices.
         vertices: usize,
     },
+    /// Skinned vertices with no weight on any joint (every weight 0, or
+    /// naming a joint the skin lacks; glTF requires weights that sum to
+    /// 1): held by the `origin` joint at the origin, where glTF viewers
+    /// (three.js) and the MD2 bake put them.
+    Unweighted {
+        /// How many vertices.
+        vertices: usize,
+    },
 }
 
 impl std::fmt::Display for Md5CompileWarning {
@@ -187,6 +195,10 @@ impl std::fmt::Display for Md5CompileWarning {
                 f,
                 "{count} {} exceed the rerelease engines' limit of {}",
                 limit.what, limit.max
+            ),
+            Md5CompileWarning::Unweighted { vertices } => write!(
+                f,
+                "{vertices} skinned vertices have no weight on any joint: they stay at the origin, where glTF viewers put them (paint their weights in the modelling tool)"
             ),
             Md5CompileWarning::ShareAtHiddenJoint { vertices } => write!(
                 f,
@@ -224,6 +236,12 @@ pub fn compile(scene: &Scene, options: &Md5CompileOptions) -> Result<Md5Compiled
     let (mesh, anim, scale, shared) = finish::assemble(&skeleton, meshes, posed, options);
     if shared > 0 {
         warnings.push(Md5CompileWarning::ShareAtHiddenJoint { vertices: shared });
+    }
+    let unweighted = joints::unweighted(scene, &skeleton.skin_joints);
+    if unweighted > 0 {
+        warnings.push(Md5CompileWarning::Unweighted {
+            vertices: unweighted,
+        });
     }
     finite::check(&mesh, &anim, scale.as_ref())?;
     warnings.extend(limits::check(&mesh, &anim));
