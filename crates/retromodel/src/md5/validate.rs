@@ -73,15 +73,19 @@ impl Md5Model {
                         None,
                     );
                 }
-                let p = Vec3::from(positions[v]);
+                // In f64: a point far out (10²⁸, which f32 holds) squares past
+                // f32's range, and the distance would read as infinite.
+                let p = Vec3::from(positions[v]).as_dvec3();
                 let far = weights
                     .iter()
                     .filter_map(|w| {
                         let j = bind.get(w.joint)?;
-                        Some((j.position + j.orientation * Vec3::from(w.position)).distance(p))
+                        let at = j.position.as_dvec3()
+                            + j.orientation.as_dquat() * Vec3::from(w.position).as_dvec3();
+                        Some(at.distance(p))
                     })
-                    .fold(0.0f32, f32::max);
-                if far > tolerance {
+                    .fold(0.0f64, f64::max);
+                if far > f64::from(tolerance) {
                     c.warn(
                         path,
                         format!("its weights put it at points up to {far:.4} units apart from their sum: skinning formats that bind a vertex at one point (glTF) move it differently"),
