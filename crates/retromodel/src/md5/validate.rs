@@ -4,7 +4,7 @@
 //! posed mesh, anims whose hierarchy is not the mesh's, and the
 //! `.md5scale`'s joints and frames.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 use super::{Animation, Md5Model};
 use crate::problem::{Collector, Problem};
@@ -49,7 +49,6 @@ impl Md5Model {
         let extent = self.extent();
         let tolerance = (POSITION_TOLERANCE * extent).max(1e-4);
         for (m, part) in mesh.meshes.iter().enumerate() {
-            let positions = mesh.posed_vertices(m, &bind);
             for (v, vertex) in part.vertices.iter().enumerate() {
                 let path = format!("md5mesh.meshes[{m}].vertices[{v}]");
                 if vertex.weight_count == 0 {
@@ -73,17 +72,22 @@ impl Md5Model {
                         None,
                     );
                 }
-                // In f64: a point far out (10²⁸, which f32 holds) squares past
-                // f32's range, and the distance would read as infinite.
-                let p = Vec3::from(positions[v]).as_dvec3();
-                let far = weights
+                // In f64, the sum too: a point far out (10²⁸, which f32 holds)
+                // squares past f32's range, and f32's sum would lose what a
+                // weight adds to it (1 unit at 10¹⁹).
+                let points: Vec<(f64, DVec3)> = weights
                     .iter()
                     .filter_map(|w| {
                         let j = bind.get(w.joint)?;
                         let at = j.position.as_dvec3()
                             + j.orientation.as_dquat() * Vec3::from(w.position).as_dvec3();
-                        Some(at.distance(p))
+                        Some((f64::from(w.bias), at))
                     })
+                    .collect();
+                let p: DVec3 = points.iter().map(|&(b, at)| at * b).sum();
+                let far = points
+                    .iter()
+                    .map(|&(_, at)| at.distance(p))
                     .fold(0.0f64, f64::max);
                 if far > f64::from(tolerance) {
                     c.warn(
@@ -103,16 +107,19 @@ impl Md5Model {
     /// The largest extent of the bind-posed mesh (1 for an empty one).
     pub(crate) fn extent(&self) -> f32 {
         let bind = self.mesh.bind_pose();
-        let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+        // In f64: points near f32's ends are `f32::MAX` apart or more,
+        // which f32 would call infinite (and the tolerance would shrink to
+        // that of a 1-unit model).
+        let (mut lo, mut hi) = (DVec3::splat(f64::MAX), DVec3::splat(f64::MIN));
         for m in 0..self.mesh.meshes.len() {
             for p in self.mesh.posed_vertices(m, &bind) {
-                lo = lo.min(Vec3::from(p));
-                hi = hi.max(Vec3::from(p));
+                lo = lo.min(Vec3::from(p).as_dvec3());
+                hi = hi.max(Vec3::from(p).as_dvec3());
             }
         }
         let e = (hi - lo).max_element();
         if e.is_finite() && e > 0.0 {
-            e
+            e.min(f64::from(f32::MAX)) as f32
         } else {
             1.0
         }
