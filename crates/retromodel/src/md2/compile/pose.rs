@@ -41,12 +41,7 @@ impl Prepared<'_> {
         let scale = match (options.scale, options.fit_height) {
             (Some(s), _) => s,
             (None, Some(h)) => {
-                let lo = positions.iter().map(|p| p[2]).fold(f32::INFINITY, f32::min);
-                let hi = positions
-                    .iter()
-                    .map(|p| p[2])
-                    .fold(f32::NEG_INFINITY, f32::max);
-                let height = hi - lo;
+                let height = height(&positions);
                 if !(height.is_finite() && height > 0.0) {
                     return Err(Error::InvalidOptions {
                         message: "fit_height: the model has no height to scale".to_string(),
@@ -62,12 +57,7 @@ impl Prepared<'_> {
             }
         }
         if options.player && options.fit_height.is_none() {
-            let lo = positions.iter().map(|p| p[2]).fold(f32::INFINITY, f32::min);
-            let hi = positions
-                .iter()
-                .map(|p| p[2])
-                .fold(f32::NEG_INFINITY, f32::max);
-            let height = hi - lo;
+            let height = height(&positions);
             if height.is_finite() && !super::PLAYER_HEIGHT_RANGE.contains(&height) {
                 self.warnings
                     .push(super::CompileWarning::PlayerSize { height });
@@ -78,4 +68,15 @@ impl Prepared<'_> {
         self.scale = scale;
         Ok(())
     }
+}
+
+/// How tall the points are: the span of their z over every frame (`NaN`
+/// or infinite when they hold no finite height).
+fn height(positions: &[[f32; 3]]) -> f32 {
+    let (lo, hi) = positions
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p[2]), hi.max(p[2]))
+        });
+    hi - lo
 }
