@@ -78,6 +78,7 @@ mod format_kind;
 pub mod gltf;
 pub mod md2;
 pub mod md5;
+pub mod mdl;
 mod model;
 pub mod ms3d;
 #[cfg(feature = "scene")]
