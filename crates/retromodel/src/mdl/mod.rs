@@ -20,9 +20,12 @@
 //! ```
 
 mod read;
+mod repair;
 mod validate;
 mod write;
 
+pub use repair::RepairReport;
+pub use validate::MAX_SKIN_HEIGHT;
 pub use write::Layout;
 
 /// The four bytes a Quake MDL starts with.
