@@ -1,5 +1,6 @@
 //! Replays inputs through the same checks the fuzz targets run
-//! (`retromodel_testkit::md2_checks`, `ms3d_checks` and `ms3d_ascii_checks`):
+//! (`retromodel_testkit::md2_checks`, `mdl_checks`, `ms3d_checks` and
+//! `ms3d_ascii_checks`):
 //! the minimised crash inputs saved in `tests/regression/`, and the fuzzers'
 //! working corpus in `fuzz/corpus/*/` when it exists (it is git-ignored, so
 //! usually only on a machine that has fuzzed). Every file goes through the
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use md2_checks::{check_roundtrip, exercise_parse};
 use retromodel::md2::{Frame, FrameName, Md2};
 use retromodel_testkit::{
-    export_checks, import_checks, md2_checks, md2_compile_checks, md5_compile_checks,
+    export_checks, import_checks, md2_checks, md2_compile_checks, md5_compile_checks, mdl_checks,
     ms3d_ascii_checks, ms3d_checks, ms3d_compile_checks,
 };
 
@@ -58,6 +59,13 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
                 path.display()
             );
             let parsed_ms3d = ms3d_checks::exercise_parse(&data).is_some();
+            let parsed_mdl = mdl_checks::exercise_parse(&data).is_some();
+            assert_eq!(
+                mdl_checks::check_roundtrip(&data),
+                parsed_mdl,
+                "{}: the two MDL targets disagree on whether it parses",
+                path.display()
+            );
             let exported = export_checks::exercise_export(&data);
             let _ = import_checks::exercise_import(&data);
             let _ = ms3d_compile_checks::exercise_gltf_to_ms3d(&data);
