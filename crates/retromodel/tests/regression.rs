@@ -287,3 +287,26 @@ fn many_joints_find_their_parents_quickly() {
     );
     assert!(!problems.iter().any(|p| p.message.contains("cycle")));
 }
+
+/// Found by `mdl_parse`: repair moves an interval that does not come after
+/// the one before to 0.1 s after it, but past about 2^20 s adding 0.1 to
+/// an `f32` changes nothing, so the repaired model still had the fault.
+/// The hand-made file has a frame group whose two intervals are both
+/// 1.0591666e11 s; repair must now step to the next `f32` up.
+#[test]
+fn mdl_repair_steps_intervals_past_f32_precision() {
+    use retromodel::mdl::{Frame, Mdl};
+    let path = crate_dir().join("tests/regression/mdl_repair_interval_past_f32_step.mdl");
+    let data = std::fs::read(&path).expect("regression input");
+    let mut model = Mdl::from_bytes(&data).expect("parses");
+    let problems = model.validate();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].path, "frames[0].group.intervals[1]");
+    assert_eq!(model.repair().fixed_intervals, 1);
+    let Frame::Group { group, .. } = &model.frames[0] else {
+        panic!("frame 0 is a group")
+    };
+    assert!(group.intervals[1] > group.intervals[0]);
+    assert!(model.validate().is_empty(), "{:?}", model.validate());
+    assert!(mdl_checks::exercise_parse(&data).is_some());
+}
