@@ -209,8 +209,9 @@ impl<'a> Near<'a> {
 
     /// The largest distance over the poses between the vertex weighted
     /// by `stored` (`(joint, percent)`, joints of the prepared list) and
-    /// by the prepared weights. Distances within rounding noise (1e-12 of
-    /// the coordinates) are 0, so that roundings no pose tells apart tie.
+    /// by the prepared weights. Distances within the noise of 32-bit
+    /// numbers (1e-7 of the coordinates) are 0, so that roundings no pose
+    /// tells apart tie.
     pub(crate) fn distance(&self, stored: &[(u8, u32)]) -> f64 {
         let k = self.joints.len();
         let mut terms = [(0usize, 0.0f64); 4];
@@ -232,6 +233,6 @@ impl<'a> Near<'a> {
             }
             worst = worst.max(at.length_squared());
         }
-        (worst.sqrt() - 1e-12 * self.size).max(0.0)
+        (worst.sqrt() - 1e-7 * self.size).max(0.0)
     }
 }

@@ -75,13 +75,15 @@ pub(crate) fn encode(influences: &[(u8, f64)]) -> (Stored, Encoded) {
 }
 
 /// The ways to round `quotas` to whole numbers summing to `total`, each
-/// quota down or up (a whole quota as it is), in the order of the
-/// bits that choose them.
+/// quota down or up (a whole quota as it is: within 1e-5, as whole
+/// percents read from 32-bit weights are; an 8- or 16-bit weight
+/// `k / 255`, `k / 65535` is never that near a whole percent but when it
+/// is one), in the order of the bits that choose them.
 fn roundings(quotas: &[f64], total: u32) -> Vec<Vec<u32>> {
     let floors: Vec<u32> = quotas.iter().map(|q| q.floor() as u32).collect();
     let whole: Vec<bool> = quotas
         .iter()
-        .map(|q| (q - q.round()).abs() < 1e-9)
+        .map(|q| (q - q.round()).abs() < 1e-5)
         .collect();
     let n = quotas.len();
     let mut out = Vec::new();
@@ -111,8 +113,8 @@ fn roundings(quotas: &[f64], total: u32) -> Vec<Vec<u32>> {
 /// `(joint, percent)` list and says how far that puts the vertex from
 /// where the source puts it (the largest distance over a few poses; see
 /// `geometry`). Largest remainder is kept unless another rounding costs
-/// strictly less (so a vertex no pose tells apart, or `cost` `None`,
-/// rounds as [`apportion`] does).
+/// less by more than a thousandth (so a vertex no pose tells apart, or
+/// `cost` `None`, rounds as [`apportion`] does).
 pub(crate) fn encode_by(
     influences: &[(u8, f64)],
     cost: Option<&mut dyn FnMut(&[(u8, u32)]) -> f64>,
@@ -177,7 +179,7 @@ pub(crate) fn encode_by(
                     continue;
                 }
                 let c = cost(&list);
-                if c < best {
+                if c < best * (1.0 - 1e-3) {
                     best = c;
                     stored = list;
                 }
