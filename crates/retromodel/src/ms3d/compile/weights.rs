@@ -106,6 +106,9 @@ fn roundings(quotas: &[f64], total: u32) -> Vec<Vec<u32>> {
     out
 }
 
+/// How far a stored `(joint, percent)` list puts a vertex from the source.
+pub(crate) type Cost<'a> = dyn FnMut(&[(u8, u32)]) -> f64 + 'a;
+
 /// [`encode`], choosing among the roundings of the weights to whole
 /// percents that MilkShape can store (each weight rounded down or up, the
 /// stored ones summing to the same total; a weight rounded to 0 leaves
@@ -117,7 +120,7 @@ fn roundings(quotas: &[f64], total: u32) -> Vec<Vec<u32>> {
 /// `cost` `None`, rounds as [`apportion`] does).
 pub(crate) fn encode_by(
     influences: &[(u8, f64)],
-    cost: Option<&mut dyn FnMut(&[(u8, u32)]) -> f64>,
+    cost: Option<&mut Cost<'_>>,
 ) -> (Stored, Encoded) {
     let mut report = Encoded::default();
     if influences.is_empty() {
