@@ -8,6 +8,15 @@
 //! to the largest remainders (earlier influences first on ties). That is
 //! the rounding to a fixed total with the smallest largest error (below 1
 //! percentage point, and below ½ unless the remainders force more).
+//!
+//! But the weight nearest weight by weight is not the vertex nearest: an
+//! error of ½ point on a weight whose joint moves the vertex far from
+//! where the others do costs more than one on a joint that moves it
+//! alike. So where the animations tell the roundings apart, a vertex's
+//! weights go to the rounding (each weight down or up, the same total)
+//! that keeps it nearest to the source at the farthest of a few poses
+//! ([`encode_by`], the poses from `poses`); a vertex of 8-bit quantized
+//! weights (`k / 255`) this way lands nearest to where glTF puts it.
 
 use crate::ms3d::VertexExtra;
 
