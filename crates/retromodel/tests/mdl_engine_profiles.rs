@@ -581,3 +581,28 @@ fn pair_problems() {
     let all = mdl.validate_for_rerelease(Some(&md5(Some(3), "arm")), Some("ogre"));
     assert_eq!(all[0].path, "md5.md5anim \"ogre\".numFrames");
 }
+
+/// External skins, as each loader names them (QSS's Image_LoadImage
+/// prefixes and extensions, vkQuake's three names, FTE's NAME.mdl_I_J).
+#[test]
+fn external_skin_names() {
+    use retromodel::mdl::external_skin_files;
+    let qss = external_skin_files(Engine::QuakespasmSpiked, "progs/ogre.mdl", 3, None);
+    assert_eq!(qss.len(), 18);
+    assert_eq!(qss[0], "progs/ogre.mdl_3.dds");
+    assert_eq!(qss[1], "progs/ogre.mdl_3.tga");
+    assert_eq!(qss[6], "textures/progs/ogre.mdl_3.dds");
+    assert_eq!(qss[17], "textures/ogre.mdl_3.pcx");
+    let vk = external_skin_files(Engine::Vkquake, "progs/ogre.mdl", 0, None);
+    assert_eq!(vk[3], "progs/progs/ogre.mdl_0.png");
+    assert_eq!(vk[8], "textures/progs/ogre.mdl_0.jpg");
+    for e in [
+        Engine::Winquake,
+        Engine::Glquake,
+        Engine::Quakespasm,
+        Engine::Ironwail,
+        Engine::Hexen2,
+    ] {
+        assert!(external_skin_files(e, "progs/ogre.mdl", 0, None).is_empty());
+    }
+}

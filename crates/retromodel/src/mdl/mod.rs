@@ -20,9 +20,11 @@
 //! ```
 
 mod engine;
+mod external;
 pub mod rerelease;
 
 pub use engine::{Engine, Limit, MdlEngineLimits, Over};
+pub use external::external_skin_files;
 
 /// The four bytes a Quake MDL starts with.
 pub const MAGIC_QUAKE: [u8; 4] = *b"IDPO";
