@@ -484,3 +484,37 @@ fn validate_engine_warns_of_damage_the_engine_never_reads() {
     let out = run(&["validate", "--strict", "--engine", "q2pro", file]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// `validate --engine` with a Quake engine on an MD2: one error saying
+/// that engine loads no MD2 files (and what it loads), exit 1.
+#[test]
+fn validate_engine_says_a_quake_engine_does_not_load_md2() {
+    let out = run(&[
+        "validate",
+        "--engine",
+        "vkquake",
+        sample().to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("error: format: vkQuake does not load MD2 files: it loads Quake MDL and MD5"),
+        "{text}"
+    );
+    // Compiling an MD2 for a Quake engine is refused the same way.
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("t.obj");
+    std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let md2 = dir.path().join("t.md2");
+    let out = run(&[
+        "convert",
+        "--engine",
+        "glquake",
+        obj.to_str().unwrap(),
+        md2.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("GLQuake does not load MD2 files"), "{err}");
+    assert!(!md2.exists());
+}
