@@ -509,7 +509,7 @@ fn anim(frames: usize, second_joint: &str) -> String {
 numAnimatedComponents 0 hierarchy {{ \"root\" -1 0 0 \"{second_joint}\" 0 0 0 }} bounds {{"
     );
     for _ in 0..frames {
-        s.push_str(" ( 0 0 0 ) ( 1 1 1 )");
+        s.push_str(" ( 0 0 0 ) ( 2 1 0 )");
     }
     s.push_str(" } baseframe { ( 0 0 0 ) ( 0 0 0 ) ( 1 0 0 ) ( 0 0 0 ) }");
     for k in 0..frames {
@@ -679,4 +679,23 @@ fn corpus_counts_against_the_table() {
     // Measured: four of Slipgate's remade monsters (boss: 1511 vertices,
     // 2220 triangles; enforcer, hknight, shalrath) are over GLQuake's.
     assert_eq!(refused_by_glquake, 4);
+}
+
+/// `validate --engine quake-rerelease x.md5mesh`: the MD5 half of the
+/// pair, through `Model::validate_for`.
+#[test]
+fn an_md5_alone_is_checked_as_the_ports_load_it() {
+    use retromodel::Model;
+    let ok = Model::Md5(md5(Some(2), "arm"));
+    for e in [Engine::QuakeRerelease, Engine::Ironwail, Engine::Vkquake] {
+        let p = ok.validate_for(e);
+        assert!(p.is_empty(), "{e}: {p:?}");
+    }
+    let p = Model::Md5(md5(None, "arm")).validate_for(Engine::QuakeRerelease);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].path, "md5anim");
+    // GLQuake loads no MD5.
+    let p = ok.validate_for(Engine::Glquake);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].path, "format");
 }
