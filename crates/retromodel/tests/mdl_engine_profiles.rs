@@ -269,7 +269,7 @@ fn poses_at_each_limit_and_one_past() {
     m.frames[0] = Frame::Group {
         kind: 1,
         group: FrameGroup {
-            intervals: vec![0.1; 257],
+            intervals: (1..=257).map(|k| 0.1 * k as f32).collect(),
             frames: vec![f; 257],
             ..FrameGroup::default()
         },
@@ -419,7 +419,39 @@ fn groups() {
     };
     let p = m.validate_for(Engine::Winquake);
     assert_eq!(at(&p, "frames[0].intervals[1]").len(), 1, "{p:?}");
-    assert!(m.validate_for(Engine::Glquake).is_empty());
+    // The GL engines read the first interval only (R_SetupAliasFrame):
+    // the second, 0.0 where steady steps would give 0.2, is ignored.
+    let p = m.validate_for(Engine::Glquake);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(
+        (p[0].path.as_str(), p[0].severity),
+        ("frames[0].intervals", Severity::Warning)
+    );
+    let set = |m: &mut Mdl, t: Vec<f32>| {
+        let Frame::Group { group, .. } = &mut m.frames[0] else {
+            unreachable!()
+        };
+        group.intervals = t;
+    };
+    set(&mut m, vec![0.1, 0.2]);
+    for row in &TABLE {
+        let p = m.validate_for(row.engine);
+        assert!(p.is_empty(), "{}: {p:?}", row.engine);
+    }
+    // A first interval of 0: the GL engines divide by it; FTE plays at 10
+    // per second; WinQuake stops.
+    set(&mut m, vec![0.0, 0.2]);
+    for row in &TABLE {
+        let p = m.validate_for(row.engine);
+        let hits = at(&p, "frames[0].intervals[0]");
+        assert_eq!(hits.len(), 1, "{}: {p:?}", row.engine);
+        let expect = if row.engine == Engine::Fte {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        assert_eq!(hits[0].severity, expect, "{}: {p:?}", row.engine);
+    }
 
     let mut m = base();
     m.skins[0] = Skin::Group {

@@ -23,7 +23,7 @@ mod engine;
 mod external;
 pub mod rerelease;
 
-pub use engine::{Engine, Limit, MdlEngineLimits, Over};
+pub use engine::{Engine, GroupTiming, Limit, MdlEngineLimits, Over};
 pub use external::external_skin_files;
 
 /// The four bytes a Quake MDL starts with.
