@@ -93,6 +93,8 @@ pub fn mdl_path_for(md5mesh_path: &str) -> String {
 /// which `engine` looks for image `image` of skin `skin` of a mesh whose
 /// `shader` is `shader`, in search order; empty for an engine that does
 /// not load MD5 replacements, or past the 32 skins × 4 images they read.
+/// For the rerelease: `progs/SHADER_SS_FF`, the name both Ironwail and
+/// vkQuake find.
 ///
 /// ```
 /// use retromodel::mdl::{rerelease::md5_skin_names, Engine};
@@ -109,7 +111,8 @@ pub fn md5_skin_names(engine: Engine, shader: &str, skin: usize, image: usize) -
     }
     let base = format!("{shader}_{skin:02}_{image:02}");
     match engine {
-        Engine::Ironwail => vec![format!("progs/{base}")],
+        // The name both ports find (Ironwail looks nowhere else).
+        Engine::Ironwail | Engine::QuakeRerelease => vec![format!("progs/{base}")],
         Engine::Vkquake => vec![
             base.clone(),
             format!("progs/{base}"),
