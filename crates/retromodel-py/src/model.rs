@@ -222,7 +222,10 @@ impl Model {
     /// model is as its format asks). With `engine` (`"quake2"`,
     /// `"yquake2"`, `"q2pro"`, `"kmquake2"`, `"ufoai"`): whether the MD2
     /// loads in that engine, judged on the file's bytes as that engine's
-    /// loader reads them (its layout checks included).
+    /// loader reads them (its layout checks included). The Quake engines
+    /// (`"glquake"`, `"vkquake"`, `"quake-rerelease"` ...) say whether
+    /// they load the format, and check an MD5 as the Quake rerelease's
+    /// replacement (`"quake-rerelease"`, `"ironwail"`, `"vkquake"`).
     #[pyo3(signature = (engine = None))]
     fn validate(&self, engine: Option<&str>) -> PyResult<Vec<Problem>> {
         let problems = match engine {

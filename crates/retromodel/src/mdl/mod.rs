@@ -19,11 +19,17 @@
 //! assert_eq!(mdl.decode_position(v), [-10.0, 128.0, 510.0]);
 //! ```
 
+mod engine;
+mod external;
 mod info;
 mod read;
 mod repair;
+pub mod rerelease;
 mod validate;
 mod write;
+
+pub use engine::{Engine, GroupTiming, Limit, MdlEngineLimits, Over};
+pub use external::external_skin_files;
 
 pub use info::{flag_names, GroupInfo, Info, SkinInfo};
 pub use repair::RepairReport;
