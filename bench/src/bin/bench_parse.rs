@@ -29,13 +29,12 @@
 //!   sampling) and [`GroupMesh::build_all`] (one indexed, skinnable vertex
 //!   buffer per group): what an importer such as Assimp's delivers.
 //!
-//! For an `.mdl` file (Quake's; Assimp's MDL importer keeps frame 0):
+//! For an `.mdl` file:
 //!
 //! - `memcpy` as above;
-//! - `ours_parse`: [`Mdl::from_bytes`] (every skin, every frame and frame
-//!   group);
+//! - `ours_parse`: [`Mdl::from_bytes`];
 //! - `ours_parse_decode`: parse, then decode every simple frame's
-//!   positions (byte × scale + origin) and normals (the 162-entry table)
+//!   positions (`byte × scale + origin`) and normals (the 162-entry table)
 //!   to `f32` into buffers that hold all frames, allocated once.
 //!
 //! For a `.glb` file:
@@ -48,7 +47,7 @@
 //!
 //! Output lines: `RESULT <what> <file> <median µs per op> <fastest µs per op>`.
 
-use retromodel::md2::Md2;
+use retromodel::md2::{Md2, NORMALS, NORMAL_COUNT};
 use retromodel::mdl::Mdl;
 use retromodel::ms3d::{GroupMesh, Ms3d, Skeleton};
 use retromodel_bench::time_per_op;
@@ -68,6 +67,55 @@ fn parse_and_decode(bytes: &[u8], positions: &mut [[f32; 3]], normals: &mut [[f3
         frame.decode(&mut positions[at..at + n], &mut normals[at..at + n]);
     }
     model
+}
+
+/// Parses an MDL and decodes every simple frame into the buffers.
+fn mdl_parse_and_decode(bytes: &[u8], positions: &mut [[f32; 3]], normals: &mut [[f32; 3]]) -> Mdl {
+    let model = Mdl::from_bytes(bytes).expect("the file parsed before");
+    let (scale, origin) = (model.scale, model.origin);
+    let mut at = 0;
+    for frame in model.simple_frames() {
+        for v in &frame.vertices {
+            let p = v.position;
+            positions[at] = [
+                f32::from(p[0]) * scale[0] + origin[0],
+                f32::from(p[1]) * scale[1] + origin[1],
+                f32::from(p[2]) * scale[2] + origin[2],
+            ];
+            normals[at] = NORMALS[usize::from(v.normal_index) % NORMAL_COUNT];
+            at += 1;
+        }
+    }
+    model
+}
+
+/// Times the MDL operations on `bytes`.
+fn time_mdl(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
+    let model = match Mdl::from_bytes(bytes) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("cannot parse {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let total: usize = model.simple_frames().map(|f| f.vertices.len()).sum();
+    let (mut positions, mut normals) = (vec![[0.0f32; 3]; total], vec![[0.0f32; 3]; total]);
+    black_box(mdl_parse_and_decode(bytes, &mut positions, &mut normals));
+    time_memcpy(iterations, name, bytes);
+    let (med, min) = time_per_op(iterations, || {
+        black_box(Mdl::from_bytes(black_box(bytes)).is_ok());
+    });
+    println!("RESULT ours_parse {name} {med:.3} {min:.3}");
+    let (med, min) = time_per_op(iterations, || {
+        black_box(mdl_parse_and_decode(
+            black_box(bytes),
+            &mut positions,
+            &mut normals,
+        ));
+        black_box((&positions, &normals));
+    });
+    println!("RESULT ours_parse_decode {name} {med:.3} {min:.3}");
+    ExitCode::SUCCESS
 }
 
 /// Times the MD2 operations on `bytes`.
@@ -126,56 +174,6 @@ fn time_md2(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
         black_box((&positions, &normals));
     });
     println!("RESULT ours_parse_decode_reuse {name} {med:.3} {min:.3}");
-    ExitCode::SUCCESS
-}
-
-/// Parses `bytes` as MDL and decodes every simple frame into consecutive
-/// chunks of `positions` and `normals` (sized for all frames).
-fn parse_and_decode_mdl(bytes: &[u8], positions: &mut [[f32; 3]], normals: &mut [[f32; 3]]) -> Mdl {
-    let model = Mdl::from_bytes(bytes).expect("the file parsed before");
-    let mut at = 0;
-    for frame in model.simple_frames() {
-        let n = frame.vertices.len();
-        let (p, q) = (&mut positions[at..at + n], &mut normals[at..at + n]);
-        for ((v, p), q) in frame.vertices.iter().zip(p).zip(q) {
-            *p = model.decode_position(*v);
-            *q = retromodel::md2::normal(v.normal_index);
-        }
-        at += n;
-    }
-    model
-}
-
-/// Times the MDL operations on `bytes`.
-fn time_mdl(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
-    let model = match Mdl::from_bytes(bytes) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("cannot parse {path}: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let total: usize = model.simple_frames().map(|f| f.vertices.len()).sum();
-    let (mut positions, mut normals) = (vec![[0.0f32; 3]; total], vec![[0.0f32; 3]; total]);
-    // Settle the allocator (see `time_md2`).
-    black_box(parse_and_decode_mdl(bytes, &mut positions, &mut normals));
-
-    time_memcpy(iterations, name, bytes);
-
-    let (med, min) = time_per_op(iterations, || {
-        black_box(Mdl::from_bytes(black_box(bytes)).is_ok());
-    });
-    println!("RESULT ours_parse {name} {med:.3} {min:.3}");
-
-    let (med, min) = time_per_op(iterations, || {
-        black_box(parse_and_decode_mdl(
-            black_box(bytes),
-            &mut positions,
-            &mut normals,
-        ));
-        black_box((&positions, &normals));
-    });
-    println!("RESULT ours_parse_decode {name} {med:.3} {min:.3}");
     ExitCode::SUCCESS
 }
 

@@ -116,18 +116,6 @@ impl Mdl {
 
     fn check_header(&self, c: &mut Collector) {
         let h = |f: &str| Some(header_offset(f));
-        if self.version != self.variant.version() {
-            c.error(
-                "header.version",
-                format!(
-                    "version {} is not {}'s {}",
-                    self.version,
-                    self.variant.title(),
-                    self.variant.version()
-                ),
-                Some(4),
-            );
-        }
         if self.skins.is_empty() {
             c.error(
                 "header.num_skins",
@@ -165,12 +153,17 @@ impl Mdl {
             );
         }
         let nv = self.vertex_count();
+        // A model built in memory that never set the stored counts (all
+        // 0) is not faulted for them: the writer stores the data's. (A
+        // file read with all three 0 has no vertices, triangles or frames,
+        // so this hides nothing of a file.)
+        let unset = (self.num_vertices, self.num_triangles, self.num_frames) == (0, 0, 0);
         for (field, stored, actual) in [
             ("num_vertices", self.num_vertices, nv),
             ("num_triangles", self.num_triangles, self.triangles.len()),
             ("num_frames", self.num_frames, self.frames.len()),
         ] {
-            if usize::try_from(stored).ok() != Some(actual) {
+            if !unset && usize::try_from(stored).ok() != Some(actual) {
                 c.warn(
                     format!("header.{field}"),
                     format!("stored count {stored} is not the model's {actual} (a rewrite stores {actual})"),
