@@ -19,6 +19,9 @@
 //! assert_eq!(mdl.decode_position(v), [-10.0, 128.0, 510.0]);
 //! ```
 
+#[cfg(all(feature = "scene", feature = "textures"))]
+pub mod compile;
+
 /// The four bytes a Quake MDL starts with.
 pub const MAGIC_QUAKE: [u8; 4] = *b"IDPO";
 /// Quake's MDL version.
