@@ -317,6 +317,7 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
                     bbox_max,
                     name: names::frame_name(&names[gi], k + 1),
                     vertices,
+                    vertices_low: Vec::new(),
                 }
             })
             .collect();
