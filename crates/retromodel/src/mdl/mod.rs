@@ -21,11 +21,13 @@
 
 #[cfg(all(feature = "scene", feature = "textures"))]
 pub mod compile;
+mod info;
 mod read;
 mod repair;
 mod validate;
 mod write;
 
+pub use info::{flag_names, GroupInfo, Info, SkinInfo};
 pub use repair::RepairReport;
 pub use validate::MAX_SKIN_HEIGHT;
 pub use write::Layout;
@@ -312,6 +314,10 @@ pub mod flags {
     pub const TRACER2: i32 = 64;
     /// Leaves a purple tracer (the vore's ball).
     pub const TRACER3: i32 = 128;
+    /// Palette index 255 is transparent (QuakeSpasm's `MF_HOLEY`,
+    /// `Quake/gl_model.h`, from MarkV and QSS; Hexen II's `EF_HOLEY`
+    /// has the same bit).
+    pub const HOLEY: i32 = 1 << 14;
 }
 
 impl Mdl {
