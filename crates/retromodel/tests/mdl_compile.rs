@@ -636,3 +636,95 @@ fn emissive_texels_are_fullbright_groups_and_limits() {
     let err = compile(&scene, &CompileOptions::default()).unwrap_err();
     assert!(err.to_string().contains("palette"), "{err}");
 }
+
+/// Blender's skinned walker against three.js (GLTFLoader, AnimationMixer,
+/// skinning on the CPU: `acceptance/skin_three.mjs`): compiled at 30 fps,
+/// every frame of `idle` (at k / 30 s, where three.js poses it) and the
+/// first and last frame of `walk` decode to within half a step of
+/// three.js's vertex positions, corner by corner. Skipped without node
+/// and `acceptance/node_modules` (required under CI).
+#[test]
+fn walker_within_half_a_step_of_three_js() {
+    let Some(corpus) = corpus() else { return };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    if !retromodel_testkit::node::node_with_three(&root) {
+        eprintln!("skipped: node or acceptance/node_modules missing");
+        return;
+    }
+    let file = corpus.join("gltf/blender_walker.glb");
+    let dir = std::env::temp_dir().join(format!("retromodel-mdl-three-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("walker.json");
+    let ran = std::process::Command::new("node")
+        .arg(root.join("acceptance/skin_three.mjs"))
+        .arg(&file)
+        .arg(&json)
+        .status()
+        .unwrap();
+    assert!(ran.success());
+    let three: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    let scene = retromodel::gltf::import(&bytes, None, &Default::default())
+        .unwrap()
+        .scene;
+    let c = compile(
+        &scene,
+        &CompileOptions {
+            fps: 30.0,
+            ..options(&corpus)
+        },
+    )
+    .unwrap();
+    let d = check_common("walker at 30 fps", &c);
+    let frames: Vec<&DecodedFrame> = d.frames().collect();
+    let indices: Vec<usize> = three["meshes"][0]["indices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.as_u64().unwrap() as usize)
+        .collect();
+    let anims = three["animations"].as_array().unwrap();
+    let by_name = |n: &str| anims.iter().find(|a| a["name"] == n).unwrap();
+    let (idle, walk) = (by_name("idle"), by_name("walk"));
+    // idle: 31 frames at k / 30; walk: 1.25 s, 38 intervals, frames 31..=69.
+    assert_eq!(frames.len(), 31 + 39);
+    let walk_last = idle["times"].as_array().unwrap().len() + 38;
+    let walk_times = walk["times"].as_array().unwrap();
+    let checks: Vec<(usize, &serde_json::Value)> = (0..31)
+        .map(|k| (k, &idle["poses"][k][0]))
+        .chain([
+            (31, &walk["poses"][0][0]),
+            (walk_last, &walk["poses"][walk_times.len() - 1][0]),
+        ])
+        .collect();
+    assert_eq!(
+        walk_times.last().unwrap().as_f64().unwrap(),
+        1.25,
+        "three.js poses the end"
+    );
+    let step = d.scale;
+    let mut worst = 0.0f32;
+    for (f, pose) in checks {
+        let p = pose.as_array().unwrap();
+        for (tri, &(mesh, k)) in c.triangle_sources.iter().enumerate() {
+            assert_eq!(mesh, 0);
+            for (corner, i) in [0, 2, 1].into_iter().enumerate() {
+                let v = indices[3 * k + i];
+                let q = to_quake([0, 1, 2].map(|a| p[3 * v + a].as_f64().unwrap() as f32));
+                let got = d.position(frames[f].vertices[d.triangles[tri].1[corner]].0);
+                for a in 0..3 {
+                    let e = (got[a] - q[a]).abs();
+                    worst = worst.max(e / step[a]);
+                    assert!(
+                        e <= 0.5 * step[a] + 2e-5 * (1.0 + q[a].abs()),
+                        "frame {f} triangle {tri} corner {corner} axis {a}: {} vs three.js {} (step {})",
+                        got[a],
+                        q[a],
+                        step[a]
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("walker vs three.js: worst {worst:.4} of a step over 33 frames");
+}
