@@ -25,10 +25,9 @@
 //!   axis, the grid over all frames' positions with the smallest largest
 //!   error among the bounding-box grids (`origin = min`, `scale = extent
 //!   / k`, `k` in 240..=255, as qdata and modelgen do for `k = 255`) and
-//!   the centred grids (`scale = extent / (k + 1)`, `origin = min +
-//!   scale / 2`, whose error bound `extent / 512` beats the box's `extent
-//!   / 510`); each position takes the byte whose decoded value is
-//!   nearest. So no coordinate errs by more than half a step
+//!   the centred grid (`scale = extent / 256`, `origin = min + scale /
+//!   2`, whose error bound `extent / 512` beats the box's `extent /
+//!   510`); each position takes the byte whose decoded value is nearest. So no coordinate errs by more than half a step
 //!   ([`CompileReport::max_step_fraction`] ≤ 0.5), reported in units and
 //!   in steps.
 //! - **Welding.** Vertices whose bytes agree in every frame are one
