@@ -728,3 +728,93 @@ fn walker_within_half_a_step_of_three_js() {
     }
     eprintln!("walker vs three.js: worst {worst:.4} of a step over 33 frames");
 }
+
+/// Odd input never crashes and is said: texture coordinates that are
+/// `NaN` or outside 0..1 are clamped (with a warning), a skin 6 pixels wide
+/// is padded to 8 with its last column (the texels keep their place), a
+/// skin 1,000 pixels tall is scaled to id's 480 (with a warning naming
+/// smaller textures), and every corner still decodes inside the skin.
+#[test]
+fn odd_uvs_and_skin_sizes_are_clamped_padded_and_scaled_with_warnings() {
+    use retromodel::mdl::compile::CompileWarning;
+    use retromodel::scene::{Material, Mesh, Texture, TextureImage};
+    let grey = Palette::new(std::array::from_fn(|i| [i as u8; 3]));
+    let scene_with = |w: u32, h: u32, uvs: Vec<[f32; 2]>| {
+        // Column x of the texture has grey level 10·x.
+        let pixels: Vec<u8> = (0..h)
+            .flat_map(|_| {
+                (0..w).flat_map(|x| [(10 * x) as u8, (10 * x) as u8, (10 * x) as u8, 255])
+            })
+            .collect();
+        Scene {
+            meshes: vec![Mesh {
+                positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+                uvs,
+                indices: vec![0, 1, 2],
+                material: Some(0),
+                ..Default::default()
+            }],
+            materials: vec![Material {
+                texture: Some(0),
+                ..Default::default()
+            }],
+            textures: vec![Texture {
+                path: "t.png".into(),
+                image: Some(TextureImage::Pixels(
+                    retromodel::texture::Rgba8Image::new(w, h, pixels).unwrap(),
+                )),
+            }],
+            ..Default::default()
+        }
+    };
+    let options = CompileOptions {
+        palette: Some(grey),
+        ..CompileOptions::default()
+    };
+    // NaN and out-of-range coordinates on a 6×2 texture.
+    let c = compile(
+        &scene_with(6, 2, vec![[f32::NAN, 0.5], [7.0, -3.0], [0.5, 0.5]]),
+        &options,
+    )
+    .unwrap();
+    assert!(
+        c.warnings
+            .contains(&CompileWarning::UvsClamped { corners: 2 }),
+        "{:?}",
+        c.warnings
+    );
+    assert!(
+        c.warnings
+            .contains(&CompileWarning::SkinPadded { from: 6, to: 8 }),
+        "{:?}",
+        c.warnings
+    );
+    let d = decode(&c.model.to_bytes().unwrap());
+    assert_eq!((d.skin_width, d.skin_height), (8, 2));
+    // Columns 0..6 keep their grey (10·x), 6 and 7 repeat column 5.
+    let row: Vec<u8> = d.skins[0][..8].to_vec();
+    assert_eq!(row, [0, 10, 20, 30, 40, 50, 50, 50]);
+    for t in 0..d.triangles.len() {
+        for k in 0..3 {
+            let st = d.corner_st(t, k);
+            assert!(
+                st[0] > 0.0 && st[0] < 6.0 && st[1] > 0.0 && st[1] < 2.0,
+                "{st:?}"
+            );
+        }
+    }
+    // A texture taller than id's 480.
+    let c = compile(
+        &scene_with(4, 1000, vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]),
+        &options,
+    )
+    .unwrap();
+    let scaled = c
+        .warnings
+        .iter()
+        .find(|w| matches!(w, CompileWarning::SkinScaled { .. }))
+        .expect("a scaled skin is said");
+    assert!(scaled.advice().is_some());
+    assert_eq!(c.model.skin_height, 480);
+    assert_eq!(c.model.skin_width % 4, 0);
+}

@@ -258,11 +258,9 @@ fn compile_keeping_normals(
     for &t in &kept {
         let tri = source.triangles[t];
         for u in [tri[0], tri[2], tri[1]] {
-            let (p, c) = skin.map(source.materials[t], source.uvs[u as usize]);
+            let ([s, tt], c) = skin.texel(source.materials[t], source.uvs[u as usize]);
             clamped += usize::from(c);
-            let s = (p[0].floor() as i32).clamp(0, sw - 1);
-            let tt = (p[1].floor() as i32).clamp(0, sh - 1);
-            corner_st.push([s, tt]);
+            corner_st.push([s.clamp(0, sw - 1), tt.clamp(0, sh - 1)]);
         }
     }
     if clamped > 0 {
