@@ -26,6 +26,9 @@ fn flag(option: ConvertOption) -> String {
         ConvertOption::AsciiBones => "--bones".to_string(),
         ConvertOption::Md5Anim => "--md5anim".to_string(),
         ConvertOption::Rerelease => "--rerelease".to_string(),
+        ConvertOption::MdlCompile => {
+            "--frame-group, --mdl-flags, --eye and --random-sync".to_string()
+        }
         // An option added to the library before the command line has it.
         other => other.name().to_string(),
     }
@@ -47,6 +50,9 @@ fn word(remedy: &Remedy) -> String {
         Remedy::SkinName => "give one short skin name with --skin-name NAME".to_string(),
         Remedy::Palette => "give the palette with --palette FILE (Quake II's is \
                             pics/colormap.pcx, which retromodel does not ship)"
+            .to_string(),
+        Remedy::QuakePalette => "give Quake's palette with --palette FILE (gfx/palette.lmp \
+                                 from id1/pak0.pak, which retromodel does not ship)"
             .to_string(),
         Remedy::SkinPngOrTga => "--skin-format png or --skin-format tga for an engine that \
                                  loads them (yquake2, q2pro, kmquake2, ufoai)"

@@ -138,6 +138,9 @@ pub enum Remedy {
     Palette,
     /// Write the skin as PNG or TGA, for an engine that loads them.
     SkinPngOrTga,
+    /// Give Quake's 256-colour palette (`gfx/palette.lmp`, which
+    /// retromodel does not ship) for an MDL's 8-bit skin.
+    QuakePalette,
     /// Merge vertices (fewer seams, fewer splits).
     MergeVertices,
     /// Decimate the meshes.
@@ -180,6 +183,9 @@ impl fmt::Display for Remedy {
             Remedy::SkinName => f.write_str("give one short skin name"),
             Remedy::Palette => f.write_str(
                 "give a 256-colour palette (Quake II's pics/colormap.pcx, which retromodel does not ship)",
+            ),
+            Remedy::QuakePalette => f.write_str(
+                "give Quake's 256-colour palette (gfx/palette.lmp, in id1/pak0.pak; retromodel does not ship it)",
             ),
             Remedy::SkinPngOrTga => f.write_str(
                 "write the skin as PNG or TGA for an engine that loads them (yquake2, Q2PRO, KMQuake2, UFO:AI)",
