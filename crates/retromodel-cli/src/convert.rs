@@ -140,7 +140,9 @@ pub struct Args {
     grid_from: Option<PathBuf>,
     /// .md2 output: the engine whose limits the model must meet (quake2,
     /// yquake2, q2pro, kmquake2, ufoai; default quake2). .mdl output:
-    /// quake (id's limits, the default) or none.
+    /// quake (id's limits, the default), an engine that loads MDL
+    /// (winquake, glquake, quakespasm, quakespasm-spiked, ironwail,
+    /// vkquake, fte, quake-rerelease) for its loader's limits, or none.
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     engine: Option<String>,
     /// .md2 output: the palette of the 8-bit PCX skin (a PCX such as
@@ -328,9 +330,18 @@ impl Args {
         o.random_sync = self.random_sync;
         if let Some(name) = &self.engine {
             o.limits = match name.to_ascii_lowercase().as_str() {
-                "quake" | "winquake" | "glquake" => MdlLimits::QUAKE,
+                "quake" => MdlLimits::QUAKE,
                 "none" => MdlLimits::UNLIMITED,
-                _ => bail!("--engine {name}: unknown for .mdl output (known: quake, the default, with id's limits; none)"),
+                _ => {
+                    let engine = engine(name)?;
+                    match MdlLimits::for_engine(engine) {
+                        Some(limits) => limits,
+                        None => bail!(
+                            "--engine {name}: {} does not load Quake MDL files (for .mdl output: quake, the default, with id's limits; winquake, glquake, quakespasm, quakespasm-spiked, ironwail, vkquake, fte, quake-rerelease; none)",
+                            engine.title()
+                        ),
+                    }
+                }
             };
         }
         Ok(Some(o))

@@ -152,3 +152,56 @@ fn refusals_name_flags() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(i32_at(&std::fs::read(&out).unwrap(), 68), 301);
 }
+
+/// `--engine NAME` for .mdl output takes that engine's loader limits: 400
+/// separate triangles (1,200 vertices) are past GLQuake's 1,024 vertices
+/// (`MAXALIASVERTS` in id's gl_model.h) and within QuakeSpasm's 2,000
+/// (its r_local.h/gl_model.h raise it), so the first refuses, naming the
+/// engine and its limit, and the second writes a file whose header holds
+/// 1,200 vertices; an engine that loads no MDL is refused by name.
+#[test]
+fn engine_limits_for_mdl_output() {
+    let d = dir("engine");
+    let pal = palette(&d);
+    let mut b = Builder::new();
+    let positions: Vec<f32> = (0..400)
+        .flat_map(|i| {
+            // 20 × 20 triangles 10 units apart, each 3 units wide: on a
+            // 200-unit grid of 256 steps no two corners share a point.
+            let (x, y) = ((i % 20) as f32 * 10.0, (i / 20) as f32 * 10.0);
+            [x, y, 0.0, x + 3.0, y, 0.0, x, y + 3.0, 3.0]
+        })
+        .collect();
+    let pos = b.floats(&positions, "VEC3");
+    b.triangle_mesh(json!({"POSITION": pos}), None, 4);
+    let src = d.join("many.glb");
+    std::fs::write(&src, b.glb()).unwrap();
+    let convert = |engine: &str, out: &Path| {
+        run(&[
+            "convert",
+            src.to_str().unwrap(),
+            out.to_str().unwrap(),
+            "--palette",
+            pal.to_str().unwrap(),
+            "--engine",
+            engine,
+        ])
+    };
+    let gl = d.join("gl.mdl");
+    let o = convert("glquake", &gl);
+    assert_ne!(o.status.code(), Some(0));
+    let e = stderr(&o);
+    assert!(e.contains("GLQuake") && e.contains("1024"), "{e}");
+    assert!(!gl.exists());
+    let qs = d.join("qs.mdl");
+    let o = convert("quakespasm", &qs);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bytes = std::fs::read(&qs).unwrap();
+    let num_verts = i32::from_le_bytes(bytes[60..64].try_into().unwrap());
+    assert_eq!(num_verts, 1200);
+    let o = convert("q2pro", &d.join("q2.mdl"));
+    let e = stderr(&o);
+    assert!(e.contains("Q2PRO does not load Quake MDL files"), "{e}");
+    assert!(!e.contains("::"), "{e}");
+    let _ = std::fs::remove_dir_all(&d);
+}

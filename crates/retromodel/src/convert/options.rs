@@ -269,7 +269,12 @@ impl ConvertOptions {
             && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
         let mdl_compiled = format == OutputFormat::Mdl && !matches!(model, Model::Mdl(_));
         #[cfg(feature = "textures")]
-        if self.mdl.is_some() && !mdl_compiled {
+        if self
+            .mdl
+            .as_ref()
+            .is_some_and(|o| o.sets_header_or_groups() || format != OutputFormat::Mdl)
+            && !mdl_compiled
+        {
             return invalid(OptionProblem::MdlCompileNeedsMdlOutput);
         }
         let bakes = md2_out || ms3d_compiled || mdl_compiled;
