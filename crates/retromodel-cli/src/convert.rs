@@ -66,7 +66,11 @@ pub struct Args {
     /// MD2 (same animations, order and times, --player table included).
     /// Needs a model with joints or animated nodes (a glTF skin, an MS3D
     /// skeleton, an MD5), not shape-key animation. For the MD5 files
-    /// alone, write OUT.md5mesh.
+    /// alone, write OUT.md5mesh. MDL output (progs/NAME.mdl): also the
+    /// Quake rerelease's MD5 that Ironwail, vkQuake and FTE draw in its
+    /// place, progs/NAME.md5mesh and progs/NAME.md5anim beside it (frame k
+    /// of the anim is MDL frame k; a frame group is its first pose), and
+    /// its skin as progs/NAME_00_00.png (+ _luma.png for fullbrights).
     #[arg(long)]
     rerelease: bool,
     /// Section layout of an MD2 output (MS3D files are always rewritten
@@ -306,7 +310,6 @@ impl Args {
             (self.skin_format.is_some(), "--skin-format"),
             (self.skin_name.is_some(), "--skin-name"),
             (self.skin_size.is_some(), "--skin-size"),
-            (self.rerelease, "--rerelease"),
         ];
         if let Some((_, flag)) = md2_only.iter().find(|(given, _)| *given) {
             bail!("{flag} applies to .md2 output, not .mdl");

@@ -281,7 +281,7 @@ impl ConvertOptions {
         if bakes && !self.anim.is_empty() && (self.frame.is_some() || self.time.is_some()) {
             return invalid(OptionProblem::PoseWhenBaking);
         }
-        if self.rerelease && !md2_out {
+        if self.rerelease && !md2_out && !mdl_compiled {
             return invalid(OptionProblem::RereleaseNeedsMd2Output);
         }
         if self.compile.is_some() && !md2_out && format != OutputFormat::Md5 {
