@@ -8,11 +8,13 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use retromodel::md2::{Engine, Layout, Md2};
+use retromodel::mdl::Mdl;
 use retromodel::ms3d::{Clip, Influences, Ms3d, Skeleton};
 use retromodel::{Format, ReadContext};
 
 use crate::arrays::{new_vec3_array, to_python};
 use crate::errors::{to_py, Error};
+use crate::mdl;
 use crate::source::{Loaded, Source};
 
 /// A model of any format retromodel reads, as read from one file.
@@ -142,13 +144,15 @@ fn format_name(format: Format) -> &'static str {
         Format::Ms3dAscii => "ms3d_ascii",
         Format::Gltf => "gltf",
         Format::Obj => "obj",
+        Format::Mdl => "mdl",
         _ => "unknown",
     }
 }
 
 #[pymethods]
 impl Model {
-    /// The format: `"md2"`, `"ms3d"`, `"ms3d_ascii"`, `"gltf"` or `"obj"`.
+    /// The format: `"mdl"`, `"md2"`, `"ms3d"`, `"ms3d_ascii"`, `"gltf"` or
+    /// `"obj"`.
     #[getter]
     fn format(&self) -> &'static str {
         format_name(self.model.format())
@@ -167,10 +171,11 @@ impl Model {
         self.source.path.clone()
     }
 
-    /// The number of vertices: an MD2's per frame, an MS3D's.
+    /// The number of vertices: an MDL's or MD2's per frame, an MS3D's.
     #[getter]
     fn vertex_count(&self) -> usize {
         match &self.model {
+            retromodel::Model::Mdl(m) => mdl::vertex_count(m),
             retromodel::Model::Md2(m) => m.vertex_count(),
             retromodel::Model::Ms3d(m) => m.vertices.len(),
             retromodel::Model::Ms3dAscii(m) => m.to_ms3d().map_or(0, |b| b.vertices.len()),
@@ -178,19 +183,108 @@ impl Model {
         }
     }
 
-    /// The number of MD2 frames (0 for other formats).
+    /// The number of MD2 or MDL frames (an MDL's frame groups counted
+    /// frame by frame; 0 for other formats).
     #[getter]
     fn frame_count(&self) -> usize {
         match &self.model {
             retromodel::Model::Md2(m) => m.frames.len(),
+            retromodel::Model::Mdl(m) => m.simple_frames().count(),
             _ => 0,
         }
     }
 
-    /// The MD2 frames' names, in order.
+    /// The MD2 or MDL frames' names, in order (an MDL's groups
+    /// flattened).
     #[getter]
     fn frame_names(&self) -> PyResult<Vec<String>> {
-        Ok(self.md2()?.frames.iter().map(|f| f.name()).collect())
+        match self.frames()? {
+            Frames::Md2(m) => Ok(m.frames.iter().map(|f| f.name()).collect()),
+            Frames::Mdl(m) => Ok(m.simple_frames().map(|f| f.name.to_string()).collect()),
+        }
+    }
+
+    /// MDL: the frame list as QuakeC's `self.frame` selects it, one dict
+    /// per entry: `index`, `name` (a group's first frame's), `first_frame`
+    /// and `frame_count` (the frames of `frame_positions` it spans) and
+    /// `intervals` (a frame group's end times in seconds, which the engine
+    /// plays by itself; `None` for a single frame).
+    fn frame_list<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        mdl::frame_list(py, self.mdl()?)
+    }
+
+    /// MDL: the number of skin images (a skin group's images each count).
+    #[getter]
+    fn skin_count(&self) -> usize {
+        match &self.model {
+            retromodel::Model::Mdl(m) => mdl::skin_images(m).len(),
+            _ => 0,
+        }
+    }
+
+    /// MDL: skin image `index` (skin groups flattened) as a `(height,
+    /// width)` uint8 array of palette indices, as stored.
+    fn skin_indices<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+    ) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        mdl::skin_indices(py, self.mdl()?, index)
+    }
+
+    /// MDL: skin image `index` as a `(height, width, 4)` uint8 RGBA array,
+    /// coloured by `palette` (a path or the bytes of Quake's
+    /// `gfx/palette.lmp`, or a PCX with a palette).
+    fn skin_rgba<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        palette: Source,
+    ) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        let m = self.mdl()?;
+        let palette = mdl::palette_arg(py, palette)?;
+        mdl::skin_rgba(py, m, index, &palette)
+    }
+
+    /// MDL: the header's effect flags as the number stored.
+    #[getter]
+    fn flags(&self) -> PyResult<i32> {
+        Ok(self.mdl()?.flags)
+    }
+
+    /// MDL: the effect flags set, by name (`rocket`, `grenade`, `gib`,
+    /// `rotate`, `tracer`, `zombie_gib`, `tracer2`, `tracer3`), as
+    /// `compile_mdl(flags=...)` takes them.
+    #[getter]
+    fn flag_names(&self) -> PyResult<Vec<&'static str>> {
+        Ok(mdl::flag_names(self.mdl()?.flags))
+    }
+
+    /// MDL: `"sync"` (frame and skin groups animate together on every
+    /// entity) or `"random"` (each entity starts at its own time).
+    #[getter]
+    fn sync_type(&self) -> PyResult<&'static str> {
+        Ok(if self.mdl()?.sync_type == 0 {
+            "sync"
+        } else {
+            "random"
+        })
+    }
+
+    /// MDL: the eye position `(x, y, z)` as stored.
+    #[getter]
+    fn eye_position(&self) -> PyResult<(f32, f32, f32)> {
+        let [x, y, z] = self.mdl()?.eye_position;
+        Ok((x, y, z))
+    }
+
+    /// MDL: `"quake"` (IDPO version 6) or `"hexen2"` (RAPO version 50).
+    #[getter]
+    fn variant(&self) -> PyResult<&'static str> {
+        Ok(match self.mdl()?.variant {
+            retromodel::mdl::Variant::Hexen2 => "hexen2",
+            _ => "quake",
+        })
     }
 
     /// The MD2's animations as its frame names group them (`run01`..
@@ -268,57 +362,63 @@ impl Model {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// MD2: the vertex positions of frame `frame` as a `(vertices, 3)`
-    /// float32 array, decoded as `byte * scale + translate` in Quake's
-    /// axes (X forward, Y left, Z up; glTF and OBJ exports use
-    /// `(y, z, x)`).
+    /// MD2 or MDL: the vertex positions of frame `frame` as a `(vertices,
+    /// 3)` float32 array, decoded as `byte * scale + translate` (an MD2's
+    /// frame's grid, an MDL's one grid for every frame) in Quake's axes
+    /// (X forward, Y left, Z up; glTF and OBJ exports use `(y, z, x)`).
+    /// An MDL's frame groups are flattened: `frame` counts every frame.
     fn frame_positions<'py>(
         &self,
         py: Python<'py>,
         frame: usize,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let f = self.frame(frame)?;
-        new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_positions(out))
+        match self.frames()? {
+            Frames::Md2(_) => {
+                let f = self.frame(frame)?;
+                new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_positions(out))
+            }
+            Frames::Mdl(m) => {
+                let f = mdl::frame(m, frame)?;
+                new_vec3_array(py, &[f.vertices.len(), 3], |out| {
+                    mdl::decode_positions(m, f, out)
+                })
+            }
+        }
     }
 
-    /// MD2: the vertex normals of frame `frame` (from the 162-entry normal
-    /// table; an index outside it gives zeros) as a `(vertices, 3)`
-    /// float32 array, in Quake's axes.
+    /// MD2 or MDL: the vertex normals of frame `frame` (from the
+    /// 162-entry normal table; an index outside it gives zeros) as a
+    /// `(vertices, 3)` float32 array, in Quake's axes.
     fn frame_normals<'py>(
         &self,
         py: Python<'py>,
         frame: usize,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let f = self.frame(frame)?;
-        new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_normals(out))
+        match self.frames()? {
+            Frames::Md2(_) => {
+                let f = self.frame(frame)?;
+                new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_normals(out))
+            }
+            Frames::Mdl(m) => {
+                let f = mdl::frame(m, frame)?;
+                new_vec3_array(py, &[f.vertices.len(), 3], |out| {
+                    mdl::decode_normals(f, out)
+                })
+            }
+        }
     }
 
-    /// MD2: every frame's vertex positions as one `(frames, vertices, 3)`
-    /// float32 array (decoded straight into the array's memory).
+    /// MD2 or MDL: every frame's vertex positions as one `(frames,
+    /// vertices, 3)` float32 array (decoded straight into the array's
+    /// memory).
     fn all_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let m = self.md2()?;
-        let n = m.vertex_count();
-        new_vec3_array(py, &[m.frames.len(), n, 3], |out| {
-            if n > 0 {
-                for (f, o) in m.frames.iter().zip(out.chunks_exact_mut(n)) {
-                    f.decode_positions(o);
-                }
-            }
-        })
+        self.all_decoded(py, false)
     }
 
-    /// MD2: every frame's vertex normals as one `(frames, vertices, 3)`
-    /// float32 array.
+    /// MD2 or MDL: every frame's vertex normals as one `(frames,
+    /// vertices, 3)` float32 array.
     fn all_normals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let m = self.md2()?;
-        let n = m.vertex_count();
-        new_vec3_array(py, &[m.frames.len(), n, 3], |out| {
-            if n > 0 {
-                for (f, o) in m.frames.iter().zip(out.chunks_exact_mut(n)) {
-                    f.decode_normals(o);
-                }
-            }
-        })
+        self.all_decoded(py, true)
     }
 
     /// The number of MS3D joints (0 for other formats).
@@ -431,7 +531,66 @@ impl Model {
     }
 }
 
+/// A model with frames of packed vertices.
+enum Frames<'a> {
+    Md2(&'a Md2),
+    Mdl(&'a Mdl),
+}
+
 impl Model {
+    /// The MD2 or MDL, or an error saying the model has no frames.
+    fn frames(&self) -> PyResult<Frames<'_>> {
+        match &self.model {
+            retromodel::Model::Md2(m) => Ok(Frames::Md2(m)),
+            retromodel::Model::Mdl(m) => Ok(Frames::Mdl(m)),
+            other => Err(Error::new_err(format!(
+                "{} is {}, not MD2 or MDL: frames are theirs (use skinned_positions for MS3D)",
+                self.source.file_name,
+                other.format()
+            ))),
+        }
+    }
+
+    /// Every frame's positions (or normals) in one array.
+    fn all_decoded<'py>(
+        &self,
+        py: Python<'py>,
+        normals: bool,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        match self.frames()? {
+            Frames::Md2(m) => {
+                let n = m.vertex_count();
+                new_vec3_array(py, &[m.frames.len(), n, 3], |out| {
+                    if n > 0 {
+                        for (f, o) in m.frames.iter().zip(out.chunks_exact_mut(n)) {
+                            if normals {
+                                f.decode_normals(o);
+                            } else {
+                                f.decode_positions(o);
+                            }
+                        }
+                    }
+                })
+            }
+            Frames::Mdl(m) => {
+                let shape = [m.simple_frames().count(), mdl::vertex_count(m), 3];
+                new_vec3_array(py, &shape, |out| mdl::decode_all(m, normals, out))
+            }
+        }
+    }
+
+    /// The MDL, or an error saying the model is another format.
+    fn mdl(&self) -> PyResult<&Mdl> {
+        match &self.model {
+            retromodel::Model::Mdl(m) => Ok(m),
+            other => Err(Error::new_err(format!(
+                "{} is {}, not a Quake MDL",
+                self.source.file_name,
+                other.format()
+            ))),
+        }
+    }
+
     /// The MD2, or an error saying the model is another format.
     fn md2(&self) -> PyResult<&Md2> {
         match &self.model {
