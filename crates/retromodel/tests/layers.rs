@@ -10,9 +10,13 @@
 //! - `scene` (format-neutral) and `render` (draws a posed scene) name no
 //!   format and none of `model`, `format`, `convert`; `scene` does not name
 //!   `render` either;
+//! - `bake` and `normals` (what the compilers of 8-bit frame formats
+//!   share: posing into frames, grids, welding, the 162 normals) name no
+//!   format and none of `model`, `format`, `convert`, `render`;
 //! - each format (`md2`, `ms3d` with its ASCII reader, `gltf`, `obj`,
-//!   `md5`) names neither `model`, `format`, `convert` nor `render`: only
-//!   `model`, `format` and `convert` know every format.
+//!   `md5`, `mdl`) names neither `model`, `format`, `convert` nor `render`:
+//!   only `model`, `format` and `convert` know every format; `mdl` and
+//!   `md2` do not name each other (they share `bake` and `normals`).
 //!
 //! The test reads the library's sources and resolves every `crate::…`
 //! path (also inside `crate::{…}` groups and doc links) and every
@@ -21,7 +25,7 @@
 use std::path::{Path, PathBuf};
 
 /// Top-level modules of the formats (`md5` is on its way in).
-const FORMATS: &[&str] = &["md2", "ms3d", "gltf", "obj", "md5"];
+const FORMATS: &[&str] = &["md2", "ms3d", "gltf", "obj", "md5", "mdl"];
 /// The modules that know every format, and the crate-root re-exports of
 /// their items.
 const ABOVE_FORMATS: &[&str] = &[
@@ -50,6 +54,11 @@ fn forbidden(top: &str) -> Option<Vec<&'static str>> {
             v.extend(ABOVE_FORMATS);
             v.extend(["scene", "render"]);
         }
+        "bake" | "normals" => {
+            v.extend(FORMATS);
+            v.extend(ABOVE_FORMATS);
+            v.push("render");
+        }
         "scene" => {
             v.extend(FORMATS);
             v.extend(ABOVE_FORMATS);
@@ -65,6 +74,11 @@ fn forbidden(top: &str) -> Option<Vec<&'static str>> {
             // (`crate::format_kind`), not the detector (`crate::format`).
             v.extend(ABOVE_FORMATS);
             v.push("render");
+            match t {
+                "mdl" => v.push("md2"),
+                "md2" => v.push("mdl"),
+                _ => {}
+            }
         }
         _ => return None,
     }

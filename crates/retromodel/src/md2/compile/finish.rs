@@ -1,8 +1,6 @@
 //! Finishing a baked scene on its grids: quantising, welding, and the
 //! model's layout, frames and GL commands put together.
 
-use std::collections::HashMap;
-
 use super::frames::{first_copies, FrameMaker};
 use super::prepared::Prepared;
 use super::tally::{ErrorTally, FrameErrors, LaneTally};
@@ -85,23 +83,7 @@ impl Prepared<'_> {
                 .collect();
             return (of, s.num_vertices);
         }
-        // Each vertex's bytes in every frame, contiguous.
-        let mut trajectories = vec![0u8; n * frames * 3];
-        for f in 0..frames {
-            for u in 0..n {
-                let at = (u * frames + f) * 3;
-                trajectories[at..at + 3].copy_from_slice(&bytes[f * n + u]);
-            }
-        }
-        let mut ids: HashMap<&[u8], u32> = HashMap::new();
-        let mut of = Vec::with_capacity(n);
-        for u in 0..n {
-            let key = &trajectories[u * frames * 3..(u + 1) * frames * 3];
-            let next = ids.len() as u32;
-            of.push(*ids.entry(key).or_insert(next));
-        }
-        let count = ids.len();
-        (of, count)
+        crate::bake::weld::by_trajectory(bytes, n, frames)
     }
 }
 

@@ -22,15 +22,7 @@ pub enum Grid {
     Model,
 }
 
-/// The 8-bit grid of one frame: a position decodes as
-/// `byte · scale + translate` per axis.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct FrameGrid {
-    /// Per-axis step.
-    pub scale: [f32; 3],
-    /// Per-axis position of byte 0.
-    pub translate: [f32; 3],
-}
+pub use crate::bake::grid::FrameGrid;
 
 impl FrameGrid {
     /// The grids of every frame of `model`, to compile another model onto

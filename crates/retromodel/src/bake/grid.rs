@@ -1,9 +1,8 @@
 //! The 8-bit grids positions are quantised to.
 //!
-//! An MD2 frame stores each coordinate as a byte `b`, decoded as
-//! `b · scale + translate` per axis. For a set of points (a frame, an
-//! animation or the whole model, see [`Grid`](super::Grid)), each axis
-//! gets its own grid:
+//! An MD2 frame (or a whole MDL) stores each coordinate as a byte `b`,
+//! decoded as `b · scale + translate` per axis. For a set of points (a
+//! frame, an animation or the whole model), each axis gets its own grid:
 //!
 //! - An axis whose points all have one value gets `scale = 0` and
 //!   `translate` = that value: exact.
@@ -20,7 +19,15 @@
 //! So every coordinate is within half a step (of qdata's step
 //! `(hi − lo) / 255`) of its source, plus `f32` rounding.
 
-use super::FrameGrid;
+/// The 8-bit grid of one frame (or of a whole model): a position decodes
+/// as `byte · scale + translate` per axis.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FrameGrid {
+    /// Per-axis step.
+    pub scale: [f32; 3],
+    /// Per-axis position of byte 0.
+    pub translate: [f32; 3],
+}
 
 /// The candidate divisions of an axis's extent.
 const DIVISIONS: std::ops::RangeInclusive<u32> = 240..=255;

@@ -1,28 +1,37 @@
-//! Posing the scene for every frame: which vertices count, and their
-//! positions and normals in Quake's axes.
+//! Baking a [`Scene`] into frames, below the formats that store frames
+//! of 8-bit vertices (Quake's MDL, Quake II's MD2): which poses become
+//! frames ([`plan`]), posing the scene for every frame, the 8-bit grids
+//! positions are quantised to ([`grid`]) with their error tally
+//! ([`tally`]), and welding vertices whose bytes agree in every frame
+//! ([`weld`]). Each format's compiler builds its file from these; no
+//! format calls another.
 //!
 //! Every mesh of the scene takes part, posed by [`Pose`] (skinning, morph
 //! weights and the node transforms of the mesh's ancestors). Only the
-//! vertices that a triangle uses become MD2 vertices; triangles with an
+//! vertices that a triangle uses become model vertices; triangles with an
 //! index out of range are left out. Positions and normals are mapped with
-//! [`to_quake`], the inverse of [`md2_axes`](crate::md2::md2_axes).
+//! [`to_quake`] to Quake's axes (the same in Quake and Quake II).
 //! A mesh without normals gets, in each frame, the area-weighted sum of
 //! its posed counter-clockwise triangles' normals.
 
+pub(crate) mod grid;
+pub(crate) mod plan;
+pub(crate) mod tally;
+pub(crate) mod weld;
+
 use glam::Vec3;
 
-use super::plan::Plan;
 use crate::error::{Error, Result};
 use crate::scene::{Pose, Scene};
+use plan::Plan;
 
 /// The most vertex positions (frames × vertices) a compile bakes: 12
 /// bytes each, so about 600 MB. Far above any model an engine loads.
 pub(crate) const MAX_SAMPLES: usize = 50_000_000;
 
-/// Scene axes to Quake's: the inverse of [`md2_axes`]
-/// (`(y, z, x)` back to `(x, y, z)`), a rotation.
-///
-/// [`md2_axes`]: crate::md2::md2_axes
+/// Scene axes (glTF's: Y up) to Quake's (Z up): `(y, z, x)` back to
+/// `(x, y, z)`, a rotation (the inverse of the axes the MD2 and MDL
+/// readers lift with).
 pub(crate) fn to_quake(v: [f32; 3]) -> [f32; 3] {
     [v[2], v[0], v[1]]
 }
@@ -43,11 +52,13 @@ pub(crate) struct Source {
     pub dropped: usize,
     /// Per mesh: the used-vertex index of each of its vertices.
     remap: Vec<Vec<Option<u32>>>,
+    /// The format compiled to, as messages name it (`MD2`, `MDL`).
+    format: &'static str,
 }
 
 impl Source {
-    /// Per mesh, per vertex: the MD2 vertex it became, given each used
-    /// vertex's MD2 vertex.
+    /// Per mesh, per vertex: the model vertex it became, given each used
+    /// vertex's model vertex.
     pub fn vertex_map(&self, md2_vertex_of_used: &[u32]) -> Vec<Vec<Option<u32>>> {
         self.remap
             .iter()
@@ -59,9 +70,13 @@ impl Source {
             .collect()
     }
 
-    /// The used vertices and triangles of `scene`.
-    pub fn new(scene: &Scene) -> Source {
-        let mut s = Source::default();
+    /// The used vertices and triangles of `scene`, compiled to `format`
+    /// (as messages name it: `MD2`, `MDL`).
+    pub fn new(scene: &Scene, format: &'static str) -> Source {
+        let mut s = Source {
+            format,
+            ..Source::default()
+        };
         for (m, mesh) in scene.meshes.iter().enumerate() {
             let n = mesh.positions.len();
             let mut remap = vec![None; n];
@@ -167,7 +182,7 @@ fn not_finite(
     source: &Source,
     positions: &[[f32; 3]],
     f: usize,
-    fp: &super::plan::FramePose,
+    fp: &plan::FramePose,
 ) -> Error {
     let u = positions
         .iter()
@@ -182,9 +197,10 @@ fn not_finite(
     Error::InvalidScene {
         path: format!("meshes[{m}] ({mesh:?}) vertex {v}"),
         message: format!(
-            "posed at {:?} in {when} (MD2 frame {f}): not a finite position, so there is nothing \
+            "posed at {:?} in {when} ({} frame {f}): not a finite position, so there is nothing \
              to quantise (a position, transform or skin that overflows)",
-            positions.get(u).copied().unwrap_or_default()
+            positions.get(u).copied().unwrap_or_default(),
+            source.format
         ),
     }
 }
@@ -230,12 +246,13 @@ fn face_normals(positions: &[[f32; 3]], indices: &[u32], out: &mut [[f32; 3]]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::md2::md2_axes;
 
     #[test]
-    fn to_quake_undoes_md2_axes() {
-        let v = [1.5, -2.0, 7.25];
-        assert_eq!(to_quake(md2_axes(v)), v);
-        assert_eq!(md2_axes(to_quake(v)), v);
+    fn to_quake_turns_y_up_into_z_up() {
+        // glTF's up (+Y) is Quake's up (+Z); glTF's +Z (towards the
+        // viewer) is Quake's +X (forward); glTF's +X is Quake's +Y (left).
+        assert_eq!(to_quake([0.0, 1.0, 0.0]), [0.0, 0.0, 1.0]);
+        assert_eq!(to_quake([0.0, 0.0, 1.0]), [1.0, 0.0, 0.0]);
+        assert_eq!(to_quake([1.0, 0.0, 0.0]), [0.0, 1.0, 0.0]);
     }
 }
