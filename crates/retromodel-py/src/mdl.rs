@@ -80,9 +80,7 @@ pub fn sync_type_number(name: &str) -> PyResult<i32> {
 
 /// The number of vertices each frame has.
 pub fn vertex_count(m: &Mdl) -> usize {
-    m.simple_frames()
-        .next()
-        .map_or_else(|| usize::try_from(m.num_vertices).unwrap_or(0), |f| f.vertices.len())
+    m.vertex_count()
 }
 
 /// Simple frame `index` (groups flattened), or `IndexError`.
@@ -95,10 +93,16 @@ pub fn frame(m: &Mdl, index: usize) -> PyResult<&SimpleFrame> {
     })
 }
 
-/// A frame's positions, `byte × scale + origin`, in Quake's axes.
+/// A frame's positions, `byte × scale + origin`, in Quake's axes (a
+/// QuakeForge 16-bit file's low bytes added as fractions of a step).
 pub fn decode_positions(m: &Mdl, f: &SimpleFrame, out: &mut [[f32; 3]]) {
     for (o, v) in out.iter_mut().zip(&f.vertices) {
         *o = m.decode_position(*v);
+    }
+    for (o, low) in out.iter_mut().zip(&f.vertices_low) {
+        for ((c, l), s) in o.iter_mut().zip(low.position).zip(m.scale) {
+            *c += f32::from(l) / 256.0 * s;
+        }
     }
 }
 

@@ -278,11 +278,16 @@ impl Model {
         Ok((x, y, z))
     }
 
-    /// MDL: `"quake"` (IDPO version 6) or `"hexen2"` (RAPO version 50).
+    /// MDL: `"quake"` (IDPO version 6), `"hexen2"` (RAPO version 50),
+    /// `"quakeforge16"` (QuakeForge's 16-bit MD16) or `"qtest"` (IDPO
+    /// version 3).
     #[getter]
     fn variant(&self) -> PyResult<&'static str> {
+        use retromodel::mdl::Variant;
         Ok(match self.mdl()?.variant {
-            retromodel::mdl::Variant::Hexen2 => "hexen2",
+            Variant::Hexen2 => "hexen2",
+            Variant::QuakeForge16 => "quakeforge16",
+            Variant::QTest => "qtest",
             _ => "quake",
         })
     }
