@@ -205,6 +205,107 @@ fn not_finite(
     }
 }
 
+/// Every frame of `plan` posed: frames × used vertices positions in
+/// Quake's axes (unscaled) and, when `with_normals`, their unit normals
+/// (else an empty vector). Pieces of the frame range are posed at once
+/// (a pose depends only on its time).
+pub(crate) fn pose_all(
+    scene: &Scene,
+    plan: &Plan,
+    source: &Source,
+    with_normals: bool,
+) -> Result<(Vec<[f32; 3]>, Vec<[f32; 3]>)> {
+    let frames = plan.frame_count();
+    let used = source.vertices.len();
+    let mut positions = vec![[0.0f32; 3]; frames * used];
+    let mut normals = vec![[0.0f32; 3]; if with_normals { frames * used } else { 0 }];
+    let mut tasks = Vec::new();
+    let (mut rest_positions, mut rest_normals) = (&mut positions[..], &mut normals[..]);
+    for range in crate::parallel::ranges(frames, crate::parallel::pieces(frames, frames * used)) {
+        let (p, p_rest) = rest_positions.split_at_mut(range.len() * used);
+        let n_len = if with_normals { range.len() * used } else { 0 };
+        let (n, n_rest) = rest_normals.split_at_mut(n_len);
+        (rest_positions, rest_normals) = (p_rest, n_rest);
+        tasks.push((range, p, n));
+    }
+    let posed = crate::parallel::map(tasks, |(range, positions, normals)| {
+        let start = range.start;
+        for_frames(scene, plan, source, with_normals, range, |f, p, n| {
+            let at = (f - start) * used;
+            positions[at..at + used].copy_from_slice(p);
+            if !n.is_empty() {
+                normals[at..at + used].copy_from_slice(n);
+            }
+        })
+    });
+    posed.into_iter().collect::<Result<()>>()?;
+    Ok((positions, normals))
+}
+
+/// How tall the points are: the span of their z over every frame (`NaN`
+/// or infinite when they hold no finite height).
+pub(crate) fn height(positions: &[[f32; 3]]) -> f32 {
+    let (lo, hi) = positions
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p[2]), hi.max(p[2]))
+        });
+    hi - lo
+}
+
+/// The bytes of every position of `frames × n` positions (frame `f` on
+/// `grids[f]`) and each frame's errors, pieces of the frame range at
+/// once.
+pub(crate) fn quantize_all(
+    positions: &[[f32; 3]],
+    n: usize,
+    grids: &[grid::FrameGrid],
+) -> (Vec<[u8; 3]>, Vec<tally::FrameErrors>) {
+    let frames = grids.len();
+    let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames, positions.len()));
+    let quantized = crate::parallel::map(pieces, |range| {
+        let positions = &positions[range.start * n..range.end * n];
+        quantize_frames(positions, n, &grids[range])
+    });
+    let mut bytes = Vec::with_capacity(positions.len());
+    let mut errors = Vec::with_capacity(frames);
+    for (b, e) in quantized {
+        bytes.extend_from_slice(&b);
+        errors.extend(e);
+    }
+    (bytes, errors)
+}
+
+/// The bytes of frames of `n` positions each (frame `f` on `grids[f]`)
+/// and each frame's errors.
+fn quantize_frames(
+    positions: &[[f32; 3]],
+    n: usize,
+    grids: &[grid::FrameGrid],
+) -> (Vec<[u8; 3]>, Vec<tally::FrameErrors>) {
+    use tally::{ErrorTally, LaneTally};
+    let mut bytes = Vec::with_capacity(positions.len());
+    let mut errors = Vec::with_capacity(grids.len());
+    if n == 0 {
+        return (
+            bytes,
+            grids.iter().map(|g| ErrorTally::new(g).finish()).collect(),
+        );
+    }
+    let mut frame_bytes = Vec::with_capacity(n);
+    for (frame, grid) in positions.chunks_exact(n).zip(grids) {
+        let mut tally = ErrorTally::new(grid);
+        let mut lanes = LaneTally::<true>::new(&tally);
+        grid::quantize_fast(grid, frame, &mut frame_bytes, |x, d, used| {
+            lanes.add(x, d, used)
+        });
+        lanes.add_to(&mut tally);
+        bytes.extend_from_slice(&frame_bytes);
+        errors.push(tally.finish());
+    }
+    (bytes, errors)
+}
+
 /// Fails when baking `frames` frames of `vertices` vertices would take
 /// more than [`MAX_SAMPLES`] positions.
 pub(crate) fn check_size(frames: usize, vertices: usize) -> Result<()> {
