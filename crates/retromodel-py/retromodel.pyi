@@ -1,6 +1,6 @@
-"""Quake II MD2 and MilkShape 3D MS3D models: read, validate, rewrite, convert.
+"""Quake MDL, Quake II MD2 and MilkShape 3D MS3D models: read, validate, rewrite, convert.
 
-``load(path_or_bytes)`` reads any supported file (MD2, MS3D, MilkShape 3D
+``load(path_or_bytes)`` reads any supported file (MDL, MD2, MS3D, MilkShape 3D
 ASCII, glTF 2.0, OBJ) into a :class:`Model`. Bad input raises
 :class:`Error` (a ``ValueError``) with the library's message, which names
 the section, the field path and the byte offset.
@@ -53,7 +53,7 @@ class Model:
 
     @property
     def format(self) -> str:
-        """``"md2"``, ``"ms3d"``, ``"ms3d_ascii"``, ``"gltf"`` or ``"obj"``."""
+        """``"mdl"``, ``"md2"``, ``"ms3d"``, ``"ms3d_ascii"``, ``"gltf"`` or ``"obj"``."""
     @property
     def name(self) -> str:
         """The file name the model was read from (or the ``name`` given to ``load``)."""
@@ -62,13 +62,39 @@ class Model:
         """The path the model was read from, or ``None`` for bytes."""
     @property
     def vertex_count(self) -> int:
-        """Vertices: an MD2's per frame, an MS3D's."""
+        """Vertices: an MDL's or MD2's per frame, an MS3D's."""
     @property
     def frame_count(self) -> int:
-        """MD2 frames (0 for other formats)."""
+        """MD2 or MDL frames (an MDL's frame groups counted frame by frame; 0 for other formats)."""
     @property
     def frame_names(self) -> List[str]:
-        """MD2 frame names, in order."""
+        """MD2 or MDL frame names, in order (an MDL's groups flattened)."""
+    def frame_list(self) -> List[Dict[str, Any]]:
+        """MDL: the entries QuakeC's ``self.frame`` selects: ``{"index", "name", "first_frame",
+        "frame_count", "intervals"}`` (a frame group's end times in seconds, else ``None``)."""
+    @property
+    def skin_count(self) -> int:
+        """MDL: skin images (an animated skin's images each count; 0 for other formats)."""
+    def skin_indices(self, index: int) -> npt.NDArray[np.uint8]:
+        """MDL skin image ``index``'s palette indices, ``(height, width)``, as stored."""
+    def skin_rgba(self, index: int, palette: Source) -> npt.NDArray[np.uint8]:
+        """MDL skin image ``index`` through ``palette`` (Quake's ``gfx/palette.lmp`` or a PCX; a path
+        or bytes), ``(height, width, 4)`` RGBA."""
+    @property
+    def flags(self) -> int:
+        """MDL: the header's effect flags, as stored."""
+    @property
+    def flag_names(self) -> List[str]:
+        """MDL: the effect flags set, by the names ``compile_mdl(flags=...)`` takes."""
+    @property
+    def sync_type(self) -> str:
+        """MDL: ``"sync"`` or ``"random"``."""
+    @property
+    def eye_position(self) -> Tuple[float, float, float]:
+        """MDL: the header's eye position."""
+    @property
+    def variant(self) -> str:
+        """MDL: ``"quake"``, ``"hexen2"``, ``"quakeforge16"`` or ``"qtest"``."""
     @property
     def joint_count(self) -> int:
         """MS3D joints (0 for other formats)."""
@@ -86,13 +112,13 @@ class Model:
     def to_bytes(self, layout: str = "original") -> bytes:
         """The model in its own format: the file's bytes (``"original"``), or MD2 sections in the ``"standard"`` order."""
     def frame_positions(self, frame: int) -> npt.NDArray[np.float32]:
-        """MD2 frame ``frame``'s positions, ``(vertices, 3)``, Quake axes (X forward, Y left, Z up)."""
+        """MD2 or MDL frame ``frame``'s positions, ``(vertices, 3)``, Quake axes (X forward, Y left, Z up)."""
     def frame_normals(self, frame: int) -> npt.NDArray[np.float32]:
-        """MD2 frame ``frame``'s normals, ``(vertices, 3)``, Quake axes."""
+        """MD2 or MDL frame ``frame``'s normals, ``(vertices, 3)``, Quake axes."""
     def all_positions(self) -> npt.NDArray[np.float32]:
-        """Every MD2 frame's positions, ``(frames, vertices, 3)``."""
+        """Every MD2 or MDL frame's positions, ``(frames, vertices, 3)``."""
     def all_normals(self) -> npt.NDArray[np.float32]:
-        """Every MD2 frame's normals, ``(frames, vertices, 3)``."""
+        """Every MD2 or MDL frame's normals, ``(frames, vertices, 3)``."""
     def skinned_positions(self, time: float) -> npt.NDArray[np.float32]:
         """MS3D positions at ``time`` seconds, skinned as MilkShape does, ``(vertices, 3)``."""
     def to_glb(self, quantize: bool = False, compress: bool = False, clips: Optional[List[str]] = None) -> bytes:
