@@ -81,6 +81,7 @@ pub mod md5;
 pub mod mdl;
 mod model;
 pub mod ms3d;
+pub mod quake;
 #[cfg(feature = "scene")]
 pub mod obj;
 #[cfg(feature = "scene")]

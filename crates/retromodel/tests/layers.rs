@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 
 /// Top-level modules of the formats (`md5` is on its way in).
-const FORMATS: &[&str] = &["md2", "ms3d", "gltf", "obj", "md5"];
+const FORMATS: &[&str] = &["md2", "ms3d", "gltf", "obj", "md5", "mdl"];
 /// The modules that know every format, and the crate-root re-exports of
 /// their items.
 const ABOVE_FORMATS: &[&str] = &[
@@ -39,7 +39,7 @@ const ABOVE_FORMATS: &[&str] = &[
 fn forbidden(top: &str) -> Option<Vec<&'static str>> {
     let mut v: Vec<&'static str> = Vec::new();
     match top {
-        "bytes" | "clip" | "texture" | "engine" | "format_kind" | "option_problem" | "name"
+        "bytes" | "clip" | "texture" | "engine" | "format_kind" | "option_problem" | "name" | "quake"
         | "parallel" | "problem" => {
             v.extend(FORMATS);
             v.extend(ABOVE_FORMATS);

@@ -25,7 +25,7 @@
 //! ```
 
 mod animation;
-mod anorms;
+use crate::quake::anorms;
 #[cfg(feature = "scene")]
 pub mod compile;
 mod decode;
@@ -38,7 +38,7 @@ mod info;
 mod lift;
 mod loaders;
 mod mesh;
-mod nearest;
+pub(crate) use crate::quake::nearest;
 mod read;
 mod repair;
 pub mod sample;
