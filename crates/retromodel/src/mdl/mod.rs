@@ -19,6 +19,12 @@
 //! assert_eq!(mdl.decode_position(v), [-10.0, 128.0, 510.0]);
 //! ```
 
+#[cfg(feature = "scene")]
+mod lift;
+
+#[cfg(feature = "scene")]
+pub use lift::{mdl_axes, MdlSceneOptions, DEFAULT_FPS, FLAG_HOLEY, MDL_KEY, VERTEX_ATTRIBUTE};
+
 /// The four bytes a Quake MDL starts with.
 pub const MAGIC_QUAKE: [u8; 4] = *b"IDPO";
 /// Quake's MDL version.
