@@ -25,6 +25,10 @@ pub enum Format {
     /// id Tech 4 MD5 (`.md5mesh`, with the `.md5anim` files beside it), as
     /// the Quake II and Quake rereleases load it.
     Md5,
+    /// Quake MDL (`IDPO` version 6) and its variants: Hexen II's (`RAPO`
+    /// version 50), QuakeForge's 16-bit (`MD16`) and QTest's (`IDPO`
+    /// version 3).
+    Mdl,
 }
 
 impl fmt::Display for Format {
@@ -36,6 +40,7 @@ impl fmt::Display for Format {
             Format::Obj => "OBJ",
             Format::Ms3dAscii => "MilkShape 3D ASCII",
             Format::Md5 => "MD5",
+            Format::Mdl => "MDL",
         })
     }
 }
@@ -49,6 +54,7 @@ impl Format {
         Format::Obj,
         Format::Ms3dAscii,
         Format::Md5,
+        Format::Mdl,
     ];
 
     /// The usual file extensions, lower case, without the dot.
@@ -60,6 +66,7 @@ impl Format {
             Format::Obj => &["obj"],
             Format::Ms3dAscii => &["txt"],
             Format::Md5 => &["md5mesh"],
+            Format::Mdl => &["mdl"],
         }
     }
 

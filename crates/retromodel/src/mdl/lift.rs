@@ -148,6 +148,8 @@ fn corners(model: &Mdl, vertex_count: usize) -> Corners {
 
 /// One simple frame's positions and normals for each scene vertex, in
 /// the scene's axes (a vertex the frame lacks: the origin, zero normal).
+/// A QuakeForge 16-bit frame adds its low bytes: `low × scale / 256`, as
+/// FTE's `Q1MDL_LoadPoseQF16` (`engine/common/com_mesh.c`) does.
 fn frame_vertices(
     model: &Mdl,
     frame: &super::SimpleFrame,
@@ -156,10 +158,15 @@ fn frame_vertices(
     source
         .iter()
         .map(|&v| match frame.vertices.get(v as usize) {
-            Some(p) => (
-                mdl_axes(model.decode_position(*p)),
-                mdl_axes(normal(p.normal_index)),
-            ),
+            Some(p) => {
+                let mut pos = model.decode_position(*p);
+                if let Some(low) = frame.vertices_low.get(v as usize) {
+                    for i in 0..3 {
+                        pos[i] += f32::from(low.position[i]) * (model.scale[i] / 256.0);
+                    }
+                }
+                (mdl_axes(pos), mdl_axes(normal(p.normal_index)))
+            }
             None => ([0.0; 3], [0.0; 3]),
         })
         .unzip()
@@ -498,7 +505,12 @@ fn mdl_record(model: &Mdl, c: &Corners, skins: &SkinTextures, palette: bool) -> 
         .collect();
     let faces_front: Vec<i32> = model.triangles.iter().map(|t| t.faces_front).collect();
     let mut record = json!({
-        "variant": match model.variant { Variant::Hexen2 => "hexen2", _ => "quake" },
+        "variant": match model.variant {
+            Variant::Hexen2 => "hexen2",
+            Variant::QuakeForge16 => "quakeforge16",
+            Variant::QTest => "qtest",
+            _ => "quake",
+        },
         "version": model.version,
         "scale": model.scale,
         "origin": model.origin,

@@ -21,9 +21,16 @@
 
 #[cfg(feature = "scene")]
 mod lift;
+mod read;
+mod repair;
+mod validate;
+mod write;
 
 #[cfg(feature = "scene")]
 pub use lift::{mdl_axes, MdlSceneOptions, DEFAULT_FPS, FLAG_HOLEY, MDL_KEY, VERTEX_ATTRIBUTE};
+pub use repair::RepairReport;
+pub use validate::MAX_SKIN_HEIGHT;
+pub use write::Layout;
 
 /// The four bytes a Quake MDL starts with.
 pub const MAGIC_QUAKE: [u8; 4] = *b"IDPO";
@@ -33,6 +40,14 @@ pub const VERSION_QUAKE: i32 = 6;
 pub const MAGIC_HEXEN2: [u8; 4] = *b"RAPO";
 /// Hexen II's MDL version (`ALIAS_NEWVERSION` in its `genmodel.h`).
 pub const VERSION_HEXEN2: i32 = 50;
+/// The four bytes a QuakeForge 16-bit MDL starts with (FTE
+/// `engine/common/com_mesh.c`, `Mod_LoadQ1Model`: `sixteenbit`).
+pub const MAGIC_QUAKEFORGE16: [u8; 4] = *b"MD16";
+/// QTest's MDL version (`QTESTALIAS_VERSION` in FTE's
+/// `engine/client/modelgen.h`).
+pub const VERSION_QTEST: i32 = 3;
+/// Size of the QTest header in bytes (Quake's without `flags` and `size`).
+pub const HEADER_SIZE_QTEST: usize = 76;
 /// Size of the Quake header in bytes (Hexen II's adds one `i32`).
 pub const HEADER_SIZE_QUAKE: usize = 84;
 /// Size of the Hexen II header in bytes.
@@ -57,6 +72,64 @@ pub enum Variant {
     /// the header, and triangles that index vertices and texture
     /// coordinates separately (16-bit indices).
     Hexen2,
+    /// QuakeForge's 16-bit MDL (`MD16` version 6), read by FTE
+    /// (`engine/common/com_mesh.c`, `Mod_LoadQ1Model` and
+    /// `Q1MDL_LoadPoseQF16`): a Quake file whose every frame's vertices are
+    /// followed by a second set holding the low 8 bits of each coordinate
+    /// ([`SimpleFrame::vertices_low`]).
+    QuakeForge16,
+    /// The October 1996 QTest's MDL (`IDPO` version 3), read by FTE
+    /// (`engine/common/com_mesh.c`, `Mod_LoadQ1Model`, `qtest`): a 76-byte
+    /// header without `flags` and `size`, and frames without names.
+    QTest,
+}
+
+impl Variant {
+    /// The four bytes a file of this variant starts with.
+    pub fn magic(self) -> [u8; 4] {
+        match self {
+            Variant::Quake | Variant::QTest => MAGIC_QUAKE,
+            Variant::Hexen2 => MAGIC_HEXEN2,
+            Variant::QuakeForge16 => MAGIC_QUAKEFORGE16,
+        }
+    }
+
+    /// The version word a file of this variant holds.
+    pub fn version(self) -> i32 {
+        match self {
+            Variant::Quake | Variant::QuakeForge16 => VERSION_QUAKE,
+            Variant::Hexen2 => VERSION_HEXEN2,
+            Variant::QTest => VERSION_QTEST,
+        }
+    }
+
+    /// The size of this variant's header in bytes.
+    pub fn header_size(self) -> usize {
+        match self {
+            Variant::Quake | Variant::QuakeForge16 => HEADER_SIZE_QUAKE,
+            Variant::Hexen2 => HEADER_SIZE_HEXEN2,
+            Variant::QTest => HEADER_SIZE_QTEST,
+        }
+    }
+
+    /// The size of a simple frame's header (bounding box and name; QTest's
+    /// frames have no name).
+    pub fn frame_header_size(self) -> usize {
+        match self {
+            Variant::QTest => 8,
+            _ => 24,
+        }
+    }
+
+    /// A short name: `Quake`, `Hexen II`, `QuakeForge 16-bit`, `QTest`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Variant::Quake => "Quake",
+            Variant::Hexen2 => "Hexen II",
+            Variant::QuakeForge16 => "QuakeForge 16-bit",
+            Variant::QTest => "QTest",
+        }
+    }
 }
 
 /// A 16-byte frame name as stored. Bytes after the NUL (stale data from
@@ -117,6 +190,12 @@ pub struct SimpleFrame {
     pub name: FrameName,
     /// One packed vertex per model vertex.
     pub vertices: Vec<TriVertex>,
+    /// QuakeForge 16-bit files only ([`Variant::QuakeForge16`]): one more
+    /// packed vertex per model vertex, whose position bytes are the low 8
+    /// bits of each coordinate (position = `(high + low / 256) × scale +
+    /// origin`) and whose normal byte is kept as stored. Empty for every
+    /// other variant.
+    pub vertices_low: Vec<TriVertex>,
 }
 
 /// A frame group: frames the engine plays by itself at the given
