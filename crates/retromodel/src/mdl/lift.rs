@@ -472,7 +472,7 @@ fn mdl_record(model: &Mdl, c: &Corners, skins: &SkinTextures, palette: bool) -> 
     let mut names = Vec::new();
     let mut boxes = Vec::new();
     for f in model.simple_frames() {
-        names.extend_from_slice(f.name.as_bytes());
+        names.extend_from_slice(&f.name.0);
         for b in [f.bbox_min, f.bbox_max] {
             boxes.extend_from_slice(&b.position);
             boxes.push(b.normal_index);
