@@ -335,6 +335,8 @@ pub enum ToArg {
     /// The Quake II rerelease's MD5 (.md5mesh, .md5anim, .md5scale), from
     /// a model with joints, on the frames an MD2 would have.
     Md5mesh,
+    /// Quake MDL (an MDL is rewritten).
+    Mdl,
 }
 
 impl ToArg {
@@ -347,6 +349,7 @@ impl ToArg {
             ToArg::Ms3d => OutputFormat::Ms3d,
             ToArg::Txt => OutputFormat::Ms3dAscii,
             ToArg::Md5mesh => OutputFormat::Md5,
+            ToArg::Mdl => OutputFormat::Mdl,
         }
     }
 }

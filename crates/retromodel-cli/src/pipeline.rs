@@ -150,6 +150,13 @@ pub fn convert_file(
             }
         ));
     }
+    if let Some(r) = conversion.mdl_repair_report().filter(|r| !r.is_empty()) {
+        lines.push(format!(
+            "{}: repaired: {}",
+            input.display(),
+            mdl_repair_words(r)
+        ));
+    }
     lines.extend(conversion.warnings().iter().map(|w| warning_line(input, w)));
     if let Some(report) = conversion.compile_report() {
         if job.json {
@@ -188,4 +195,35 @@ fn in_context(err: Error, input: &Path, out: &Path) -> anyhow::Error {
         Error::Unconvertible { .. } => anyhow::Error::new(err).context(out.display().to_string()),
         _ => anyhow::Error::new(err).context(input.display().to_string()),
     }
+}
+
+/// What an MDL repair changed, in words.
+fn mdl_repair_words(r: &retromodel::mdl::RepairReport) -> String {
+    let mut parts = Vec::new();
+    let mut count = |n: usize, what: &str| {
+        if n > 0 {
+            parts.push(format!("{what} {n}"));
+        }
+    };
+    count(r.dropped_triangles, "dropped triangles:");
+    count(r.fixed_normals, "fixed normals:");
+    count(r.fixed_bounding_boxes, "fixed bounding boxes:");
+    count(r.fixed_counts, "fixed header counts:");
+    count(r.fixed_intervals, "fixed intervals:");
+    if let Some((old, new)) = r.fixed_radius {
+        parts.push(format!("bounding radius {old} -> {new}"));
+    }
+    if !r.dropped_frames.is_empty() {
+        parts.push(format!(
+            "dropped empty frame groups at frames {:?}",
+            r.dropped_frames
+        ));
+    }
+    if !r.dropped_skins.is_empty() {
+        parts.push(format!(
+            "dropped empty skin groups at skins {:?}",
+            r.dropped_skins
+        ));
+    }
+    parts.join(", ")
 }

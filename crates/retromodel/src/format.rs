@@ -14,7 +14,6 @@ pub use crate::format_kind::Format;
 const NEAR_MISSES: &[(&[u8], &str)] = &[
     (b"IDP3", "a Quake III MD3 model"),
     (b"IDPX", "a Kingpin MDX model"),
-    (b"IDPO", "a Quake MDL model"),
     (b"IDPC", "a Return to Castle Wolfenstein MDC model"),
     (b"MDSW", "a Return to Castle Wolfenstein MDS model"),
     (b"IDST", "a Half-Life MDL model"),
@@ -50,8 +49,10 @@ impl Format {
     /// use retromodel::{Error, Format};
     /// assert_eq!(Format::detect(b"IDP2\x08\0\0\0....").unwrap(), Format::Md2);
     /// let err = Format::detect(b"IDP3\x0f\0\0\0").unwrap_err();
-    /// assert_eq!(err.to_string(), "this is a Quake III MD3 model (starts with \"IDP3\"), which retromodel does not read (it reads MD2, MS3D, MD5, MilkShape 3D ASCII, glTF and OBJ)");
+    /// assert_eq!(err.to_string(), "this is a Quake III MD3 model (starts with \"IDP3\"), which retromodel does not read (it reads MD2, MDL, MS3D, MD5, MilkShape 3D ASCII, glTF and OBJ)");
     /// assert_eq!(Format::detect(b"glTF\x02\0\0\0").unwrap(), Format::Gltf);
+    /// assert_eq!(Format::detect(b"IDPO\x06\0\0\0").unwrap(), Format::Mdl);
+    /// assert_eq!(Format::detect(b"RAPO\x32\0\0\0").unwrap(), Format::Mdl);
     /// assert!(matches!(Format::detect(b"hello"), Err(Error::UnknownFormat { .. })));
     /// ```
     pub fn detect(bytes: &[u8]) -> Result<Format> {
@@ -68,6 +69,18 @@ impl Format {
                 // Other versions: the MD2 reader says which it supports.
                 _ => Ok(Format::Md2),
             };
+        }
+        // Quake's and QTest's `IDPO`, Hexen II's `RAPO`, QuakeForge's `MD16`:
+        // the MDL reader says which versions it takes.
+        if [
+            crate::mdl::MAGIC_QUAKE,
+            crate::mdl::MAGIC_HEXEN2,
+            crate::mdl::MAGIC_QUAKEFORGE16,
+        ]
+        .iter()
+        .any(|m| bytes.starts_with(m))
+        {
+            return Ok(Format::Mdl);
         }
         if bytes.starts_with(&crate::ms3d::MAGIC) {
             return Ok(Format::Ms3d);

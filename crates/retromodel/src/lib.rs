@@ -84,6 +84,7 @@ pub mod mdl;
 mod model;
 pub mod ms3d;
 mod normals;
+pub mod quake;
 #[cfg(feature = "scene")]
 pub mod obj;
 #[cfg(feature = "scene")]

@@ -234,7 +234,7 @@ impl OptionProblem {
                 format!("{list} {apply} to glTF output (.glb, .gltf)")
             }
             OptionProblem::RepairNeedsMd2Rewrite => {
-                format!("{list} {apply} to MD2 output of MD2 models (not recompiled)")
+                format!("{list} {apply} to MD2 output of MD2 models (not recompiled) and MDL output of MDL models")
             }
             OptionProblem::SkinNotUsed => {
                 format!("{list} {apply} to glTF and OBJ output, and to compiled .md2 output")

@@ -83,6 +83,7 @@ pub struct Conversion {
     repair: Option<RepairReport>,
     report: Option<CompileReport>,
     ms3d_report: Option<Ms3dCompileReport>,
+    mdl_repair: Option<crate::mdl::RepairReport>,
 }
 
 /// Something a conversion passed over or had to change; it went on.
@@ -278,6 +279,7 @@ impl<'a> Converter<'a> {
             repair: None,
             report: None,
             ms3d_report: None,
+            mdl_repair: None,
         })
     }
 
@@ -452,6 +454,7 @@ impl<'a> Converter<'a> {
             repair: None,
             report: Some(compiled.report),
             ms3d_report: None,
+            mdl_repair: None,
         })
     }
 
@@ -473,6 +476,7 @@ impl<'a> Converter<'a> {
             repair: None,
             report: None,
             ms3d_report: None,
+            mdl_repair: None,
         })
     }
 
@@ -490,7 +494,16 @@ impl<'a> Converter<'a> {
                     .map(Warning::Milkshape),
             );
         };
+        let mut mdl_repair = None;
         let (bytes, repair) = match model {
+            Model::Mdl(mut m) if format == OutputFormat::Mdl => {
+                mdl_repair = options.repair.then(|| m.repair());
+                let layout = match options.layout {
+                    crate::md2::Layout::Original => crate::mdl::Layout::Original,
+                    crate::md2::Layout::Standard => crate::mdl::Layout::Standard,
+                };
+                (m.to_bytes_with(layout)?, None)
+            }
             Model::Md2(mut m) if format == OutputFormat::Md2 => {
                 let repair = options.repair.then(|| m.repair());
                 (m.to_bytes_with(options.layout)?, repair)
@@ -522,6 +535,7 @@ impl<'a> Converter<'a> {
             repair,
             report: None,
             ms3d_report: None,
+            mdl_repair,
         })
     }
 
@@ -583,6 +597,7 @@ fn compile_ms3d(
         repair: None,
         report: None,
         ms3d_report: Some(compiled.report),
+        mdl_repair: None,
     })
 }
 
@@ -675,6 +690,11 @@ impl Conversion {
     /// animation.
     pub fn ms3d_compile_report(&self) -> Option<&Ms3dCompileReport> {
         self.ms3d_report.as_ref()
+    }
+
+    /// What `ConvertOptions::repair` repaired (MDL to MDL), if asked.
+    pub fn mdl_repair_report(&self) -> Option<&crate::mdl::RepairReport> {
+        self.mdl_repair.as_ref()
     }
 
     /// What `ConvertOptions::repair` repaired (MD2 to MD2), if asked.

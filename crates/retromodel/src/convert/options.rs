@@ -31,6 +31,9 @@ pub enum OutputFormat {
     /// compiled by [`md5::compile`](crate::md5::compile) on the frames the
     /// MD2 compile would make.
     Md5,
+    /// Quake MDL (`.mdl`): an MDL model rewritten (laid out and repaired
+    /// as asked); other inputs are not compiled to MDL yet.
+    Mdl,
 }
 
 impl OutputFormat {
@@ -43,6 +46,7 @@ impl OutputFormat {
         OutputFormat::Obj,
         OutputFormat::Ms3dAscii,
         OutputFormat::Md5,
+        OutputFormat::Mdl,
     ];
 
     /// The format a file extension (any case, without the dot) stands for.
@@ -70,6 +74,7 @@ impl OutputFormat {
             OutputFormat::Obj => "obj",
             OutputFormat::Ms3dAscii => "txt",
             OutputFormat::Md5 => "md5mesh",
+            OutputFormat::Mdl => "mdl",
         }
     }
 
@@ -284,7 +289,8 @@ impl ConvertOptions {
         if (self.quantize || self.compress) && !format.is_gltf() {
             return invalid(OptionProblem::QuantizeNeedsGltfOutput);
         }
-        let rewrite = md2_out && matches!(model, Model::Md2(_)) && self.compile.is_none();
+        let rewrite = md2_out && matches!(model, Model::Md2(_)) && self.compile.is_none()
+            || format == OutputFormat::Mdl && matches!(model, Model::Mdl(_));
         if (self.repair || self.layout != Layout::Standard) && !rewrite {
             return invalid(OptionProblem::RepairNeedsMd2Rewrite);
         }

@@ -19,10 +19,19 @@
 //! assert_eq!(mdl.decode_position(v), [-10.0, 128.0, 510.0]);
 //! ```
 
+mod info;
+#[cfg(feature = "scene")]
+mod lift;
 mod read;
+mod repair;
 mod validate;
 mod write;
 
+#[cfg(feature = "scene")]
+pub use lift::{mdl_axes, MdlSceneOptions, DEFAULT_FPS, FLAG_HOLEY, MDL_KEY, VERTEX_ATTRIBUTE};
+pub use info::{flag_names, GroupInfo, Info, SkinInfo};
+pub use repair::RepairReport;
+pub use validate::MAX_SKIN_HEIGHT;
 pub use write::Layout;
 
 /// The four bytes a Quake MDL starts with.
@@ -307,6 +316,10 @@ pub mod flags {
     pub const TRACER2: i32 = 64;
     /// Leaves a purple tracer (the vore's ball).
     pub const TRACER3: i32 = 128;
+    /// Palette index 255 is transparent (QuakeSpasm's `MF_HOLEY`,
+    /// `Quake/gl_model.h`, from MarkV and QSS; Hexen II's `EF_HOLEY`
+    /// has the same bit).
+    pub const HOLEY: i32 = 1 << 14;
 }
 
 impl Mdl {

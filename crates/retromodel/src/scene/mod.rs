@@ -217,8 +217,14 @@ pub struct Material {
     pub alpha_texture: Option<usize>,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
-    /// Emissive colour, linear RGB.
+    /// Emissive colour, linear RGB; with an
+    /// [`emissive_texture`](Self::emissive_texture) it multiplies the
+    /// texture (glTF's `emissiveFactor`).
     pub emissive: [f32; 3],
+    /// Index into [`Scene::textures`] of an emissive map: the light the
+    /// surface gives off whatever the lighting (a Quake skin's fullbright
+    /// texels, black elsewhere). glTF's `emissiveTexture`.
+    pub emissive_texture: Option<usize>,
     /// Metalness, 0–1.
     pub metallic: f32,
     /// Roughness, 0–1.
@@ -239,6 +245,7 @@ impl Default for Material {
             alpha_texture: None,
             alpha_mode: AlphaMode::Opaque,
             emissive: [0.0; 3],
+            emissive_texture: None,
             metallic: 0.0,
             roughness: 1.0,
             double_sided: false,
