@@ -319,6 +319,58 @@ fn axis_grid(values: &[f32]) -> (f32, f32) {
     (best.1, lo)
 }
 
+/// The grid of one axis for one grid over a whole model (MDL): the
+/// candidates of [`axis_grid`] (`translate = lo`, `scale = extent / k`,
+/// `k` in 240..=255) and, besides, the *centred* grids `scale = extent /
+/// (k + 1)`, `translate = lo + scale / 2`, whose 256 bytes cover
+/// `[lo − scale/2, hi + scale/2]`: for `k = 255` its largest error is at
+/// most `extent / 512`, below the bounding-box grid's `extent / 510`.
+/// The candidate with the smallest largest error over `values` wins (the
+/// bounding-box grids on ties). `(scale, translate)`.
+fn axis_grid_centred(values: &[f32]) -> (f32, f32) {
+    let (scale, translate) = axis_grid(values);
+    if scale <= 0.0 || !scale.is_finite() {
+        return (scale, translate);
+    }
+    let kept: Vec<f32> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    let (lo, hi) = kept
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| {
+            (lo.min(v), hi.max(v))
+        });
+    let extent = hi - lo;
+    let mut best = (
+        largest_error(&kept, scale, translate, f32::INFINITY),
+        scale,
+        translate,
+    );
+    for k in DIVISIONS.rev() {
+        let s = extent / (k + 1) as f32;
+        let t = lo + s / 2.0;
+        if !(s > 0.0 && s.is_finite() && t.is_finite()) {
+            continue;
+        }
+        let worst = largest_error(&kept, s, t, best.0);
+        if worst < best.0 {
+            best = (worst, s, t);
+        }
+    }
+    (best.1, best.2)
+}
+
+/// The grid of every point of a whole model (one grid for all frames, as
+/// an MDL has): per axis the best of the bounding-box and centred grids
+/// ([`axis_grid_centred`]).
+pub(crate) fn model_grid_of(positions: &[[f32; 3]]) -> FrameGrid {
+    let mut scale = [0.0; 3];
+    let mut translate = [0.0; 3];
+    for k in 0..3 {
+        let values: Vec<f32> = positions.iter().map(|p| p[k]).collect();
+        (scale[k], translate[k]) = axis_grid_centred(&values);
+    }
+    FrameGrid { scale, translate }
+}
+
 /// The largest error of [`quantize_axis`] over `values` (finite) on the
 /// grid `(scale, translate)` (`scale` positive and finite), or some error
 /// of at least `bound` as soon as one is found.
@@ -615,5 +667,35 @@ mod tests {
             }
         }
         assert!(g.scale[0] > 10.0 / 255.0);
+    }
+
+    #[test]
+    fn the_centred_model_grid_is_never_worse_and_beats_the_box_on_dense_points() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let points: Vec<[f32; 3]> = (0..5000)
+            .map(|_| [rng.next() * 100.0, rng.next() * 3.0 - 50.0, rng.next()])
+            .collect();
+        let boxed = grid_of(points.iter());
+        let centred = model_grid_of(&points);
+        for k in 0..3 {
+            let values: Vec<f32> = points.iter().map(|p| p[k]).collect();
+            let e_box = largest_error(&values, boxed.scale[k], boxed.translate[k], f32::INFINITY);
+            let e_c = largest_error(
+                &values,
+                centred.scale[k],
+                centred.translate[k],
+                f32::INFINITY,
+            );
+            assert!(e_c <= e_box, "axis {k}: {e_c} > {e_box}");
+            // Dense random values: the centred grid's bound, extent / 512.
+            let (lo, hi) = values
+                .iter()
+                .fold((f32::MAX, f32::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+            assert!(e_c <= (hi - lo) / 512.0 * 1.001, "axis {k}: {e_c}");
+            assert!(
+                e_box > (hi - lo) / 512.0 * 1.001,
+                "axis {k}: the box was as good"
+            );
+        }
     }
 }

@@ -48,6 +48,8 @@ pub(crate) struct Source {
     pub triangles: Vec<[u32; 3]>,
     /// Per triangle: the mesh's material.
     pub materials: Vec<Option<usize>>,
+    /// Per triangle: its mesh and its index among the mesh's triangles.
+    pub origins: Vec<(usize, usize)>,
     /// Triangles left out for indices out of range.
     pub dropped: usize,
     /// Per mesh: the used-vertex index of each of its vertices.
@@ -80,7 +82,7 @@ impl Source {
         for (m, mesh) in scene.meshes.iter().enumerate() {
             let n = mesh.positions.len();
             let mut remap = vec![None; n];
-            for t in mesh.indices.chunks_exact(3) {
+            for (k, t) in mesh.indices.chunks_exact(3).enumerate() {
                 if t.iter().any(|&i| i as usize >= n) {
                     s.dropped += 1;
                     continue;
@@ -96,6 +98,7 @@ impl Source {
                 }
                 s.triangles.push(tri);
                 s.materials.push(mesh.material);
+                s.origins.push((m, k));
             }
             s.remap.push(remap);
         }

@@ -19,6 +19,8 @@
 //! assert_eq!(mdl.decode_position(v), [-10.0, 128.0, 510.0]);
 //! ```
 
+#[cfg(all(feature = "scene", feature = "textures"))]
+pub mod compile;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;
