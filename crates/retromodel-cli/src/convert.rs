@@ -414,7 +414,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 /// The engine `--engine` names, or an error listing them.
 pub fn engine(name: &str) -> Result<Engine> {
     Engine::from_name(name).with_context(|| {
-        format!("--engine {name}: unknown (known: quake2, yquake2, q2pro, kmquake2, ufoai; for validate also milkshape and quake2-rerelease)")
+        let known: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
+        format!(
+            "--engine {name}: unknown (known: {}; for validate also milkshape and quake2-rerelease)",
+            known.join(", ")
+        )
     })
 }
 

@@ -98,6 +98,7 @@ pub mod scene;
 #[cfg(any(feature = "textures", feature = "scene"))]
 pub mod texture;
 
+pub use engine::{Engine, EngineFormat};
 pub use error::{Error, Result};
 pub use format::Format;
 #[cfg(feature = "scene")]

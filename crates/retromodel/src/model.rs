@@ -157,19 +157,29 @@ impl Model {
     }
 
     /// Every problem in the model as `engine` sees it: for an MD2, whether
-    /// it loads in that engine ([`Md2::validate_for`]); any other format is
-    /// one error saying engines load MD2 files.
+    /// it loads in that engine ([`Md2::validate_for`], which says so when
+    /// the engine loads no MD2); any other format is one error naming what
+    /// the engine loads.
     pub fn validate_for(&self, engine: crate::md2::Engine) -> Vec<Problem> {
         match self {
             Model::Md2(m) => m.validate_for(engine),
             other => vec![Problem {
                 severity: crate::problem::Severity::Error,
                 path: "format".to_string(),
-                message: format!(
-                    "{} is not MD2: {} loads MD2 models (convert it to .md2 first)",
-                    other.format(),
-                    engine.title()
-                ),
+                message: if crate::Engine::MD2.contains(&engine) {
+                    format!(
+                        "{} is not MD2: {} loads MD2 models (convert it to .md2 first)",
+                        other.format(),
+                        engine.title()
+                    )
+                } else {
+                    format!(
+                        "{} models are not checked against {} here (it loads {})",
+                        other.format(),
+                        engine.title(),
+                        engine.formats_list()
+                    )
+                },
                 offset: None,
             }],
         }

@@ -21,11 +21,13 @@
 
 #[cfg(all(feature = "scene", feature = "textures"))]
 pub mod compile;
+mod engine;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;
 mod read;
 mod repair;
+pub mod rerelease;
 mod validate;
 mod write;
 
@@ -35,6 +37,8 @@ pub use info::{flag_names, GroupInfo, Info, SkinInfo};
 pub use repair::RepairReport;
 pub use validate::MAX_SKIN_HEIGHT;
 pub use write::Layout;
+
+pub use engine::{Engine, Limit, MdlEngineLimits, Over};
 
 /// The four bytes a Quake MDL starts with.
 pub const MAGIC_QUAKE: [u8; 4] = *b"IDPO";

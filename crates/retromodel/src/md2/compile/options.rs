@@ -230,5 +230,16 @@ pub(super) fn check_options(options: &CompileOptions) -> Result<()> {
     if !(options.fps.is_finite() && options.fps > 0.0) {
         return bad(format!("fps {} is not a positive number", options.fps));
     }
+    // An MD2 is compiled to the limits of a profiled MD2 loader.
+    let engine = options.engine;
+    if !engine.loads(crate::EngineFormat::Md2) {
+        return bad(engine.does_not_load(crate::EngineFormat::Md2));
+    }
+    if engine.md2_limits().is_none() {
+        return bad(format!(
+            "{} loads MD2 files, but its MD2 limits are not known here: compile for a Quake II engine",
+            engine.sentence_title()
+        ));
+    }
     Ok(())
 }
