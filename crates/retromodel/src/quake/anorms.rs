@@ -1,11 +1,8 @@
-//! The 162 unit normals that Quake's MDL and Quake II's MD2 vertices index
-//! (the same table in both games), shared below both formats.
+//! The 162 unit normals that MD2 vertices index.
 //!
 //! The values are those of Quake II's `anorms.h` (the vertices of a
 //! subdivided icosahedron), given to six decimals as in every copy of the
 //! table.
-
-pub(crate) mod nearest;
 
 /// How many normals the table holds; a valid normal index is below this.
 pub const NORMAL_COUNT: usize = 162;
@@ -34,7 +31,7 @@ pub fn nearest_normal_index(n: [f32; 3]) -> u8 {
     // A cube map of candidates gives the same answer with a handful of
     // dot products instead of 162 (see `nearest.rs`); directions it cannot
     // place (zero, not finite) take the full scan.
-    if let Some(i) = nearest::nearest(n) {
+    if let Some(i) = super::nearest::nearest(n) {
         return i;
     }
     let mut best = 0usize;
