@@ -81,13 +81,13 @@ pub mod md5;
 pub mod mdl;
 mod model;
 pub mod ms3d;
-pub mod quake;
 #[cfg(feature = "scene")]
 pub mod obj;
 #[cfg(feature = "scene")]
 mod option_problem;
 mod parallel;
 mod problem;
+pub mod quake;
 #[cfg(feature = "render")]
 pub mod render;
 #[cfg(feature = "scene")]
