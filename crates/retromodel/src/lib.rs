@@ -84,13 +84,13 @@ pub mod mdl;
 mod model;
 pub mod ms3d;
 mod normals;
-pub mod quake;
 #[cfg(feature = "scene")]
 pub mod obj;
 #[cfg(feature = "scene")]
 mod option_problem;
 mod parallel;
 mod problem;
+pub mod quake;
 #[cfg(feature = "render")]
 pub mod render;
 #[cfg(feature = "scene")]

@@ -43,8 +43,8 @@ const ABOVE_FORMATS: &[&str] = &[
 fn forbidden(top: &str) -> Option<Vec<&'static str>> {
     let mut v: Vec<&'static str> = Vec::new();
     match top {
-        "bytes" | "clip" | "texture" | "engine" | "format_kind" | "option_problem" | "name" | "quake"
-        | "parallel" | "problem" => {
+        "bytes" | "clip" | "texture" | "engine" | "format_kind" | "option_problem" | "name"
+        | "quake" | "parallel" | "problem" => {
             v.extend(FORMATS);
             v.extend(ABOVE_FORMATS);
             v.extend(["scene", "render", "advice"]);

@@ -48,7 +48,11 @@ fn parse(b: &[u8]) -> Raw {
     assert_eq!(&b[..4], b"IDPO");
     let scale = [f32_at(b, 8), f32_at(b, 12), f32_at(b, 16)];
     let origin = [f32_at(b, 20), f32_at(b, 24), f32_at(b, 28)];
-    let (skins, w, h) = (i32_at(b, 48), i32_at(b, 52) as usize, i32_at(b, 56) as usize);
+    let (skins, w, h) = (
+        i32_at(b, 48),
+        i32_at(b, 52) as usize,
+        i32_at(b, 56) as usize,
+    );
     let (nv, nt, nf) = (
         i32_at(b, 60) as usize,
         i32_at(b, 64) as usize,
@@ -151,8 +155,7 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
         for (k, target) in mesh.morph_targets.iter().enumerate() {
             for (i, &src) in source.iter().enumerate() {
                 let v = raw.frames[k][src];
-                let q: [f32; 3] =
-                    [0, 1, 2].map(|a| f32::from(v[a]) * raw.scale[a] + raw.origin[a]);
+                let q: [f32; 3] = [0, 1, 2].map(|a| f32::from(v[a]) * raw.scale[a] + raw.origin[a]);
                 let want = [q[1], q[2], q[0]];
                 let got = [0, 1, 2].map(|a| mesh.positions[i][a] + target.positions[i][a]);
                 for a in 0..3 {
@@ -165,16 +168,27 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
         }
         // Skin texels: palette.lmp's triple of the stored index.
         let skin = pixels(&scene.textures[0].image);
-        assert_eq!((skin.width() as usize, skin.height() as usize), (raw.w, raw.h));
+        assert_eq!(
+            (skin.width() as usize, skin.height() as usize),
+            (raw.w, raw.h)
+        );
         for (p, &index) in raw.skin0.iter().enumerate() {
             let (x, y) = ((p % raw.w) as u32, (p / raw.w) as u32);
             let rgb = &pal_bytes[3 * usize::from(index)..3 * usize::from(index) + 3];
-            assert_eq!(&skin.pixel(x, y).unwrap()[..3], rgb, "{name}: texel {x},{y}");
+            assert_eq!(
+                &skin.pixel(x, y).unwrap()[..3],
+                rgb,
+                "{name}: texel {x},{y}"
+            );
         }
         // Fullbright texels (224..=255) are the emissive map, black elsewhere.
         let has_fullbright = raw.skin0.iter().any(|&i| i >= 224);
         let material = &scene.materials[0];
-        assert_eq!(material.emissive_texture.is_some(), has_fullbright, "{name}");
+        assert_eq!(
+            material.emissive_texture.is_some(),
+            has_fullbright,
+            "{name}"
+        );
         if let Some(e) = material.emissive_texture {
             let glow = pixels(&scene.textures[e].image);
             for (p, &index) in raw.skin0.iter().enumerate() {
@@ -184,7 +198,11 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
                 } else {
                     &[0, 0, 0]
                 };
-                assert_eq!(&glow.pixel(x, y).unwrap()[..3], want, "{name}: glow {x},{y}");
+                assert_eq!(
+                    &glow.pixel(x, y).unwrap()[..3],
+                    want,
+                    "{name}: glow {x},{y}"
+                );
             }
             checked.2 += 1;
         }

@@ -183,7 +183,10 @@ fn mdl_mesh(model: &Mdl, name: &str, c: &Corners, extras: Value) -> Mesh {
         .collect();
     let (positions, mut normals) = match model.simple_frames().next() {
         Some(f) => frame_vertices(model, f, &c.source),
-        None => (vec![[0.0; 3]; c.source.len()], vec![[0.0; 3]; c.source.len()]),
+        None => (
+            vec![[0.0; 3]; c.source.len()],
+            vec![[0.0; 3]; c.source.len()],
+        ),
     };
     repair_normals(&positions, &indices, &mut normals);
     let sub = |a: [f32; 3], b: &[f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -194,8 +197,16 @@ fn mdl_mesh(model: &Mdl, name: &str, c: &Corners, extras: Value) -> Mesh {
             repair_normals(&p, &indices, &mut n);
             MorphTarget {
                 name: f.name.to_string_lossy(),
-                positions: p.into_iter().zip(&positions).map(|(a, b)| sub(a, b)).collect(),
-                normals: n.into_iter().zip(&normals).map(|(a, b)| sub(a, b)).collect(),
+                positions: p
+                    .into_iter()
+                    .zip(&positions)
+                    .map(|(a, b)| sub(a, b))
+                    .collect(),
+                normals: n
+                    .into_iter()
+                    .zip(&normals)
+                    .map(|(a, b)| sub(a, b))
+                    .collect(),
             }
         })
         .collect();
@@ -297,8 +308,11 @@ fn mdl_animations(model: &Mdl, targets: usize, options: &MdlSceneOptions) -> Vec
                 if n == 0 {
                     continue;
                 }
-                let names: Vec<String> =
-                    group.frames.iter().map(|f| f.name.to_string_lossy()).collect();
+                let names: Vec<String> = group
+                    .frames
+                    .iter()
+                    .map(|f| f.name.to_string_lossy())
+                    .collect();
                 let name = animations_from_runs(names.iter().map(String::as_str))
                     .into_iter()
                     .next()

@@ -31,9 +31,9 @@ pub mod rerelease;
 mod validate;
 mod write;
 
+pub use info::{flag_names, GroupInfo, Info, SkinInfo};
 #[cfg(feature = "scene")]
 pub use lift::{mdl_axes, MdlSceneOptions, DEFAULT_FPS, FLAG_HOLEY, MDL_KEY, VERTEX_ATTRIBUTE};
-pub use info::{flag_names, GroupInfo, Info, SkinInfo};
 pub use repair::RepairReport;
 pub use validate::MAX_SKIN_HEIGHT;
 pub use write::Layout;

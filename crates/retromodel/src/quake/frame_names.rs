@@ -162,4 +162,3 @@ fn common_head<'a>(numbers: &[&'a str]) -> Option<&'a str> {
         .all(|n| n.len() == first.len() && n.starts_with(head))
         .then_some(head)
 }
-

@@ -66,6 +66,9 @@ pub struct SceneOptions {
     /// animation; formats with named animations of their own (MD2) ignore
     /// them (`Model::has_timeline` tells).
     pub clips: Vec<Clip>,
+    /// The palette of skins stored as palette indices (a Quake MDL's:
+    /// Quake's `gfx/palette.lmp`); `None` leaves them without an image.
+    pub palette: Option<crate::texture::Palette>,
 }
 
 /// A whole model in format-neutral form.
