@@ -116,3 +116,19 @@ pub fn glb<'py>(
         }
     })
 }
+
+/// The scene a conversion of `loaded` starts from (its textures attached),
+/// with what reading it passed over: what the MDL compile takes.
+pub fn scene(
+    loaded: &Loaded,
+    options: &ConvertOptions,
+    output_name: &str,
+) -> retromodel::Result<(retromodel::scene::Scene, Vec<retromodel::convert::Warning>)> {
+    let _ = output_name;
+    let resolver = loaded.path.as_deref().map(TextureResolver::for_model_file);
+    let mut converter = Converter::new(options);
+    if let Some(r) = &resolver {
+        converter = converter.with_textures(r as &dyn TextureSource);
+    }
+    converter.scene(&loaded.bytes, &loaded.file_name, OutputFormat::Glb)
+}

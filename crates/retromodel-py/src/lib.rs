@@ -43,9 +43,11 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<convert::Md2Output>()?;
     m.add_class::<convert::Ms3dOutput>()?;
     m.add_class::<convert::Md5Output>()?;
+    m.add_class::<convert::MdlOutput>()?;
     m.add_function(wrap_pyfunction!(model::load, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md2, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_ms3d, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md5, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::compile_mdl, m)?)?;
     Ok(())
 }

@@ -248,3 +248,55 @@ pub fn palette_from_bytes(bytes: &[u8]) -> PyResult<Palette> {
         ))
     })
 }
+
+/// The compile limits of `engine`'s MDL loader, or an error naming the
+/// engines that load MDL.
+pub fn compile_limits(engine: retromodel::Engine) -> PyResult<retromodel::mdl::compile::Limits> {
+    use retromodel::mdl::compile::Limits;
+    let l = engine.mdl_limits().ok_or_else(|| {
+        let names: Vec<&str> = retromodel::Engine::MDL.iter().map(|e| e.name()).collect();
+        Error::new_err(format!(
+            "engine {:?}: loads no MDL (one of {})",
+            engine.name(),
+            names.join(", ")
+        ))
+    })?;
+    let max = |limit: Option<retromodel::mdl::Limit>, none: usize| {
+        limit.map_or(none, |l| usize::try_from(l.max).unwrap_or(usize::MAX))
+    };
+    Ok(Limits {
+        title: engine.title(),
+        max_vertices: max(l.max_vertices, Limits::UNLIMITED.max_vertices),
+        max_triangles: max(l.max_triangles, Limits::UNLIMITED.max_triangles),
+        max_frames: max(l.max_poses, Limits::UNLIMITED.max_frames),
+        max_skin_height: l
+            .max_skin_height
+            .map(|h| u32::try_from(h.max).unwrap_or(u32::MAX)),
+    })
+}
+
+/// The MDL compile's report as the dict `MdlOutput.report` gives.
+pub fn report_json(r: &retromodel::mdl::compile::CompileReport) -> serde_json::Value {
+    serde_json::json!({
+        "animations": r.animations.iter().map(|a| serde_json::json!({
+            "name": a.name,
+            "source": a.source,
+            "first_frame": a.first_frame,
+            "frames": a.frames,
+            "group": a.group,
+        })).collect::<Vec<_>>(),
+        "simple_frames": r.simple_frames,
+        "source_vertices": r.source_vertices,
+        "welded_vertices": r.welded_vertices,
+        "vertices": r.vertices,
+        "onseam_vertices": r.onseam_vertices,
+        "triangles": r.triangles,
+        "front_triangles": r.front_triangles,
+        "step": r.step,
+        "max_error": r.max_error,
+        "max_step_fraction": r.max_step_fraction,
+        "rms_error": r.rms_error,
+        "scale": r.scale,
+        "skin_size": [r.skin_size.0, r.skin_size.1],
+    })
+}

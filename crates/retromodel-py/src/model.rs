@@ -321,7 +321,11 @@ impl Model {
     /// model is as its format asks). With `engine` (`"quake2"`,
     /// `"yquake2"`, `"q2pro"`, `"kmquake2"`, `"ufoai"`): whether the MD2
     /// loads in that engine, judged on the file's bytes as that engine's
-    /// loader reads them (its layout checks included).
+    /// loader reads them (its layout checks included); an MDL with
+    /// `"winquake"`, `"glquake"`, `"quakespasm"`, `"quakespasm-spiked"`,
+    /// `"ironwail"`, `"vkquake"`, `"fte"`, `"quake-rerelease"` or
+    /// `"hexen2"`: the limits that engine's loader has and what it does
+    /// past them.
     #[pyo3(signature = (engine = None))]
     fn validate(&self, engine: Option<&str>) -> PyResult<Vec<Problem>> {
         let problems = match engine {
@@ -330,6 +334,11 @@ impl Model {
                 let engine = engine_named(name)?;
                 let bytes = &self.source.bytes;
                 match &self.model {
+                    retromodel::Model::Mdl(m) if engine.mdl_limits().is_some() => {
+                        let mut problems = m.validate();
+                        problems.extend(m.validate_for(engine));
+                        problems
+                    }
                     retromodel::Model::Md2(_) if bytes.starts_with(b"IDP2") => {
                         retromodel::md2::Md2::validate_bytes_for(bytes, engine)
                             .unwrap_or_else(|_| self.model.validate_for(engine))
@@ -361,6 +370,10 @@ impl Model {
         let bytes = py
             .detach(|| match &self.model {
                 retromodel::Model::Md2(m) => m.to_bytes_with(layout),
+                retromodel::Model::Mdl(m) => m.to_bytes_with(match layout {
+                    Layout::Original => retromodel::mdl::Layout::Original,
+                    _ => retromodel::mdl::Layout::Standard,
+                }),
                 other => other.to_bytes(),
             })
             .map_err(to_py)?;
@@ -473,23 +486,29 @@ impl Model {
     /// `KHR_mesh_quantization`; `compress`: `EXT_meshopt_compression`.
     /// `clips` (`"name:first-last"` in frames): an MS3D's timeline cut into
     /// one animation per clip instead of the clips the file stores (or the
-    /// whole timeline); other formats ignore them.
+    /// whole timeline); other formats ignore them. `palette`: the Quake
+    /// palette an MDL's skins index (a path or the bytes of
+    /// `gfx/palette.lmp`; default: `gfx/palette.lmp` found beside the model
+    /// or in the game folder above `progs/`, else the skins come without
+    /// images and a warning).
     ///
     /// ```python
     /// glb = retromodel.load("walker.ms3d").to_glb(clips=["walk:1-31", "run:32-50"])
     /// ```
-    #[pyo3(signature = (quantize = false, compress = false, clips = None))]
+    #[pyo3(signature = (quantize = false, compress = false, clips = None, palette = None))]
     fn to_glb<'py>(
         &self,
         py: Python<'py>,
         quantize: bool,
         compress: bool,
         clips: Option<Vec<String>>,
+        palette: Option<Source>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let options = retromodel::convert::ConvertOptions {
             quantize,
             compress,
             clip: parse_clips(clips.unwrap_or_default())?,
+            palette: palette.map(|p| mdl::palette_arg(py, p)).transpose()?,
             ..Default::default()
         };
         crate::conversion::glb(py, &self.source, &options)
@@ -499,8 +518,9 @@ impl Model {
     /// poses it: an MD2 at `frame` (within animation `anim` when given;
     /// default frame 0), an MS3D or glTF at `time` seconds (default the
     /// rest pose). Returns `{file name: bytes}`: the `.mtl`, PNG textures
-    /// and the `.obj` (named `name`, last), in glTF's axes.
-    #[pyo3(signature = (frame = None, anim = None, time = None, name = "model.obj"))]
+    /// and the `.obj` (named `name`, last), in glTF's axes. `palette`: an
+    /// MDL's, as for `to_glb`.
+    #[pyo3(signature = (frame = None, anim = None, time = None, name = "model.obj", palette = None))]
     fn to_obj<'py>(
         &self,
         py: Python<'py>,
@@ -508,11 +528,13 @@ impl Model {
         anim: Option<String>,
         time: Option<f32>,
         name: &str,
+        palette: Option<Source>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let options = retromodel::convert::ConvertOptions {
             frame,
             anim: anim.into_iter().collect(),
             time,
+            palette: palette.map(|p| mdl::palette_arg(py, p)).transpose()?,
             ..Default::default()
         };
         let files = crate::conversion::run(

@@ -173,11 +173,22 @@ impl Session {
         format!("{}: {}", self.file_name, self.model.info(&self.bytes, &[]))
     }
 
-    /// The animations, as `info` lists them: an MD2's from its frame
-    /// names, an MS3D's timeline, a glTF's own.
+    /// The animations, as `info` lists them: an MD2's or MDL's from its
+    /// frame names (an MDL's over its frame list), an MS3D's timeline, a
+    /// glTF's own.
     pub fn animations(&self) -> Vec<AnimationEntry> {
         match self.model.info(&self.bytes, &[]) {
             retromodel::Info::Md2(i) => i
+                .animations
+                .iter()
+                .map(|a| AnimationEntry {
+                    name: a.name.clone(),
+                    first_frame: Some(a.first_frame as f64),
+                    frames: Some(a.frame_count as f64),
+                    seconds: None,
+                })
+                .collect(),
+            retromodel::Info::Mdl(i) => i
                 .animations
                 .iter()
                 .map(|a| AnimationEntry {
