@@ -123,7 +123,7 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
     quake_palette: StringProperty(
         name="Quake palette",
         description="an MDL's skins are palette indices: Quake's gfx/palette.lmp (768 bytes) colours them "
-        "(empty: gfx/palette.lmp found beside the model or in a folder above it, else retromodel's own)",
+        "(empty: gfx/palette.lmp found beside the model or in a folder above it; none: skins without images)",
         subtype="FILE_PATH",
     )
     skins: EnumProperty(
@@ -166,6 +166,13 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
             if model.format == "mdl":
                 palette = import_options.quake_palette(self.quake_palette, self.filepath)
                 glb = model.to_glb(palette=palette)
+                if palette is None:
+                    self.report(
+                        {"WARNING"},
+                        f"{os.path.basename(self.filepath)}: no gfx/palette.lmp beside it or above it: the skins "
+                        'come without images; choose a "Quake palette" (Quake\'s gfx/palette.lmp, which '
+                        "retromodel does not ship)",
+                    )
             else:
                 glb = model.to_glb(clips=clips) if clips else model.to_glb()
             if chosen and not clips:
@@ -339,6 +346,11 @@ _BLENDER_EDITS = {
 }
 
 
+def cls_of(operator):
+    """An operator's class (``operator`` is one or its class)."""
+    return operator if isinstance(operator, type) else type(operator)
+
+
 def word_remedy(operator, remedy):
     """One remedy of retromodel's advice (a dict of ``Error.remedies`` or
     ``warning_details``) in the export panel's words: the label of the
@@ -351,6 +363,7 @@ def word_remedy(operator, remedy):
         "skin_size": "skin_size",
         "skin_name": "skin_name",
         "palette": "palette",
+        "quake_palette": "quake_palette" if "quake_palette" in getattr(cls_of(operator), "__annotations__", {}) else "palette",
         "skin_png_or_tga": "skin_format",
         "fit_height": "fit_height",
     }.get(kind)
@@ -370,6 +383,8 @@ def word_remedy(operator, remedy):
         return f"set {name}, or give the material an image texture"
     if kind == "skin_name":
         return f"give one short {name}"
+    if kind == "quake_palette":
+        return f"choose a {name} (Quake's gfx/palette.lmp, which retromodel does not ship)"
     if kind == "palette":
         if getattr(operator, "filename_ext", None) == ".mdl":
             return f"choose a {name} (Quake's gfx/palette.lmp)"
@@ -687,16 +702,18 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
     )
     palette: StringProperty(
         name="Quake palette",
-        description="Quake's gfx/palette.lmp (768 bytes of RGB) the skin is quantised to (empty: retromodel's own)",
+        description="Quake's gfx/palette.lmp (768 bytes of RGB) the skin is quantised to (needed: retromodel does "
+        "not ship it; empty: gfx/palette.lmp beside the .blend or the exported file, or in a folder above)",
         subtype="FILE_PATH",
     )
-    skin_size: IntVectorProperty(
-        name="Skin size",
-        description="the skin's width and height in pixels when no material has an image (0: automatic)",
-        size=2,
-        default=(0, 0),
-        min=0,
-        max=65536,
+    engine: EnumProperty(
+        name="Engine",
+        items=[("quake", "quake", "meet id's Quake's limits (1024 vertices, 2048 triangles, 256 frames)")]
+        + [
+            (e, e, f"meet {e}'s limits")
+            for e in ("glquake", "quakespasm", "quakespasm-spiked", "ironwail", "vkquake", "fte", "quake-rerelease")
+        ],
+        default="quake",
     )
     flags: EnumProperty(
         name="Effects",
@@ -727,7 +744,6 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
         return export_through_gltf(self, self.compile)
 
     def compile(self, rm, glb, name):
-        palette = None
         if self.palette:
             path = bpy.path.abspath(self.palette)
             with open(path, "rb") as f:
@@ -736,22 +752,32 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
                 raise ValueError(
                     f'"Quake palette": {path} is no palette (Quake\'s gfx/palette.lmp is 768 bytes of RGB)'
                 )
+        else:
+            blend = bpy.data.filepath
+            palette = import_options.quake_palette("", self.filepath) or (
+                import_options.quake_palette("", blend) if blend else None
+            )
+            if palette is None:
+                raise ValueError(
+                    'choose a "Quake palette" (Quake\'s gfx/palette.lmp, which retromodel does not ship): '
+                    "an MDL's skin is palette indices"
+                )
         anims = import_options.names_list(self.anims) or None
         out = rm.compile_mdl(
             glb,
+            palette=palette,
             fps=self.fps,
             anims=anims,
             groups=import_options.names_list(self.frame_groups) or None,
             scale=self.scale or None,
             fit_height=self.fit_height or None,
-            palette=palette,
-            skin_size=tuple(self.skin_size) if min(self.skin_size) > 0 else None,
             flags=sorted(self.flags),
             sync_type=self.sync_type,
             eye_position=tuple(self.eye_position),
+            engine=None if self.engine == "quake" else self.engine,
             name=name,
         )
-        return out.mdl, dict(out.files), list(out.warning_details)
+        return out.mdl, {}, list(out.warning_details)
 
 
 class ExportMs3d(bpy.types.Operator, ExportHelper):
