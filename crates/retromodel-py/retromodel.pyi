@@ -121,14 +121,22 @@ class Model:
         """Every MD2 or MDL frame's normals, ``(frames, vertices, 3)``."""
     def skinned_positions(self, time: float) -> npt.NDArray[np.float32]:
         """MS3D positions at ``time`` seconds, skinned as MilkShape does, ``(vertices, 3)``."""
-    def to_glb(self, quantize: bool = False, compress: bool = False, clips: Optional[List[str]] = None) -> bytes:
-        """Binary glTF 2.0 (``KHR_mesh_quantization`` / ``EXT_meshopt_compression`` optional)."""
+    def to_glb(
+        self,
+        quantize: bool = False,
+        compress: bool = False,
+        clips: Optional[List[str]] = None,
+        palette: Optional[Source] = None,
+    ) -> bytes:
+        """Binary glTF 2.0 (``KHR_mesh_quantization`` / ``EXT_meshopt_compression`` optional);
+        ``palette``: the Quake palette an MDL's skins index."""
     def to_obj(
         self,
         frame: Optional[int] = None,
         anim: Optional[str] = None,
         time: Optional[float] = None,
         name: str = "model.obj",
+        palette: Optional[Source] = None,
     ) -> Dict[str, bytes]:
         """OBJ of one pose: ``{file name: bytes}``, the ``.obj`` last, glTF axes."""
 
@@ -189,6 +197,22 @@ class Md5Output:
     def warning_details(self) -> List[Dict[str, Any]]:
         """The warnings as data: ``{"message", "limit", "remedies"}`` (as on :class:`Error`)."""
 
+class MdlOutput:
+    """What ``compile_mdl`` made."""
+
+    @property
+    def mdl(self) -> bytes:
+        """The MDL file's bytes (its skin inside)."""
+    @property
+    def report(self) -> Dict[str, Any]:
+        """The compile report (animations, counts, the grid's step and largest error)."""
+    @property
+    def warnings(self) -> List[str]:
+        """What the compiler had to change, with what would help."""
+    @property
+    def warning_details(self) -> List[Dict[str, Any]]:
+        """The warnings as data: ``{"message", "limit", "remedies"}``."""
+
 def load(source: Source, name: Optional[str] = None) -> Model:
     """Reads a model from a path or bytes; the format is told by the content."""
 
@@ -226,3 +250,20 @@ def compile_md5(
     name: str = "model.md5mesh",
 ) -> Md5Output:
     """Compiles a model with a skeleton into the Quake II rerelease's MD5 replacement, frame k of its md5anim being frame k of ``compile_md2`` with the same options."""
+
+def compile_mdl(
+    source: Union[Source, Model],
+    palette: Optional[Source] = None,
+    fps: float = 10.0,
+    anims: Optional[List[str]] = None,
+    groups: Optional[List[str]] = None,
+    scale: Optional[float] = None,
+    fit_height: Optional[float] = None,
+    flags: Optional[Union[int, List[str]]] = None,
+    sync_type: str = "sync",
+    eye_position: Optional[Tuple[float, float, float]] = None,
+    engine: Optional[str] = None,
+    name: str = "model.mdl",
+) -> MdlOutput:
+    """Compiles any model (a ``.glb`` from Blender, an MS3D, an MD2) into a Quake MDL, its skin
+    quantised to ``palette`` (Quake's ``gfx/palette.lmp``, required)."""
