@@ -3,6 +3,6 @@
 //! nearest-normal cube map live in [`crate::quake`] (merge of the `normals`
 //! and `quake` moves: one copy of the table).
 
-pub use crate::quake::anorms::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
 pub(crate) use crate::quake::anorms::NORMALS_PADDED;
+pub use crate::quake::anorms::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
 pub(crate) use crate::quake::nearest;
