@@ -348,3 +348,148 @@ fn without_a_palette_the_skins_have_no_image_and_the_extras_say_so() {
     assert_eq!(scene.materials[0].texture, None);
     assert_eq!(scene.extras["mdl"]["palette"], "missing");
 }
+
+/// The glb of two corpus models (a soldier's single frames, a flame's
+/// frame groups) passes the Khronos validator, and three.js, posing it at
+/// each animation key, puts every vertex where the file's bytes (decoded
+/// here) put that key's frame: frame groups on their intervals as read
+/// from the bytes here. Skipped without `acceptance/node_modules`.
+#[test]
+fn the_glb_validates_and_three_js_poses_it_as_the_bytes_say() {
+    use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+    let Some(dir) = corpus() else { return };
+    let acceptance = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../acceptance");
+    if !acceptance.join("node_modules/gltf-validator").is_dir() {
+        eprintln!("skipped: no acceptance/node_modules (cd acceptance && npm ci)");
+        return;
+    }
+    let pal = std::fs::read(dir.join("quake/palette.lmp")).unwrap();
+    let options = ConvertOptions {
+        palette: Some(Palette::from_raw_768(&pal).unwrap()),
+        ..ConvertOptions::default()
+    };
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for name in ["c0burn_progs_soldier.mdl", "c0burn_progs_flame2.mdl"] {
+        let bytes = std::fs::read(dir.join("mdl").join(name)).unwrap();
+        let raw = parse(&bytes);
+        let conversion = Converter::new(&options)
+            .convert(&bytes, name, OutputFormat::Glb, "x.glb")
+            .unwrap();
+        assert!(conversion.warnings().is_empty(), "{:?}", conversion.warnings());
+        let files = conversion.files().unwrap();
+        let glb = tmp.join(name.replace(".mdl", ".glb"));
+        std::fs::write(&glb, files.last().unwrap().to_vec()).unwrap();
+        let out = std::process::Command::new("node")
+            .arg(acceptance.join("validate.mjs"))
+            .arg(&glb)
+            .output()
+            .expect("node runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{name}: validator: {text}");
+
+        // The frame groups' intervals, read from the bytes here: after the
+        // skins, texcoords and triangles, each frame's type, then for a
+        // group its count, bounding box and intervals.
+        let scene = conversion.scene().unwrap();
+        let source: Vec<usize> = scene.meshes[0].extras["attributes"][VERTEX_ATTRIBUTE]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as usize)
+            .collect();
+        let groups = group_intervals(&bytes);
+        let mut cases = Vec::new();
+        let mut group = 0;
+        for a in &scene.animations {
+            let first = a.extras["first_frame"].as_u64().unwrap() as usize;
+            let count = a.extras["frame_count"].as_u64().unwrap() as usize;
+            let times: Vec<f32> = if a.extras.get("frame_group").is_some() {
+                let iv = &groups[group];
+                group += 1;
+                assert_eq!(iv.len(), count, "{name}: {}", a.name);
+                std::iter::once(0.0).chain(iv[..count - 1].iter().copied()).collect()
+            } else {
+                (0..count).map(|i| i as f32 / 10.0).collect()
+            };
+            let stepped = a.extras.get("frame_group").is_some();
+            // A group's frames do not blend: halfway to the next key the
+            // frame is still the key's.
+            let mut keys: Vec<(usize, f32)> = times.iter().copied().enumerate().collect();
+            if stepped {
+                for i in 0..times.len().saturating_sub(1) {
+                    keys.push((i, (times[i] + times[i + 1]) / 2.0));
+                }
+            }
+            for (i, t) in keys {
+                let frame = &raw.frames[first + i];
+                let positions: Vec<f32> = source
+                    .iter()
+                    .flat_map(|&v| {
+                        let q: [f32; 3] = [0, 1, 2]
+                            .map(|a| f32::from(frame[v][a]) * raw.scale[a] + raw.origin[a]);
+                        [q[1], q[2], q[0]]
+                    })
+                    .collect();
+                cases.push(serde_json::json!({
+                    "animation": a.name, "time": t, "positions": positions,
+                }));
+            }
+        }
+        assert_eq!(group, groups.len(), "{name}: every frame group is an animation");
+        let spec = tmp.join(name.replace(".mdl", "_three.json"));
+        std::fs::write(
+            &spec,
+            serde_json::to_vec(&serde_json::json!({
+                "file": glb, "tolerance": 1e-3, "cases": cases,
+            }))
+            .unwrap(),
+        )
+        .unwrap();
+        let out = std::process::Command::new("node")
+            .arg(acceptance.join("mdl_three.mjs"))
+            .arg(&spec)
+            .output()
+            .expect("node runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        eprintln!("{name}: {} cases\n{text}", cases.len());
+        assert!(out.status.success(), "{name}: three.js: {text}{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+/// Each frame group's intervals, in file order, read from an IDPO file.
+fn group_intervals(b: &[u8]) -> Vec<Vec<f32>> {
+    let (skins, w, h) = (i32_at(b, 48), i32_at(b, 52) as usize, i32_at(b, 56) as usize);
+    let (nv, nt, nf) = (
+        i32_at(b, 60) as usize,
+        i32_at(b, 64) as usize,
+        i32_at(b, 68) as usize,
+    );
+    let mut at = 84;
+    for _ in 0..skins {
+        let kind = i32_at(b, at);
+        at += 4;
+        let n = if kind == 0 {
+            1
+        } else {
+            let n = i32_at(b, at) as usize;
+            at += 4 + 4 * n;
+            n
+        };
+        at += n * w * h;
+    }
+    at += 12 * nv + 16 * nt;
+    let mut out = Vec::new();
+    for _ in 0..nf {
+        let kind = i32_at(b, at);
+        at += 4;
+        if kind == 0 {
+            at += 24 + 4 * nv;
+        } else {
+            let n = i32_at(b, at) as usize;
+            at += 4 + 8;
+            out.push((0..n).map(|k| f32_at(b, at + 4 * k)).collect());
+            at += 4 * n + n * (24 + 4 * nv);
+        }
+    }
+    out
+}
