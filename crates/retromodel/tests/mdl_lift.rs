@@ -77,7 +77,7 @@ fn parse(b: &[u8]) -> Raw {
     }
     at += 12 * nv + 16 * nt;
     let mut frames = Vec::new();
-    let mut simple = |at: &mut usize, frames: &mut Vec<Vec<[u8; 4]>>| {
+    let simple = |at: &mut usize, frames: &mut Vec<Vec<[u8; 4]>>| {
         *at += 24;
         frames.push(
             (0..nv)
@@ -375,7 +375,11 @@ fn the_glb_validates_and_three_js_poses_it_as_the_bytes_say() {
         let conversion = Converter::new(&options)
             .convert(&bytes, name, OutputFormat::Glb, "x.glb")
             .unwrap();
-        assert!(conversion.warnings().is_empty(), "{:?}", conversion.warnings());
+        assert!(
+            conversion.warnings().is_empty(),
+            "{:?}",
+            conversion.warnings()
+        );
         let files = conversion.files().unwrap();
         let glb = tmp.join(name.replace(".mdl", ".glb"));
         std::fs::write(&glb, files.last().unwrap().to_vec()).unwrap();
@@ -407,7 +411,9 @@ fn the_glb_validates_and_three_js_poses_it_as_the_bytes_say() {
                 let iv = &groups[group];
                 group += 1;
                 assert_eq!(iv.len(), count, "{name}: {}", a.name);
-                std::iter::once(0.0).chain(iv[..count - 1].iter().copied()).collect()
+                std::iter::once(0.0)
+                    .chain(iv[..count - 1].iter().copied())
+                    .collect()
             } else {
                 (0..count).map(|i| i as f32 / 10.0).collect()
             };
@@ -435,7 +441,11 @@ fn the_glb_validates_and_three_js_poses_it_as_the_bytes_say() {
                 }));
             }
         }
-        assert_eq!(group, groups.len(), "{name}: every frame group is an animation");
+        assert_eq!(
+            group,
+            groups.len(),
+            "{name}: every frame group is an animation"
+        );
         let spec = tmp.join(name.replace(".mdl", "_three.json"));
         std::fs::write(
             &spec,
@@ -452,13 +462,21 @@ fn the_glb_validates_and_three_js_poses_it_as_the_bytes_say() {
             .expect("node runs");
         let text = String::from_utf8_lossy(&out.stdout);
         eprintln!("{name}: {} cases\n{text}", cases.len());
-        assert!(out.status.success(), "{name}: three.js: {text}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{name}: three.js: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
 
 /// Each frame group's intervals, in file order, read from an IDPO file.
 fn group_intervals(b: &[u8]) -> Vec<Vec<f32>> {
-    let (skins, w, h) = (i32_at(b, 48), i32_at(b, 52) as usize, i32_at(b, 56) as usize);
+    let (skins, w, h) = (
+        i32_at(b, 48),
+        i32_at(b, 52) as usize,
+        i32_at(b, 56) as usize,
+    );
     let (nv, nt, nf) = (
         i32_at(b, 60) as usize,
         i32_at(b, 64) as usize,

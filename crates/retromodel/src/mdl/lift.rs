@@ -110,7 +110,7 @@ fn corners(model: &Mdl, vertex_count: usize) -> Corners {
     for (ti, tri) in model.triangles.iter().enumerate() {
         let mut corner = [0u32; 3];
         let mut ok = true;
-        for k in 0..3 {
+        for (k, slot) in corner.iter_mut().enumerate() {
             let v = tri.vertices[k];
             let tc = match model.variant {
                 Variant::Hexen2 => tri.texcoords[k],
@@ -130,7 +130,7 @@ fn corners(model: &Mdl, vertex_count: usize) -> Corners {
             }
             let key = (vi as u32, s, st.t);
             let next = out.source.len() as u32;
-            corner[k] = *map.entry(key).or_insert_with(|| {
+            *slot = *map.entry(key).or_insert_with(|| {
                 out.source.push(vi as u32);
                 out.uvs
                     .push([(s as f32 + 0.5) / fw, (st.t as f32 + 0.5) / fh]);
@@ -161,8 +161,8 @@ fn frame_vertices(
             Some(p) => {
                 let mut pos = model.decode_position(*p);
                 if let Some(low) = frame.vertices_low.get(v as usize) {
-                    for i in 0..3 {
-                        pos[i] += f32::from(low.position[i]) * (model.scale[i] / 256.0);
+                    for ((p, &l), s) in pos.iter_mut().zip(&low.position).zip(model.scale) {
+                        *p += f32::from(l) * (s / 256.0);
                     }
                 }
                 (mdl_axes(pos), mdl_axes(normal(p.normal_index)))
