@@ -131,7 +131,7 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
         ..MdlSceneOptions::default()
     };
     let facts = facts.as_object().unwrap();
-    let mut checked = (0, 0, 0);
+    let mut checked = (0, 0, 0, 0);
     let mut facing = (0u64, 0u64);
     for (name, fact) in facts {
         let bytes = std::fs::read(dir.join("mdl").join(name)).unwrap();
@@ -180,6 +180,31 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
                 rgb,
                 "{name}: texel {x},{y}"
             );
+        }
+        // Nothing of the skin is lost: its colours give back its indices
+        // (the lowest index of each colour, computed here), or the extras
+        // keep them.
+        let mut lowest = std::collections::HashMap::new();
+        for (j, rgb) in pal_bytes.chunks_exact(3).enumerate() {
+            lowest.entry(rgb.to_vec()).or_insert(j as u8);
+        }
+        let from_colours: Vec<u8> = (0..raw.skin0.len())
+            .map(|p| {
+                let px = skin.pixel((p % raw.w) as u32, (p / raw.w) as u32).unwrap();
+                lowest[&px[..3].to_vec()]
+            })
+            .collect();
+        match scene.extras["mdl"]["skin_indices"].get("0") {
+            Some(kept) => {
+                let kept = kept.as_str().unwrap();
+                let bytes: Vec<u8> = (0..kept.len() / 2)
+                    .map(|k| u8::from_str_radix(&kept[2 * k..2 * k + 2], 16).unwrap())
+                    .collect();
+                assert_eq!(bytes, raw.skin0, "{name}: kept indices");
+                assert_ne!(from_colours, raw.skin0, "{name}: kept without need");
+                checked.3 += 1;
+            }
+            None => assert_eq!(from_colours, raw.skin0, "{name}: skin indices lost"),
         }
         // Fullbright texels (224..=255) are the emissive map, black elsewhere.
         let has_fullbright = raw.skin0.iter().any(|&i| i >= 224);
@@ -238,8 +263,8 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
         "triangles facing along / against their normals: {facing:?}"
     );
     eprintln!(
-        "{} models, {} frames, {} with fullbrights, facing {facing:?}",
-        checked.0, checked.1, checked.2
+        "{} models, {} frames, {} with fullbrights, {} skins keeping their indices, facing {facing:?}",
+        checked.0, checked.1, checked.2, checked.3
     );
 }
 
