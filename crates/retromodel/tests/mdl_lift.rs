@@ -536,3 +536,71 @@ fn group_intervals(b: &[u8]) -> Vec<Vec<f32>> {
     }
     out
 }
+
+/// A Hexen II (`RAPO` 50) model built here: triangles index texture
+/// coordinates apart from vertices (16-bit), so the same vertex takes a
+/// different coordinate on each triangle; the seam rule still applies.
+#[test]
+fn hexen_ii_triangles_index_their_own_texture_coordinates() {
+    let mut b = Vec::new();
+    let f = |b: &mut Vec<u8>, x: f32| b.extend_from_slice(&x.to_le_bytes());
+    let i = |b: &mut Vec<u8>, x: i32| b.extend_from_slice(&x.to_le_bytes());
+    let u = |b: &mut Vec<u8>, x: u16| b.extend_from_slice(&x.to_le_bytes());
+    b.extend_from_slice(b"RAPO");
+    i(&mut b, 50);
+    for x in [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0] {
+        f(&mut b, x);
+    }
+    for x in [1, 8, 2, 3, 2, 1, 0, 0] {
+        i(&mut b, x); // skins, w, h, verts, tris, frames, synctype, flags
+    }
+    f(&mut b, 0.0); // size
+    i(&mut b, 4); // num_st_verts
+    i(&mut b, 0);
+    b.extend_from_slice(&[1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 2]);
+    for (onseam, s, t) in [(0, 0, 0), (0, 2, 0), (0, 1, 1), (0x20, 3, 1)] {
+        i(&mut b, onseam);
+        i(&mut b, s);
+        i(&mut b, t);
+    }
+    for (faces_front, st) in [(0x10, [0u16, 1, 2]), (0, [3, 1, 0])] {
+        i(&mut b, faces_front);
+        for v in [0u16, 1, 2] {
+            u(&mut b, v);
+        }
+        for t in st {
+            u(&mut b, t);
+        }
+    }
+    i(&mut b, 0);
+    b.extend_from_slice(&[0, 0, 0, 0, 9, 9, 9, 0]);
+    b.extend_from_slice(b"base1\0\0\0\0\0\0\0\0\0\0\0");
+    for v in [[0u8, 0, 0, 5], [9, 0, 0, 5], [0, 9, 0, 5]] {
+        b.extend_from_slice(&v);
+    }
+    let model = Mdl::from_bytes(&b).unwrap();
+    let scene = Scene::from_mdl(&model, &MdlSceneOptions::default());
+    let mesh = &scene.meshes[0];
+    let source: Vec<u64> = mesh.extras["attributes"][VERTEX_ATTRIBUTE]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let uv_of = |tri: usize, vertex: u64| {
+        let c = mesh.indices[3 * tri..3 * tri + 3]
+            .iter()
+            .find(|&&c| source[c as usize] == vertex)
+            .unwrap();
+        mesh.uvs[*c as usize]
+    };
+    // Triangle 0: texcoords 0, 1, 2 as stored.
+    assert_eq!(uv_of(0, 0), [0.5 / 8.0, 0.5 / 2.0]);
+    assert_eq!(uv_of(0, 2), [1.5 / 8.0, 1.5 / 2.0]);
+    // Triangle 1 (back): vertex 0 takes texcoord 3, onseam: 3 + 4 = 7;
+    // vertex 2 takes texcoord 0 (not onseam: unmoved).
+    assert_eq!(uv_of(1, 0), [7.5 / 8.0, 1.5 / 2.0]);
+    assert_eq!(uv_of(1, 1), [2.5 / 8.0, 0.5 / 2.0]);
+    assert_eq!(uv_of(1, 2), [0.5 / 8.0, 0.5 / 2.0]);
+    assert_eq!(scene.extras["mdl"]["variant"], "hexen2");
+}
