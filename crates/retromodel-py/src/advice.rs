@@ -70,6 +70,7 @@ fn key(remedy: &Remedy) -> &'static str {
         Remedy::SkinSize => "skin_size",
         Remedy::SkinName => "skin_name",
         Remedy::Palette => "palette",
+        Remedy::QuakePalette => "quake_palette",
         Remedy::SkinPngOrTga => "skin_png_or_tga",
         Remedy::MergeVertices => "merge_vertices",
         Remedy::Decimate => "decimate",

@@ -388,6 +388,7 @@ fn the_glb_validates_and_three_js_poses_it_as_the_bytes_say() {
         eprintln!("skipped: no acceptance/node_modules (cd acceptance && npm ci)");
         return;
     }
+    let facts = facts(&dir);
     let pal = std::fs::read(dir.join("quake/palette.lmp")).unwrap();
     let options = ConvertOptions {
         palette: Some(Palette::from_raw_768(&pal).unwrap()),
@@ -407,7 +408,19 @@ fn the_glb_validates_and_three_js_poses_it_as_the_bytes_say() {
         );
         let files = conversion.files().unwrap();
         let glb = tmp.join(name.replace(".mdl", ".glb"));
-        std::fs::write(&glb, files.last().unwrap().to_vec()).unwrap();
+        let glb_bytes = files.last().unwrap().to_vec();
+        std::fs::write(&glb, &glb_bytes).unwrap();
+        // The glTF's morph targets: facts.json's simple frame count.
+        let json_len = u32::from_le_bytes(glb_bytes[12..16].try_into().unwrap()) as usize;
+        let doc: serde_json::Value = serde_json::from_slice(&glb_bytes[20..20 + json_len]).unwrap();
+        assert_eq!(
+            doc["meshes"][0]["primitives"][0]["targets"]
+                .as_array()
+                .unwrap()
+                .len() as u64,
+            facts[name]["simple_frames"].as_u64().unwrap(),
+            "{name}"
+        );
         let out = std::process::Command::new("node")
             .arg(acceptance.join("validate.mjs"))
             .arg(&glb)
