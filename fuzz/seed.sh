@@ -77,6 +77,14 @@ if [ -d "$corpus" ]; then
   find "$corpus" -name '*.ms3d' -type f -size -64k -exec cp -n {} "$d/" \;
   find "$skinned" -name '*.glb' -size -128k -exec cp -n {} "$d/" \;
   echo "$d: $(ls "$d" | wc -l) seeds"
+  # The MDL targets: the corpus's MDL files (all under 64 KiB and the
+  # rest, which seed deep frame lists).
+  for t in mdl_parse mdl_roundtrip; do
+    d="$here/corpus/$t"
+    mkdir -p "$d"
+    find "$corpus/mdl" -name '*.mdl' -type f -exec cp -n {} "$d/" \;
+    echo "$d: $(ls "$d" | wc -l) seeds"
+  done
 else
   echo "note: no corpus at $corpus; seeded with the sample models only" >&2
 fi

@@ -56,6 +56,8 @@ pub mod md5_builder;
 #[cfg(feature = "export")]
 pub mod md5_compile_checks;
 pub mod md5_sized;
+pub mod mdl_bytes;
+pub mod mdl_checks;
 pub mod milkshape;
 pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;

@@ -77,7 +77,7 @@ fn parse(b: &[u8]) -> Raw {
     }
     at += 12 * nv + 16 * nt;
     let mut frames = Vec::new();
-    let mut simple = |at: &mut usize, frames: &mut Vec<Vec<[u8; 4]>>| {
+    let simple = |at: &mut usize, frames: &mut Vec<Vec<[u8; 4]>>| {
         *at += 24;
         frames.push(
             (0..nv)
@@ -131,7 +131,7 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
         ..MdlSceneOptions::default()
     };
     let facts = facts.as_object().unwrap();
-    let mut checked = (0, 0, 0);
+    let mut checked = (0, 0, 0, 0);
     let mut facing = (0u64, 0u64);
     for (name, fact) in facts {
         let bytes = std::fs::read(dir.join("mdl").join(name)).unwrap();
@@ -180,6 +180,31 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
                 rgb,
                 "{name}: texel {x},{y}"
             );
+        }
+        // Nothing of the skin is lost: its colours give back its indices
+        // (the lowest index of each colour, computed here), or the extras
+        // keep them.
+        let mut lowest = std::collections::HashMap::new();
+        for (j, rgb) in pal_bytes.chunks_exact(3).enumerate() {
+            lowest.entry(rgb.to_vec()).or_insert(j as u8);
+        }
+        let from_colours: Vec<u8> = (0..raw.skin0.len())
+            .map(|p| {
+                let px = skin.pixel((p % raw.w) as u32, (p / raw.w) as u32).unwrap();
+                lowest[&px[..3].to_vec()]
+            })
+            .collect();
+        match scene.extras["mdl"]["skin_indices"].get("0") {
+            Some(kept) => {
+                let kept = kept.as_str().unwrap();
+                let bytes: Vec<u8> = (0..kept.len() / 2)
+                    .map(|k| u8::from_str_radix(&kept[2 * k..2 * k + 2], 16).unwrap())
+                    .collect();
+                assert_eq!(bytes, raw.skin0, "{name}: kept indices");
+                assert_ne!(from_colours, raw.skin0, "{name}: kept without need");
+                checked.3 += 1;
+            }
+            None => assert_eq!(from_colours, raw.skin0, "{name}: skin indices lost"),
         }
         // Fullbright texels (224..=255) are the emissive map, black elsewhere.
         let has_fullbright = raw.skin0.iter().any(|&i| i >= 224);
@@ -238,8 +263,8 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
         "triangles facing along / against their normals: {facing:?}"
     );
     eprintln!(
-        "{} models, {} frames, {} with fullbrights, facing {facing:?}",
-        checked.0, checked.1, checked.2
+        "{} models, {} frames, {} with fullbrights, {} skins keeping their indices, facing {facing:?}",
+        checked.0, checked.1, checked.2, checked.3
     );
 }
 
@@ -347,4 +372,248 @@ fn without_a_palette_the_skins_have_no_image_and_the_extras_say_so() {
     assert!(!scene.textures.iter().any(|t| t.has_image()));
     assert_eq!(scene.materials[0].texture, None);
     assert_eq!(scene.extras["mdl"]["palette"], "missing");
+}
+
+/// The glb of two corpus models (a soldier's single frames, a flame's
+/// frame groups) passes the Khronos validator, and three.js, posing it at
+/// each animation key, puts every vertex where the file's bytes (decoded
+/// here) put that key's frame: frame groups on their intervals as read
+/// from the bytes here. Skipped without `acceptance/node_modules`.
+#[test]
+fn the_glb_validates_and_three_js_poses_it_as_the_bytes_say() {
+    use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+    let Some(dir) = corpus() else { return };
+    let acceptance = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../acceptance");
+    if !acceptance.join("node_modules/gltf-validator").is_dir() {
+        eprintln!("skipped: no acceptance/node_modules (cd acceptance && npm ci)");
+        return;
+    }
+    let facts = facts(&dir);
+    let pal = std::fs::read(dir.join("quake/palette.lmp")).unwrap();
+    let options = ConvertOptions {
+        palette: Some(Palette::from_raw_768(&pal).unwrap()),
+        ..ConvertOptions::default()
+    };
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for name in ["c0burn_progs_soldier.mdl", "c0burn_progs_flame2.mdl"] {
+        let bytes = std::fs::read(dir.join("mdl").join(name)).unwrap();
+        let raw = parse(&bytes);
+        let conversion = Converter::new(&options)
+            .convert(&bytes, name, OutputFormat::Glb, "x.glb")
+            .unwrap();
+        assert!(
+            conversion.warnings().is_empty(),
+            "{:?}",
+            conversion.warnings()
+        );
+        let files = conversion.files().unwrap();
+        let glb = tmp.join(name.replace(".mdl", ".glb"));
+        let glb_bytes = files.last().unwrap().to_vec();
+        std::fs::write(&glb, &glb_bytes).unwrap();
+        // The glTF's morph targets: facts.json's simple frame count.
+        let json_len = u32::from_le_bytes(glb_bytes[12..16].try_into().unwrap()) as usize;
+        let doc: serde_json::Value = serde_json::from_slice(&glb_bytes[20..20 + json_len]).unwrap();
+        assert_eq!(
+            doc["meshes"][0]["primitives"][0]["targets"]
+                .as_array()
+                .unwrap()
+                .len() as u64,
+            facts[name]["simple_frames"].as_u64().unwrap(),
+            "{name}"
+        );
+        let out = std::process::Command::new("node")
+            .arg(acceptance.join("validate.mjs"))
+            .arg(&glb)
+            .output()
+            .expect("node runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{name}: validator: {text}");
+
+        // The frame groups' intervals, read from the bytes here: after the
+        // skins, texcoords and triangles, each frame's type, then for a
+        // group its count, bounding box and intervals.
+        let scene = conversion.scene().unwrap();
+        let source: Vec<usize> = scene.meshes[0].extras["attributes"][VERTEX_ATTRIBUTE]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as usize)
+            .collect();
+        let groups = group_intervals(&bytes);
+        let mut cases = Vec::new();
+        let mut group = 0;
+        for a in &scene.animations {
+            let first = a.extras["first_frame"].as_u64().unwrap() as usize;
+            let count = a.extras["frame_count"].as_u64().unwrap() as usize;
+            let times: Vec<f32> = if a.extras.get("frame_group").is_some() {
+                let iv = &groups[group];
+                group += 1;
+                assert_eq!(iv.len(), count, "{name}: {}", a.name);
+                std::iter::once(0.0)
+                    .chain(iv[..count - 1].iter().copied())
+                    .collect()
+            } else {
+                (0..count).map(|i| i as f32 / 10.0).collect()
+            };
+            let stepped = a.extras.get("frame_group").is_some();
+            // A group's frames do not blend: halfway to the next key the
+            // frame is still the key's.
+            let mut keys: Vec<(usize, f32)> = times.iter().copied().enumerate().collect();
+            if stepped {
+                for i in 0..times.len().saturating_sub(1) {
+                    keys.push((i, (times[i] + times[i + 1]) / 2.0));
+                }
+            }
+            for (i, t) in keys {
+                let frame = &raw.frames[first + i];
+                let positions: Vec<f32> = source
+                    .iter()
+                    .flat_map(|&v| {
+                        let q: [f32; 3] = [0, 1, 2]
+                            .map(|a| f32::from(frame[v][a]) * raw.scale[a] + raw.origin[a]);
+                        [q[1], q[2], q[0]]
+                    })
+                    .collect();
+                cases.push(serde_json::json!({
+                    "animation": a.name, "time": t, "positions": positions,
+                }));
+            }
+        }
+        assert_eq!(
+            group,
+            groups.len(),
+            "{name}: every frame group is an animation"
+        );
+        let spec = tmp.join(name.replace(".mdl", "_three.json"));
+        std::fs::write(
+            &spec,
+            serde_json::to_vec(&serde_json::json!({
+                "file": glb, "tolerance": 1e-3, "cases": cases,
+            }))
+            .unwrap(),
+        )
+        .unwrap();
+        let out = std::process::Command::new("node")
+            .arg(acceptance.join("mdl_three.mjs"))
+            .arg(&spec)
+            .output()
+            .expect("node runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        eprintln!("{name}: {} cases\n{text}", cases.len());
+        assert!(
+            out.status.success(),
+            "{name}: three.js: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Each frame group's intervals, in file order, read from an IDPO file.
+fn group_intervals(b: &[u8]) -> Vec<Vec<f32>> {
+    let (skins, w, h) = (
+        i32_at(b, 48),
+        i32_at(b, 52) as usize,
+        i32_at(b, 56) as usize,
+    );
+    let (nv, nt, nf) = (
+        i32_at(b, 60) as usize,
+        i32_at(b, 64) as usize,
+        i32_at(b, 68) as usize,
+    );
+    let mut at = 84;
+    for _ in 0..skins {
+        let kind = i32_at(b, at);
+        at += 4;
+        let n = if kind == 0 {
+            1
+        } else {
+            let n = i32_at(b, at) as usize;
+            at += 4 + 4 * n;
+            n
+        };
+        at += n * w * h;
+    }
+    at += 12 * nv + 16 * nt;
+    let mut out = Vec::new();
+    for _ in 0..nf {
+        let kind = i32_at(b, at);
+        at += 4;
+        if kind == 0 {
+            at += 24 + 4 * nv;
+        } else {
+            let n = i32_at(b, at) as usize;
+            at += 4 + 8;
+            out.push((0..n).map(|k| f32_at(b, at + 4 * k)).collect());
+            at += 4 * n + n * (24 + 4 * nv);
+        }
+    }
+    out
+}
+
+/// A Hexen II (`RAPO` 50) model built here: triangles index texture
+/// coordinates apart from vertices (16-bit), so the same vertex takes a
+/// different coordinate on each triangle; the seam rule still applies.
+#[test]
+fn hexen_ii_triangles_index_their_own_texture_coordinates() {
+    let mut b = Vec::new();
+    let f = |b: &mut Vec<u8>, x: f32| b.extend_from_slice(&x.to_le_bytes());
+    let i = |b: &mut Vec<u8>, x: i32| b.extend_from_slice(&x.to_le_bytes());
+    let u = |b: &mut Vec<u8>, x: u16| b.extend_from_slice(&x.to_le_bytes());
+    b.extend_from_slice(b"RAPO");
+    i(&mut b, 50);
+    for x in [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0] {
+        f(&mut b, x);
+    }
+    for x in [1, 8, 2, 3, 2, 1, 0, 0] {
+        i(&mut b, x); // skins, w, h, verts, tris, frames, synctype, flags
+    }
+    f(&mut b, 0.0); // size
+    i(&mut b, 4); // num_st_verts
+    i(&mut b, 0);
+    b.extend_from_slice(&[1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 2]);
+    for (onseam, s, t) in [(0, 0, 0), (0, 2, 0), (0, 1, 1), (0x20, 3, 1)] {
+        i(&mut b, onseam);
+        i(&mut b, s);
+        i(&mut b, t);
+    }
+    for (faces_front, st) in [(0x10, [0u16, 1, 2]), (0, [3, 1, 0])] {
+        i(&mut b, faces_front);
+        for v in [0u16, 1, 2] {
+            u(&mut b, v);
+        }
+        for t in st {
+            u(&mut b, t);
+        }
+    }
+    i(&mut b, 0);
+    b.extend_from_slice(&[0, 0, 0, 0, 9, 9, 9, 0]);
+    b.extend_from_slice(b"base1\0\0\0\0\0\0\0\0\0\0\0");
+    for v in [[0u8, 0, 0, 5], [9, 0, 0, 5], [0, 9, 0, 5]] {
+        b.extend_from_slice(&v);
+    }
+    let model = Mdl::from_bytes(&b).unwrap();
+    let scene = Scene::from_mdl(&model, &MdlSceneOptions::default());
+    let mesh = &scene.meshes[0];
+    let source: Vec<u64> = mesh.extras["attributes"][VERTEX_ATTRIBUTE]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let uv_of = |tri: usize, vertex: u64| {
+        let c = mesh.indices[3 * tri..3 * tri + 3]
+            .iter()
+            .find(|&&c| source[c as usize] == vertex)
+            .unwrap();
+        mesh.uvs[*c as usize]
+    };
+    // Triangle 0: texcoords 0, 1, 2 as stored.
+    assert_eq!(uv_of(0, 0), [0.5 / 8.0, 0.5 / 2.0]);
+    assert_eq!(uv_of(0, 2), [1.5 / 8.0, 1.5 / 2.0]);
+    // Triangle 1 (back): vertex 0 takes texcoord 3, onseam: 3 + 4 = 7;
+    // vertex 2 takes texcoord 0 (not onseam: unmoved).
+    assert_eq!(uv_of(1, 0), [7.5 / 8.0, 1.5 / 2.0]);
+    assert_eq!(uv_of(1, 1), [2.5 / 8.0, 0.5 / 2.0]);
+    assert_eq!(uv_of(1, 2), [0.5 / 8.0, 0.5 / 2.0]);
+    assert_eq!(scene.extras["mdl"]["variant"], "hexen2");
 }

@@ -48,29 +48,3 @@ fn corpus_round_trips_byte_exact() {
     }
     assert_eq!(n, 95);
 }
-
-#[test]
-fn corpus_validate_summary() {
-    let Some(dir) = corpus() else { return };
-    let mut entries: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.extension().is_none_or(|e| e != "mdl") {
-            continue;
-        }
-        let bytes = std::fs::read(&path).unwrap();
-        let mut model = Mdl::from_bytes(&bytes).unwrap();
-        let p = model.validate();
-        let r = model.repair();
-        eprintln!(
-            "{} {} {:?} {:?}",
-            path.file_name().unwrap().to_string_lossy(),
-            p.len(),
-            p.first().map(|p| p.to_string()),
-            r
-        );
-    }
-}

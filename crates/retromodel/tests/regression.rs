@@ -1,5 +1,6 @@
 //! Replays inputs through the same checks the fuzz targets run
-//! (`retromodel_testkit::md2_checks`, `ms3d_checks` and `ms3d_ascii_checks`):
+//! (`retromodel_testkit::md2_checks`, `mdl_checks`, `ms3d_checks` and
+//! `ms3d_ascii_checks`):
 //! the minimised crash inputs saved in `tests/regression/`, and the fuzzers'
 //! working corpus in `fuzz/corpus/*/` when it exists (it is git-ignored, so
 //! usually only on a machine that has fuzzed). Every file goes through the
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use md2_checks::{check_roundtrip, exercise_parse};
 use retromodel::md2::{Frame, FrameName, Md2};
 use retromodel_testkit::{
-    export_checks, import_checks, md2_checks, md2_compile_checks, md5_compile_checks,
+    export_checks, import_checks, md2_checks, md2_compile_checks, md5_compile_checks, mdl_checks,
     ms3d_ascii_checks, ms3d_checks, ms3d_compile_checks,
 };
 
@@ -58,6 +59,13 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
                 path.display()
             );
             let parsed_ms3d = ms3d_checks::exercise_parse(&data).is_some();
+            let parsed_mdl = mdl_checks::exercise_parse(&data).is_some();
+            assert_eq!(
+                mdl_checks::check_roundtrip(&data),
+                parsed_mdl,
+                "{}: the two MDL targets disagree on whether it parses",
+                path.display()
+            );
             let exported = export_checks::exercise_export(&data);
             let _ = import_checks::exercise_import(&data);
             let _ = ms3d_compile_checks::exercise_gltf_to_ms3d(&data);
@@ -278,4 +286,27 @@ fn many_joints_find_their_parents_quickly() {
         last.message
     );
     assert!(!problems.iter().any(|p| p.message.contains("cycle")));
+}
+
+/// Found by `mdl_parse`: repair moves an interval that does not come after
+/// the one before to 0.1 s after it, but past about 2^20 s adding 0.1 to
+/// an `f32` changes nothing, so the repaired model still had the fault.
+/// The hand-made file has a frame group whose two intervals are both
+/// 1.0591666e11 s; repair must now step to the next `f32` up.
+#[test]
+fn mdl_repair_steps_intervals_past_f32_precision() {
+    use retromodel::mdl::{Frame, Mdl};
+    let path = crate_dir().join("tests/regression/mdl_repair_interval_past_f32_step.mdl");
+    let data = std::fs::read(&path).expect("regression input");
+    let mut model = Mdl::from_bytes(&data).expect("parses");
+    let problems = model.validate();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].path, "frames[0].group.intervals[1]");
+    assert_eq!(model.repair().fixed_intervals, 1);
+    let Frame::Group { group, .. } = &model.frames[0] else {
+        panic!("frame 0 is a group")
+    };
+    assert!(group.intervals[1] > group.intervals[0]);
+    assert!(model.validate().is_empty(), "{:?}", model.validate());
+    assert!(mdl_checks::exercise_parse(&data).is_some());
 }

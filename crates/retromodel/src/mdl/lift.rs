@@ -110,7 +110,7 @@ fn corners(model: &Mdl, vertex_count: usize) -> Corners {
     for (ti, tri) in model.triangles.iter().enumerate() {
         let mut corner = [0u32; 3];
         let mut ok = true;
-        for k in 0..3 {
+        for (k, slot) in corner.iter_mut().enumerate() {
             let v = tri.vertices[k];
             let tc = match model.variant {
                 Variant::Hexen2 => tri.texcoords[k],
@@ -130,7 +130,7 @@ fn corners(model: &Mdl, vertex_count: usize) -> Corners {
             }
             let key = (vi as u32, s, st.t);
             let next = out.source.len() as u32;
-            corner[k] = *map.entry(key).or_insert_with(|| {
+            *slot = *map.entry(key).or_insert_with(|| {
                 out.source.push(vi as u32);
                 out.uvs
                     .push([(s as f32 + 0.5) / fw, (st.t as f32 + 0.5) / fh]);
@@ -161,8 +161,8 @@ fn frame_vertices(
             Some(p) => {
                 let mut pos = model.decode_position(*p);
                 if let Some(low) = frame.vertices_low.get(v as usize) {
-                    for i in 0..3 {
-                        pos[i] += f32::from(low.position[i]) * (model.scale[i] / 256.0);
+                    for ((p, &l), s) in pos.iter_mut().zip(&low.position).zip(model.scale) {
+                        *p += f32::from(l) * (s / 256.0);
                     }
                 }
                 (mdl_axes(pos), mdl_axes(normal(p.normal_index)))
@@ -418,6 +418,11 @@ fn skin_textures(model: &Mdl, palette: Option<&Palette>, name: &str) -> SkinText
         let decoded = palette
             .and_then(|p| decode_skin(indices, model.skin_width, model.skin_height, p, holey));
         let index = out.textures.len();
+        if let (Some(p), Some(_)) = (palette, &decoded) {
+            if !nearest_recovers(indices, p, holey) {
+                out.indices.push((index, hex(indices)));
+            }
+        }
         match decoded {
             Some((image, glow)) => {
                 out.textures.push(Texture {
@@ -474,6 +479,26 @@ struct SkinTextures {
     layout: Vec<Value>,
     /// Textures whose pixel count is not the skin size (malformed).
     undecodable: Vec<usize>,
+    /// The palette indices (hex) of the images whose colours do not give
+    /// them back: see [`nearest_recovers`].
+    indices: Vec<(usize, String)>,
+}
+
+/// Whether mapping each decoded colour to the lowest palette index of
+/// that colour (what a nearest-colour search that breaks ties towards the
+/// lower index, as `Palette::nearest` does, finds) gives back `indices`.
+/// Quake's palette holds 11 colours twice (0 and 48, 111 and 192, ...),
+/// so a skin that uses the higher of a pair needs its indices kept.
+/// Transparent texels (index 255 of a holey model) are index 255 again.
+fn nearest_recovers(indices: &[u8], palette: &Palette, holey: bool) -> bool {
+    let colors = palette.colors();
+    let mut lowest = [0u8; 256];
+    for (i, c) in colors.iter().enumerate() {
+        lowest[i] = colors.iter().position(|d| d == c).unwrap_or(i) as u8;
+    }
+    indices
+        .iter()
+        .all(|&i| lowest[usize::from(i)] == i || (holey && i == 255))
 }
 
 /// What the MDL holds that the scene's own fields cannot: the header's
@@ -481,7 +506,9 @@ struct SkinTextures {
 /// box (8 bytes: min then max, each x y z normal), the frame and skin
 /// structure (groups with their kind and intervals), the triangles'
 /// facesfront flags and the texture coordinates as stored (onseam, s, t),
-/// and the bytes after the last frame.
+/// the bytes after the last frame, and the palette indices of any skin
+/// image whose colours would not give them back (`skin_indices`, by
+/// texture; see [`nearest_recovers`]).
 fn mdl_record(model: &Mdl, c: &Corners, skins: &SkinTextures, palette: bool) -> Value {
     let mut names = Vec::new();
     let mut boxes = Vec::new();
@@ -559,6 +586,14 @@ fn mdl_record(model: &Mdl, c: &Corners, skins: &SkinTextures, palette: bool) -> 
     if !skins.undecodable.is_empty() {
         record["undecodable_textures"] = json!(skins.undecodable);
     }
+    if !skins.indices.is_empty() {
+        let map: serde_json::Map<String, Value> = skins
+            .indices
+            .iter()
+            .map(|(t, h)| (t.to_string(), json!(h)))
+            .collect();
+        record["skin_indices"] = Value::Object(map);
+    }
     record
 }
 
@@ -593,8 +628,10 @@ impl Scene {
     ///   the header's fields as stored (flags, synctype, eye position,
     ///   bounding radius, size ...), the raw frame names (with the bytes
     ///   after their NUL), bounding boxes, frame and skin structure,
-    ///   texture coordinates and facesfront flags as stored, and trailing
-    ///   bytes.
+    ///   texture coordinates and facesfront flags as stored, trailing
+    ///   bytes, and the palette indices of skin images that use the
+    ///   second of a palette's duplicate colours (the colours alone would
+    ///   not give them back).
     pub fn from_mdl(model: &Mdl, options: &MdlSceneOptions) -> Scene {
         let vertex_count = model
             .simple_frames()

@@ -184,16 +184,28 @@ fn holds(min: [u8; 3], max: [u8; 3], lo: [u8; 3], hi: [u8; 3]) -> bool {
     (0..3).all(|a| min[a] <= lo[a] && max[a] >= hi[a])
 }
 
-/// Makes `intervals` positive and increasing; returns how many changed.
+/// Makes `intervals` positive and increasing (but after an `f32::MAX`,
+/// which nothing can follow); returns how many changed.
 fn fix_intervals(intervals: &mut [f32]) -> usize {
     let mut fixed = 0;
     let mut before = 0.0f32;
     for t in intervals {
         if !(t.is_finite() && *t > before) {
-            *t = before + DEFAULT_INTERVAL;
-            fixed += 1;
+            // Past 2^20 s or so 0.1 s is below an `f32` step: the next
+            // value up then (found by `mdl_parse`). After `f32::MAX` there
+            // is none: the interval stays as it is.
+            let step = before + DEFAULT_INTERVAL;
+            let next = if step > before {
+                step
+            } else {
+                before.next_up()
+            };
+            if next.is_finite() {
+                *t = next;
+                fixed += 1;
+            }
         }
-        before = *t;
+        before = before.max(*t);
     }
     fixed
 }
