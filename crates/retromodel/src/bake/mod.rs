@@ -208,6 +208,9 @@ fn not_finite(
     }
 }
 
+/// Posed frames: positions and normals, frame after frame.
+pub(crate) type Posed = (Vec<[f32; 3]>, Vec<[f32; 3]>);
+
 /// Every frame of `plan` posed: frames × used vertices positions in
 /// Quake's axes (unscaled) and, when `with_normals`, their unit normals
 /// (else an empty vector). Pieces of the frame range are posed at once
@@ -217,7 +220,7 @@ pub(crate) fn pose_all(
     plan: &Plan,
     source: &Source,
     with_normals: bool,
-) -> Result<(Vec<[f32; 3]>, Vec<[f32; 3]>)> {
+) -> Result<Posed> {
     let frames = plan.frame_count();
     let used = source.vertices.len();
     let mut positions = vec![[0.0f32; 3]; frames * used];

@@ -138,7 +138,7 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
         return Err(Error::InvalidOptions {
             message: "an MDL skin is palette indices: give a 256-colour palette (Quake's gfx/palette.lmp)".into(),
         })
-        .map_err(|e: Error| e.advised(Advice::new(None, vec![Remedy::Palette])));
+        .map_err(|e: Error| e.advised(Advice::new(None, vec![Remedy::QuakePalette])));
     };
     let mut warnings = Vec::new();
     let plan = plan::animations_plan(scene, &options.animations, options.fps)?;

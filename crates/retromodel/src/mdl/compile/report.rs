@@ -7,6 +7,7 @@ use crate::advice::{Advice, Remedy};
 
 /// One animation of the compiled model.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AnimationReport {
     /// Its name in the frame names (`run` for `run1`..`run8`).
     pub name: String,
@@ -23,6 +24,7 @@ pub struct AnimationReport {
 
 /// What a compile made.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CompileReport {
     /// The animations, in frame order.
     pub animations: Vec<AnimationReport>,
