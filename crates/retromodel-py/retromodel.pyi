@@ -108,7 +108,9 @@ class Model:
     def validate(self, engine: Optional[str] = None) -> List[Problem]:
         """Every problem in the model; with ``engine``, whether the MD2 loads in it, judged on the
         file's bytes as that engine's loader reads them (damage in a part it never reads is a
-        warning naming the engines that fail)."""
+        warning naming the engines that fail). A Quake engine (``"glquake"``, ``"vkquake"``,
+        ``"quake-rerelease"`` ...) says whether it loads the format, and checks an MD5 as the Quake
+        rerelease's replacement (``"quake-rerelease"``, ``"ironwail"``, ``"vkquake"``)."""
     def to_bytes(self, layout: str = "original") -> bytes:
         """The model in its own format: the file's bytes (``"original"``), or MD2 sections in the ``"standard"`` order."""
     def frame_positions(self, frame: int) -> npt.NDArray[np.float32]:

@@ -325,7 +325,9 @@ impl Model {
     /// `"winquake"`, `"glquake"`, `"quakespasm"`, `"quakespasm-spiked"`,
     /// `"ironwail"`, `"vkquake"`, `"fte"`, `"quake-rerelease"` or
     /// `"hexen2"`: the limits that engine's loader has and what it does
-    /// past them.
+    /// past them. The Quake engines say whether they load the format, and
+    /// check an MD5 as the Quake rerelease's replacement
+    /// (`"quake-rerelease"`, `"ironwail"`, `"vkquake"`).
     #[pyo3(signature = (engine = None))]
     fn validate(&self, engine: Option<&str>) -> PyResult<Vec<Problem>> {
         let problems = match engine {

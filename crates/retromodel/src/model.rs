@@ -158,11 +158,26 @@ impl Model {
 
     /// Every problem in the model as `engine` sees it: for an MD2, whether
     /// it loads in that engine ([`Md2::validate_for`], which says so when
-    /// the engine loads no MD2); any other format is one error naming what
-    /// the engine loads.
+    /// the engine loads no MD2); for an MD5 and the Quake rerelease,
+    /// Ironwail or vkQuake, its own problems and what those ports require
+    /// of a replacement (`mdl::rerelease::check_md5`); any other format
+    /// is one error naming what the engine loads.
     pub fn validate_for(&self, engine: crate::md2::Engine) -> Vec<Problem> {
         match self {
             Model::Md2(m) => m.validate_for(engine),
+            // The Quake rerelease's MD5 replacement, without its MDL.
+            Model::Md5(m)
+                if matches!(
+                    engine,
+                    crate::Engine::QuakeRerelease
+                        | crate::Engine::Ironwail
+                        | crate::Engine::Vkquake
+                ) =>
+            {
+                let mut problems = m.validate();
+                problems.extend(crate::mdl::rerelease::check_md5(m, None));
+                problems
+            }
             other => vec![Problem {
                 severity: crate::problem::Severity::Error,
                 path: "format".to_string(),

@@ -55,6 +55,21 @@ impl Over {
     }
 }
 
+/// How an engine times a frame group (the frames it plays by itself).
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupTiming {
+    /// Every interval is read (WinQuake's `R_AliasSetupFrame`).
+    AllIntervals,
+    /// Only the first interval: pose `(int)(time / first) % count`
+    /// (GLQuake's and the GL ports' `R_SetupAliasFrame`), so a first
+    /// interval of 0 or below gives a pose outside the group.
+    FirstInterval,
+    /// Only the first interval, 0.1 s in place of one of 0 or below
+    /// (FTE's `Q1MDL_LoadFrameGroup`).
+    FirstIntervalOrTenth,
+}
+
 /// A largest count and what the engine does past it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limit {
@@ -109,6 +124,8 @@ pub struct MdlEngineLimits {
     pub skin_pixels_multiple_of_4: bool,
     /// Whether a group interval of 0 or below is fatal.
     pub positive_intervals: bool,
+    /// How the engine times frame groups.
+    pub frame_group_timing: GroupTiming,
     /// How many images of a skin group the engine keeps (the GL engines
     /// keep 4 and cycle them at 10 per second, ignoring the intervals).
     pub skin_group_images: Option<usize>,
@@ -135,6 +152,7 @@ const GLQUAKE: MdlEngineLimits = MdlEngineLimits {
     skin_width_multiple_of_4: false,
     skin_pixels_multiple_of_4: true,
     positive_intervals: false,
+    frame_group_timing: GroupTiming::FirstInterval,
     skin_group_images: Some(4),
     onseam_bit_only: false,
     below_minimum: Over::Fatal,
@@ -164,6 +182,7 @@ impl Engine {
                 skin_width_multiple_of_4: true,
                 skin_pixels_multiple_of_4: false,
                 positive_intervals: true,
+                frame_group_timing: GroupTiming::AllIntervals,
                 skin_group_images: None,
                 onseam_bit_only: true,
                 ..GLQUAKE
@@ -179,6 +198,10 @@ impl Engine {
             // goes to gl_texturenum[i][j&3]. gl_draw.c, GL_Upload8: a
             // pixel count not a multiple of 4 is Sys_Error ("s&3"), and
             // more than 640 × 480 pixels overflow its trans[640*480].
+            // Mod_LoadAliasGroup keeps a group's first interval only and
+            // gl_rmain.c's R_SetupAliasFrame steps by it (the ports'
+            // r_alias.c R_SetupAliasFrame, uHexen2's hexen2/gl_rmain.c, do
+            // the same).
             Engine::Glquake => GLQUAKE,
             // Quake/gl_model.c, Mod_LoadAliasModel: numverts 1..=
             // MAXALIASVERTS (2000), numtris 1..=MAXALIASTRIS (4096),
@@ -257,7 +280,8 @@ impl Engine {
             // 1 × 1, else "has an invalid quantity" and the model is not
             // loaded (Con_Printf); nothing has an upper bound (every array
             // is allocated to fit) and a skin group keeps all its images
-            // (Q1MDL_LoadSkins_GL).
+            // (Q1MDL_LoadSkins_GL). Q1MDL_LoadFrameGroup times a group by
+            // its first interval, 0.1 s if that is not above 0.
             Engine::Fte => MdlEngineLimits {
                 min_vertices: 3,
                 max_vertices: None,
@@ -269,6 +293,7 @@ impl Engine {
                 min_skin_size: Some(1),
                 skin_pixels_multiple_of_4: false,
                 skin_group_images: None,
+                frame_group_timing: GroupTiming::FirstIntervalOrTenth,
                 below_minimum: Over::Refuses,
                 ..GLQUAKE
             },
@@ -611,6 +636,14 @@ fn check_groups(mdl: &Mdl, engine: Engine, l: &MdlEngineLimits, c: &mut Collecto
             }
         }
     }
+    for (i, frame) in mdl.frames.iter().enumerate() {
+        let Frame::Group { group, .. } = frame else {
+            continue;
+        };
+        if group.frames.len() > 1 {
+            check_group_timing(&group.intervals, i, engine, l.frame_group_timing, c);
+        }
+    }
     if l.positive_intervals {
         for (i, frame) in mdl.frames.iter().enumerate() {
             let Frame::Group { group, .. } = frame else {
@@ -624,6 +657,52 @@ fn check_groups(mdl: &Mdl, engine: Engine, l: &MdlEngineLimits, c: &mut Collecto
                 );
             }
         }
+    }
+}
+
+/// A frame group timed by its first interval alone.
+fn check_group_timing(
+    intervals: &[f32],
+    i: usize,
+    engine: Engine,
+    timing: GroupTiming,
+    c: &mut Collector,
+) {
+    let name = engine.title();
+    if timing == GroupTiming::AllIntervals {
+        return;
+    }
+    let Some(&first) = intervals.first() else {
+        return;
+    };
+    let path = format!("frames[{i}].intervals[0]");
+    if first.is_nan() || first <= 0.0 {
+        if timing == GroupTiming::FirstInterval {
+            c.error(
+                path,
+                format!("the group's first interval is {first}: {name} steps through the group by it, so it divides by it and draws a pose outside the group (garbage or a crash)"),
+                None,
+            );
+        } else {
+            c.warn(
+                path,
+                format!("the group's first interval is {first}: {name} plays the group at 10 frames a second instead"),
+                None,
+            );
+        }
+        return;
+    }
+    let uneven = intervals.iter().enumerate().skip(1).any(|(k, &t)| {
+        let steady = first * (k + 1) as f32;
+        let close = (t - steady).abs() <= 1e-3 * steady.abs().max(1e-6);
+        t.is_nan() || !close
+    });
+    if uneven {
+        c.warn(
+            format!("frames[{i}].intervals"),
+            format!("the group's intervals are not steady steps of its first ({first} s): {name} plays every frame for {first} s, ignoring the others"),
+            None,
+        );
     }
 }
 

@@ -22,6 +22,7 @@
 #[cfg(all(feature = "scene", feature = "textures"))]
 pub mod compile;
 mod engine;
+mod external;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;
@@ -38,7 +39,8 @@ pub use repair::RepairReport;
 pub use validate::MAX_SKIN_HEIGHT;
 pub use write::Layout;
 
-pub use engine::{Engine, Limit, MdlEngineLimits, Over};
+pub use engine::{Engine, GroupTiming, Limit, MdlEngineLimits, Over};
+pub use external::external_skin_files;
 
 /// The four bytes a Quake MDL starts with.
 pub const MAGIC_QUAKE: [u8; 4] = *b"IDPO";

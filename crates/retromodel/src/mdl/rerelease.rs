@@ -93,6 +93,8 @@ pub fn mdl_path_for(md5mesh_path: &str) -> String {
 /// which `engine` looks for image `image` of skin `skin` of a mesh whose
 /// `shader` is `shader`, in search order; empty for an engine that does
 /// not load MD5 replacements, or past the 32 skins × 4 images they read.
+/// For the rerelease: `progs/SHADER_SS_FF`, the name both Ironwail and
+/// vkQuake find.
 ///
 /// ```
 /// use retromodel::mdl::{rerelease::md5_skin_names, Engine};
@@ -109,7 +111,8 @@ pub fn md5_skin_names(engine: Engine, shader: &str, skin: usize, image: usize) -
     }
     let base = format!("{shader}_{skin:02}_{image:02}");
     match engine {
-        Engine::Ironwail => vec![format!("progs/{base}")],
+        // The name both ports find (Ironwail looks nowhere else).
+        Engine::Ironwail | Engine::QuakeRerelease => vec![format!("progs/{base}")],
         Engine::Vkquake => vec![
             base.clone(),
             format!("progs/{base}"),
@@ -155,6 +158,64 @@ const VKQUAKE_INFLUENCES: usize = 8; // NUM_JOINT_INFLUENCES_8_WEIGHT
 /// model's first. Paths are the MD5's (`md5mesh...`, `md5anim ...`).
 pub fn check_pair(mdl: &Mdl, md5: &Md5Model, anim_name: Option<&str>) -> Vec<Problem> {
     let mut c = Collector::default();
+    let Some(anim) = check_md5_into(md5, anim_name, &mut c) else {
+        return c.finish();
+    };
+    let base = format!("md5anim {:?}", anim.name);
+    let a = &anim.anim;
+    let mdl_frames = usize::try_from(mdl.num_frames).unwrap_or(0);
+    if a.num_frames > 0 && a.num_frames < mdl_frames {
+        c.warn(
+            format!("{base}.numFrames"),
+            format!(
+                "{} frames, fewer than the MDL's {mdl_frames}: the ports draw MD5 frame k for MDL frame k, and MD5 frame 0 for MDL frames {} and on",
+                a.num_frames, a.num_frames
+            ),
+            None,
+        );
+    } else if a.num_frames > mdl_frames {
+        c.warn(
+            format!("{base}.numFrames"),
+            format!(
+                "{} frames, more than the MDL's {mdl_frames}: the ports draw MD5 frame k for MDL frame k, so frames {mdl_frames} and on are played only by code that asks for them",
+                a.num_frames
+            ),
+            None,
+        );
+    }
+    for (k, frame) in mdl.frames.iter().enumerate() {
+        if let super::Frame::Group { group, .. } = frame {
+            if group.frames.len() > 1 {
+                c.warn(
+                    format!("frames[{k}]"),
+                    format!(
+                        "MDL frame {k} is a group of {} frames the engine animates by itself; the MD5 has one pose for it (frame {k}), so the replacement does not animate there",
+                        group.frames.len()
+                    ),
+                    None,
+                );
+            }
+        }
+    }
+    c.finish()
+}
+
+/// The MD5 half of [`check_pair`], for an MD5 checked without its MDL
+/// (`validate --engine quake-rerelease x.md5mesh`): what Ironwail and
+/// vkQuake require of the mesh and of the animation `anim_name` (the
+/// model's first when `None`).
+pub fn check_md5(md5: &Md5Model, anim_name: Option<&str>) -> Vec<Problem> {
+    let mut c = Collector::default();
+    check_md5_into(md5, anim_name, &mut c);
+    c.finish()
+}
+
+/// [`check_md5`] into `c`; the animation the ports play, if any.
+fn check_md5_into<'a>(
+    md5: &'a Md5Model,
+    anim_name: Option<&str>,
+    c: &mut Collector,
+) -> Option<&'a crate::md5::Animation> {
     let mesh = &md5.mesh;
     let anim = match anim_name {
         Some(n) => md5.animations.iter().find(|a| a.name == n),
@@ -211,10 +272,10 @@ pub fn check_pair(mdl: &Mdl, md5: &Md5Model, anim_name: Option<&str>) -> Vec<Pro
     let Some(anim) = anim else {
         c.error(
             "md5anim",
-            "no md5anim named like the MDL: Ironwail draws the MDL instead of the MD5, vkQuake draws the MD5 without animation",
+            "no md5anim named like the MDL: Ironwail draws the MDL instead of the MD5, vkQuake loads the MD5 without frames (no animation)",
             None,
         );
-        return c.finish();
+        return None;
     };
     let base = format!("md5anim {:?}", anim.name);
     let a = &anim.anim;
@@ -225,42 +286,8 @@ pub fn check_pair(mdl: &Mdl, md5: &Md5Model, anim_name: Option<&str>) -> Vec<Pro
             None,
         );
     }
-    check_joints(mesh, a, &base, &mut c);
-    let mdl_frames = usize::try_from(mdl.num_frames).unwrap_or(0);
-    if a.num_frames > 0 && a.num_frames < mdl_frames {
-        c.warn(
-            format!("{base}.numFrames"),
-            format!(
-                "{} frames, fewer than the MDL's {mdl_frames}: the ports draw MD5 frame k for MDL frame k, and MD5 frame 0 for MDL frames {} and on",
-                a.num_frames, a.num_frames
-            ),
-            None,
-        );
-    } else if a.num_frames > mdl_frames {
-        c.warn(
-            format!("{base}.numFrames"),
-            format!(
-                "{} frames, more than the MDL's {mdl_frames}: the ports draw MD5 frame k for MDL frame k, so frames {mdl_frames} and on are played only by code that asks for them",
-                a.num_frames
-            ),
-            None,
-        );
-    }
-    for (k, frame) in mdl.frames.iter().enumerate() {
-        if let super::Frame::Group { group, .. } = frame {
-            if group.frames.len() > 1 {
-                c.warn(
-                    format!("frames[{k}]"),
-                    format!(
-                        "MDL frame {k} is a group of {} frames the engine animates by itself; the MD5 has one pose for it (frame {k}), so the replacement does not animate there",
-                        group.frames.len()
-                    ),
-                    None,
-                );
-            }
-        }
-    }
-    c.finish()
+    check_joints(mesh, a, &base, c);
+    Some(anim)
 }
 
 /// The anim's joints against the mesh's, as Ironwail's `MD5Anim_Load`
