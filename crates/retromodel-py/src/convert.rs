@@ -399,7 +399,7 @@ impl MdlOutput {
         PyBytes::new(py, &self.mdl)
     }
 
-    /// The compile report: the animations (`name`, `first_frame`,
+    /// The compile report (`None` for an MDL written as it is): the animations (`name`, `first_frame`,
     /// `frames`, `group`), frame, vertex and triangle counts, the one
     /// grid's step (`step`, per axis) and the largest and RMS distance
     /// of a vertex from the source (`max_error`, `rms_error`, in Quake
@@ -462,7 +462,8 @@ impl MdlOutput {
 ///   `quake-rerelease`, `hexen2`; default id's Quake).
 /// - `name`: the model's file name (names the scene).
 ///
-/// Returns an `MdlOutput`. Raises `retromodel.Error` when the model
+/// The same file as `retromodel convert SOURCE NAME.mdl --palette ...`
+/// with the matching flags. Returns an `MdlOutput`. Raises `retromodel.Error` when the model
 /// cannot be compiled (no palette, an engine limit exceeded, an unknown
 /// animation).
 #[pyfunction]
@@ -483,7 +484,7 @@ pub fn compile_mdl(
     engine: Option<&str>,
     name: &str,
 ) -> PyResult<MdlOutput> {
-    use retromodel::mdl::compile::{compile, CompileOptions as MdlOptions, Limits};
+    use retromodel::mdl::compile::{CompileOptions as MdlOptions, Limits};
 
     check_frames_and_size(fps, scale, fit_height)?;
     let palette = match palette {
@@ -518,37 +519,18 @@ pub fn compile_mdl(
         random_sync: crate::mdl::sync_type_number(sync_type)? == 1,
         limits,
     };
-    let owned;
-    let loaded: &Loaded = match source.cast::<Model>() {
-        Ok(model) => &model.get().source,
-        Err(_) => {
-            owned = source.extract::<Source>()?.load(py, None)?;
-            &owned
-        }
+    let anim = options.animations.clone();
+    let options = ConvertOptions {
+        anim,
+        mdl: Some(options),
+        ..ConvertOptions::default()
     };
-    let (bytes, report, warnings) = py
-        .detach(|| -> retromodel::Result<_> {
-            let (scene, read_warnings) =
-                crate::conversion::scene(loaded, &ConvertOptions::default(), name)?;
-            let compiled = compile(&scene, &options)?;
-            let mut warnings: Vec<Detail> = read_warnings
-                .iter()
-                .map(|w| Detail {
-                    message: w.to_string(),
-                    advice: w.advice(),
-                })
-                .collect();
-            warnings.extend(compiled.warnings.iter().map(|w| Detail {
-                message: w.to_string(),
-                advice: w.advice(),
-            }));
-            Ok((
-                compiled.model.to_bytes()?,
-                crate::mdl::report_json(&compiled.report),
-                warnings,
-            ))
-        })
-        .map_err(to_py)?;
+    let compiled = compile_source(py, source, &options, OutputFormat::Mdl, name)?;
+    let (bytes, report, warnings) = (
+        compiled.main,
+        compiled.report.unwrap_or(serde_json::Value::Null),
+        compiled.warnings,
+    );
     Ok(MdlOutput {
         mdl: bytes,
         report,
