@@ -62,3 +62,65 @@ pub fn mdl_skin_png(mdl: &Mdl, index: usize, files: &MemorySource) -> Result<Vec
         .ok_or_else(|| format!("a skin of {} bytes is not {w} × {h} pixels", image.len()))?;
     rgba.to_png().map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A palette whose colour `i` is `(i, 255 - i, i / 2)`, as 768 bytes.
+    fn ramp() -> Vec<u8> {
+        (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect()
+    }
+
+    fn two_by_two(skins: Vec<Skin>) -> Mdl {
+        Mdl {
+            skin_width: 2,
+            skin_height: 2,
+            skins,
+            ..Mdl::default()
+        }
+    }
+
+    #[test]
+    fn gfx_palette_wins_over_another_palette_lmp() {
+        let mut files = MemorySource::new();
+        files.add("palette.lmp", vec![0u8; 768]).unwrap();
+        files.add("id1/gfx/palette.lmp", ramp()).unwrap();
+        files.add("id1/progs/x.mdl", vec![1]).unwrap();
+        let (path, palette) = dropped_palette(&files).unwrap();
+        assert_eq!(path, "id1/gfx/palette.lmp");
+        assert_eq!(palette.colors()[7], [7, 248, 3]);
+        // A file of the name that is no palette is passed over.
+        let mut bad = MemorySource::new();
+        bad.add("gfx/palette.lmp", vec![1, 2, 3]).unwrap();
+        assert!(dropped_palette(&bad).is_none());
+    }
+
+    #[test]
+    fn a_skin_png_has_the_palettes_colours_of_its_indices() {
+        let mut files = MemorySource::new();
+        files.add("palette.lmp", ramp()).unwrap();
+        let mdl = two_by_two(vec![
+            Skin::Single(vec![0, 1, 2, 3]),
+            Skin::Group {
+                kind: 1,
+                intervals: vec![0.1, 0.2],
+                images: vec![vec![4; 4], vec![250, 251, 252, 253]],
+            },
+        ]);
+        let png = mdl_skin_png(&mdl, 2, &files).unwrap();
+        let image = retromodel::texture::decode(&png).unwrap();
+        assert_eq!((image.width(), image.height()), (2, 2));
+        let pixels = image.pixels();
+        for (k, i) in [250u8, 251, 252, 253].into_iter().enumerate() {
+            assert_eq!(&pixels[4 * k..4 * k + 4], &[i, 255 - i, i / 2, 255]);
+        }
+        assert!(mdl_skin_png(&mdl, 3, &files)
+            .unwrap_err()
+            .contains("holds 3"));
+        let none = MemorySource::new();
+        assert!(mdl_skin_png(&mdl, 0, &none)
+            .unwrap_err()
+            .contains("gfx/palette.lmp"));
+    }
+}
