@@ -102,7 +102,7 @@ class Model:
     def fps(self) -> float:
         """The MS3D timeline's frames per second (at least 1)."""
     def animations(self) -> List[Tuple[str, int, int]]:
-        """MD2 animations by frame names: ``(name, first_frame, frame_count)``."""
+        """MD2 or MDL animations by frame names: ``(name, first_frame, frame_count)``."""
     def info(self, clips: Optional[List[str]] = None) -> Dict[str, Any]:
         """The summary ``retromodel info --json`` prints; ``clips``: ``"name:first-last"``."""
     def validate(self, engine: Optional[str] = None) -> List[Problem]:

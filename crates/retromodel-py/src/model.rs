@@ -292,9 +292,19 @@ impl Model {
         })
     }
 
-    /// The MD2's animations as its frame names group them (`run01`..
-    /// `run06` is `run`): a list of `(name, first_frame, frame_count)`.
+    /// The MD2's or MDL's animations as its frame names group them
+    /// (`run01`..`run06` is `run`): a list of `(name, first_frame,
+    /// frame_count)` (an MDL's over its frame list, as `frame_list()`
+    /// numbers it).
     fn animations(&self) -> PyResult<Vec<(String, usize, usize)>> {
+        if let retromodel::Model::Mdl(m) = &self.model {
+            return Ok(m
+                .info(&self.source.bytes)
+                .animations
+                .into_iter()
+                .map(|a| (a.name, a.first_frame, a.frame_count))
+                .collect());
+        }
         Ok(self
             .md2()?
             .animations()

@@ -82,6 +82,10 @@ def test_every_corpus_mdl_has_its_facts(corpus):
         assert model.frame_names == fact["frame_names"], name
         assert len(model.frame_list()) == fact["frames"], name
         assert model.skin_count == fact["skin_frames"], name
+        # Animations cover the frame list, run by run, in order.
+        runs = model.animations()
+        assert sum(n for _, _, n in runs) == fact["frames"], name
+        assert [first for _, first, _ in runs] == [sum(n for _, _, n in runs[:i]) for i in range(len(runs))], name
         info = model.info()
         assert info["format"] == "mdl", name
 
