@@ -1,4 +1,4 @@
-//! Makes the nearest-normal cube map (`src/normals/nearest.rs`) at build time,
+//! Makes the nearest-normal cube map (`src/quake/nearest.rs`) at build time,
 //! so no program pays for it at run time and native and WebAssembly builds
 //! hold the same table.
 //!
@@ -17,8 +17,8 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// The table normals, as `src/normals/mod.rs` holds them.
-const NORMALS: [[f32; 3]; 162] = include!("src/normals/normals.in");
+/// The table normals, as `src/quake/anorms.rs` holds them.
+const NORMALS: [[f32; 3]; 162] = include!("src/quake/normals.in");
 
 /// Cells per cube face edge.
 const SIDE: usize = 32;
@@ -116,7 +116,7 @@ fn sure_cosines() -> Vec<f32> {
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-changed=src/normals/normals.in");
+    println!("cargo::rerun-if-changed=src/quake/normals.in");
     let cells = cells();
     let mut out = String::new();
     writeln!(out, "/// Cells per cube face edge.").unwrap();

@@ -51,8 +51,10 @@ fn word(remedy: &Remedy) -> String {
         Remedy::Palette => "give the palette with --palette FILE (Quake II's is \
                             pics/colormap.pcx, which retromodel does not ship)"
             .to_string(),
-        Remedy::QuakePalette => "give Quake's palette with --palette FILE (gfx/palette.lmp \
-                                 from id1/pak0.pak, which retromodel does not ship)"
+        Remedy::QuakePalette => "give Quake's palette with --palette FILE (gfx/palette.lmp from \
+                                 the game's id1/pak0.pak, which retromodel does not ship), or keep \
+                                 the model in GAME/progs/ with GAME/gfx/palette.lmp, or add the \
+                                 folder holding gfx/palette.lmp with --texture-dir DIR"
             .to_string(),
         Remedy::SkinPngOrTga => "--skin-format png or --skin-format tga for an engine that \
                                  loads them (yquake2, q2pro, kmquake2, ufoai)"

@@ -86,7 +86,8 @@ pub struct Args {
     #[arg(long)]
     compress: bool,
     /// A folder to search for textures after the model's own (repeatable);
-    /// no file outside the model's folder and these is ever read.
+    /// no file outside the model's folder and these (and, for a Quake
+    /// model in a progs/ folder, the game folder above it) is ever read.
     #[arg(long = "texture-dir", value_name = "DIR")]
     texture_dirs: Vec<PathBuf>,
     /// An image (PCX, PNG, JPEG, TGA, BMP) to use as the first skin or
@@ -149,8 +150,11 @@ pub struct Args {
     /// vkquake, fte, quake-rerelease) for its loader's limits, or none.
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     engine: Option<String>,
-    /// .md2 output: the palette of the 8-bit PCX skin (a PCX such as
-    /// baseq2/pics/colormap.pcx, or 768 bytes of RGB). Without it the skin
+    /// A Quake MDL input: the palette its 8-bit skins index (gfx/palette.lmp,
+    /// 768 bytes of RGB; default: gfx/palette.lmp beside the model, in a
+    /// --texture-dir, or in the game folder above progs/). .md2 output: the
+    /// palette of the 8-bit PCX skin (a PCX such as
+    /// baseq2/pics/colormap.pcx, or 768 bytes of RGB); without it the skin
     /// is written as PNG. .mdl output (required): Quake's gfx/palette.lmp.
     #[arg(long, value_name = "FILE", help_heading = "MD2 output")]
     palette: Option<PathBuf>,
@@ -241,6 +245,14 @@ enum SkinFormatArg {
 }
 
 impl Args {
+    /// Whether the input is one Quake MDL file (whose `--palette` is its
+    /// skins', not the MD2 compiler's).
+    fn input_is_mdl(&self) -> bool {
+        self.input
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("mdl"))
+    }
+
     /// The MD2 compiler's options, when any of its flags is given.
     fn compile_options(&self) -> Result<Option<CompileOptions>> {
         let given = self.fps.is_some()
@@ -250,7 +262,7 @@ impl Args {
             || self.grid.is_some()
             || self.grid_from.is_some()
             || self.engine.is_some()
-            || self.palette.is_some()
+            || (self.palette.is_some() && !self.input_is_mdl())
             || self.skin_format.is_some()
             || self.skin_name.is_some()
             || self.skin_size.is_some();
@@ -393,6 +405,11 @@ impl Args {
                 mdl,
                 strict,
                 rerelease: self.rerelease,
+                palette: self
+                    .palette
+                    .as_deref()
+                    .map(crate::load::read_palette)
+                    .transpose()?,
             },
             texture_dirs: self.texture_dirs.clone(),
             force: self.force,

@@ -5,6 +5,49 @@ use retromodel::texture::TextureResolver;
 use retromodel::{Model, ReadContext};
 use std::path::Path;
 
+/// The resolver for the textures (and a Quake MDL's palette) of the model
+/// at `path`: its folder, then `texture_dirs`, then, for a model in a
+/// Quake `progs` folder, the game folder above it (`id1/progs/x.mdl` →
+/// `id1/`, where `gfx/palette.lmp` is).
+pub fn resolver(path: &Path, texture_dirs: &[std::path::PathBuf]) -> TextureResolver {
+    let mut r = TextureResolver::for_model_file(path).with_roots(texture_dirs.to_vec());
+    if let Some(game) = quake_game_folder(path) {
+        r = r.with_root(game);
+    }
+    r
+}
+
+/// The game folder of a Quake model kept as the game keeps it
+/// (`GAME/progs/NAME.mdl`): `GAME`, else `None`.
+fn quake_game_folder(path: &Path) -> Option<std::path::PathBuf> {
+    let is_mdl = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("mdl"));
+    let dir = path.parent()?;
+    let progs = dir
+        .file_name()
+        .is_some_and(|n| n.eq_ignore_ascii_case("progs"));
+    if !(is_mdl && progs) {
+        return None;
+    }
+    match dir.parent() {
+        Some(game) if !game.as_os_str().is_empty() => Some(game.to_path_buf()),
+        _ => Some(std::path::PathBuf::from(".")),
+    }
+}
+
+/// `--palette FILE` read: 768 bytes of RGB (Quake's `gfx/palette.lmp`) or
+/// an 8-bit PCX's palette.
+pub fn read_palette(path: &Path) -> Result<retromodel::texture::Palette> {
+    let bytes = read_file(path)?;
+    let palette = if bytes.len() == 768 {
+        retromodel::texture::Palette::from_raw_768(&bytes)
+    } else {
+        retromodel::texture::Palette::from_pcx(&bytes)
+    };
+    palette.with_context(|| format!("--palette {}", path.display()))
+}
+
 /// Reads the whole file.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))

@@ -9,7 +9,6 @@ use retromodel::convert::{ConvertOptions, Converter, OutputFormat, Warning};
 use retromodel::md2::compile::CompileReport;
 use retromodel::ms3d::compile::Ms3dCompileReport;
 use retromodel::scene::TextureWarning;
-use retromodel::texture::TextureResolver;
 use retromodel::Error;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -159,7 +158,7 @@ pub fn convert_file(
         .collect();
     check_free(&fixed, job.force)?;
     let bytes = read_file(input)?;
-    let resolver = TextureResolver::for_model_file(input).with_roots(job.texture_dirs.clone());
+    let resolver = crate::load::resolver(input, &job.texture_dirs);
     let conversion = Converter::new(&job.options)
         .with_textures(&resolver)
         .with_ascii_parts(job.ascii_parts.0.as_deref(), job.ascii_parts.1.as_deref())

@@ -57,7 +57,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     }
     check_free(std::slice::from_ref(output), args.force)?;
     let skin = args.user_skin();
-    let loaded = load(&args.input, &args.texture_dirs, skin.as_ref())?;
+    let loaded = load(
+        &args.input,
+        &args.texture_dirs,
+        skin.as_ref(),
+        args.palette.as_deref(),
+    )?;
     for line in &loaded.warnings {
         eprintln!("{line}");
     }

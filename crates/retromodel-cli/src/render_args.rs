@@ -106,6 +106,11 @@ pub struct Args {
     /// A folder to search for textures after the model's own (repeatable).
     #[arg(long = "texture-dir", value_name = "DIR")]
     pub texture_dirs: Vec<PathBuf>,
+    /// A Quake MDL's palette: gfx/palette.lmp (768 bytes of RGB) or an
+    /// 8-bit PCX. Default: gfx/palette.lmp beside the model, in a
+    /// --texture-dir, or in the game folder above progs/.
+    #[arg(long, value_name = "FILE")]
+    pub palette: Option<PathBuf>,
     /// Sheets: thumbnails per row (default: about square; strips: 10).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub columns: Option<u32>,

@@ -7,13 +7,12 @@ use crate::pipeline::warning_line;
 use crate::render_args::Args;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
-use retromodel::convert::prepare_scene;
+use retromodel::convert::prepare_scene_with_palette;
 use retromodel::render::timeline::{frame_times, model_rate};
 use retromodel::render::{
     animation_index, light_direction_in_scene, Camera, Light, Moment, RenderOptions, Shading, Stage,
 };
 use retromodel::scene::{Scene, UserSkin};
-use retromodel::texture::TextureResolver;
 use std::path::{Path, PathBuf};
 
 /// A model read and made into a scene, with the lines to print about it.
@@ -26,11 +25,23 @@ pub struct Loaded {
 
 /// Reads the model at `path` and prepares its scene, textures found in
 /// its folder and `texture_dirs` only.
-pub fn load(path: &Path, texture_dirs: &[PathBuf], skin: Option<&UserSkin>) -> Result<Loaded> {
+pub fn load(
+    path: &Path,
+    texture_dirs: &[PathBuf],
+    skin: Option<&UserSkin>,
+    palette: Option<&Path>,
+) -> Result<Loaded> {
     let bytes = read_file(path)?;
-    let resolver = TextureResolver::for_model_file(path).with_roots(texture_dirs.to_vec());
-    let prepared = prepare_scene(&bytes, &file_name(path), Some(&resolver), skin)
-        .with_context(|| path.display().to_string())?;
+    let resolver = crate::load::resolver(path, texture_dirs);
+    let palette = palette.map(crate::load::read_palette).transpose()?;
+    let prepared = prepare_scene_with_palette(
+        &bytes,
+        &file_name(path),
+        Some(&resolver),
+        skin,
+        palette.as_ref(),
+    )
+    .with_context(|| path.display().to_string())?;
     Ok(Loaded {
         warnings: prepared
             .warnings

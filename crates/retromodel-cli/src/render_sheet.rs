@@ -54,7 +54,12 @@ enum Thumb {
 fn thumbnail(args: &Args, path: &Path, options: &RenderOptions) -> Thumb {
     let result = (|| -> Result<(Vec<u8>, Vec<String>, bool)> {
         let skin = args.user_skin();
-        let loaded = load(path, &args.texture_dirs, skin.as_ref())?;
+        let loaded = load(
+            path,
+            &args.texture_dirs,
+            skin.as_ref(),
+            args.palette.as_deref(),
+        )?;
         let mut stage = Stage::framed(&loaded.scene, &Framing::RestPose)
             .with_context(|| path.display().to_string())?;
         let mut warnings = loaded.warnings;
@@ -187,7 +192,12 @@ fn relative_label(root: &Path, path: &Path) -> String {
 /// The film strip of one model: each animation's frames in rows.
 fn strip(args: &Args, sheet_path: &Path) -> Result<ExitCode> {
     let skin = args.user_skin();
-    let loaded = load(&args.input, &args.texture_dirs, skin.as_ref())?;
+    let loaded = load(
+        &args.input,
+        &args.texture_dirs,
+        skin.as_ref(),
+        args.palette.as_deref(),
+    )?;
     for line in &loaded.warnings {
         eprintln!("{line}");
     }

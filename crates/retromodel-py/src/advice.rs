@@ -28,6 +28,10 @@ fn word(remedy: &Remedy) -> String {
                                  (yquake2, q2pro, kmquake2, ufoai)"
             .to_string(),
         Remedy::FitHeight { units } => format!("fit_height={units}"),
+        Remedy::QuakePalette => "give palette= (Quake's gfx/palette.lmp, a path or its 768 \
+                                 bytes; retromodel does not ship it), or put it beside the \
+                                 model as gfx/palette.lmp"
+            .to_string(),
         other => other.to_string(),
     }
 }
@@ -70,6 +74,7 @@ fn key(remedy: &Remedy) -> &'static str {
         Remedy::SkinSize => "skin_size",
         Remedy::SkinName => "skin_name",
         Remedy::Palette => "palette",
+        Remedy::QuakePalette => "quake_palette",
         Remedy::SkinPngOrTga => "skin_png_or_tga",
         Remedy::MergeVertices => "merge_vertices",
         Remedy::Decimate => "decimate",

@@ -136,11 +136,11 @@ pub enum Remedy {
     /// Give a 256-colour palette for an 8-bit PCX skin (Quake II's is
     /// `pics/colormap.pcx`, which retromodel does not ship).
     Palette,
+    /// Give Quake's palette for a Quake MDL's 8-bit skins (`gfx/palette.lmp`
+    /// from the game's `pak0.pak`, which retromodel does not ship).
+    QuakePalette,
     /// Write the skin as PNG or TGA, for an engine that loads them.
     SkinPngOrTga,
-    /// Give Quake's 256-colour palette (`gfx/palette.lmp`, which
-    /// retromodel does not ship) for an MDL's 8-bit skin.
-    QuakePalette,
     /// Merge vertices (fewer seams, fewer splits).
     MergeVertices,
     /// Decimate the meshes.
@@ -185,7 +185,7 @@ impl fmt::Display for Remedy {
                 "give a 256-colour palette (Quake II's pics/colormap.pcx, which retromodel does not ship)",
             ),
             Remedy::QuakePalette => f.write_str(
-                "give Quake's 256-colour palette (gfx/palette.lmp, in id1/pak0.pak; retromodel does not ship it)",
+                "give Quake's palette (gfx/palette.lmp, in the game's id1/pak0.pak; retromodel does not ship it), or put it beside the model as gfx/palette.lmp",
             ),
             Remedy::SkinPngOrTga => f.write_str(
                 "write the skin as PNG or TGA for an engine that loads them (yquake2, Q2PRO, KMQuake2, UFO:AI)",

@@ -90,6 +90,7 @@ pub mod obj;
 mod option_problem;
 mod parallel;
 mod problem;
+pub mod quake;
 #[cfg(feature = "render")]
 pub mod render;
 #[cfg(feature = "scene")]

@@ -336,11 +336,16 @@ impl Model {
                 Scene::from_ms3d(&m.to_ms3d()?, &o)
             }
             Model::Md5(m) => m.to_scene(&name("md5")),
-            // Not yet: the MDL lift to a scene is helper mdllift's work
-            // (`mdl/lift.rs`), merged separately; this arm is replaced then.
-            Model::Mdl(_) => Err(Error::InvalidOptions {
-                message: "converting an MDL to another format is not built yet (info, validate and rewriting it as .mdl are)".into(),
-            }),
+            Model::Mdl(m) => {
+                let defaults = crate::mdl::MdlSceneOptions::default();
+                let o = crate::mdl::MdlSceneOptions {
+                    fps: options.fps.unwrap_or(defaults.fps),
+                    close_loops: options.close_loops,
+                    name: name(&defaults.name),
+                    palette: options.palette.clone(),
+                };
+                Ok(Scene::from_mdl(m, &o))
+            }
             Model::Imported(i) => {
                 let mut scene = i.scene.clone();
                 if !options.name.is_empty() {

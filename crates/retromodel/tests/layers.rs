@@ -45,7 +45,7 @@ fn forbidden(top: &str) -> Option<Vec<&'static str>> {
     let mut v: Vec<&'static str> = Vec::new();
     match top {
         "bytes" | "clip" | "texture" | "engine" | "format_kind" | "option_problem" | "name"
-        | "parallel" | "problem" => {
+        | "quake" | "parallel" | "problem" => {
             v.extend(FORMATS);
             v.extend(ABOVE_FORMATS);
             v.extend(["scene", "render", "advice"]);

@@ -34,6 +34,8 @@ mod mdl;
 mod options;
 mod outputs;
 #[cfg(feature = "textures")]
+mod palette;
+#[cfg(feature = "textures")]
 mod prepare;
 
 pub use crate::md2::compile::CompileOptions;
@@ -41,7 +43,9 @@ pub use crate::option_problem::{ConvertOption, OptionProblem};
 pub use options::{ConvertOptions, OutputFormat};
 pub use outputs::OutputFile;
 #[cfg(feature = "textures")]
-pub use prepare::{prepare_scene, Prepared};
+pub use palette::QUAKE_PALETTE_PATH;
+#[cfg(feature = "textures")]
+pub use prepare::{prepare_scene, prepare_scene_with_palette, Prepared};
 
 use std::path::Path;
 
@@ -143,6 +147,8 @@ impl Warning {
     pub fn advice(&self) -> Option<crate::advice::Advice> {
         match self {
             Warning::Compile(w) => w.advice(),
+            #[cfg(feature = "textures")]
+            Warning::Texture(w) => w.advice(),
             #[cfg(feature = "textures")]
             Warning::MdlCompile(w) => w.advice(),
             _ => None,
@@ -387,15 +393,24 @@ impl<'a> Converter<'a> {
             Model::Imported(i) => i.warnings.iter().cloned().map(Warning::Read).collect(),
             _ => Vec::new(),
         };
-        let scene_options = SceneOptions {
+        #[cfg_attr(not(feature = "textures"), allow(unused_mut))]
+        let mut scene_options = SceneOptions {
             name: stem(input_name),
             clips: if model.has_timeline() {
                 self.options.clip.clone()
             } else {
                 Vec::new()
             },
+            palette: self.options.palette.clone(),
             ..SceneOptions::default()
         };
+        #[cfg(feature = "textures")]
+        if matches!(model, Model::Mdl(_)) {
+            let (palette, warning) =
+                palette::mdl_palette(self.options.palette.as_ref(), self.textures);
+            scene_options.palette = palette;
+            warnings.extend(warning.map(Warning::Texture));
+        }
         #[cfg(feature = "textures")]
         let named_like_model = model.format().skin_named_like_model();
         #[cfg_attr(not(feature = "textures"), allow(unused_mut))]

@@ -177,6 +177,11 @@ pub struct ConvertOptions {
     /// scale animates) `.md5scale`, whose frame `k` is the MD2's frame `k`
     /// ([`md5::compile`](crate::md5::compile)).
     pub rerelease: bool,
+    /// The palette of a Quake MDL's 8-bit skins (Quake's
+    /// `gfx/palette.lmp`). `None`: looked for as `gfx/palette.lmp` through
+    /// the texture source; without one the skins have no image and the
+    /// conversion warns.
+    pub palette: Option<crate::texture::Palette>,
 }
 
 impl Default for ConvertOptions {
@@ -198,6 +203,7 @@ impl Default for ConvertOptions {
             mdl: None,
             strict: true,
             rerelease: false,
+            palette: None,
         }
     }
 }
@@ -299,7 +305,9 @@ impl ConvertOptions {
             if format_in == Format::Ms3d && (self.frame.is_some() || !self.anim.is_empty()) {
                 return invalid(OptionProblem::FrameOnMs3d);
             }
-            if !matches!(format_in, Format::Md2 | Format::Ms3d) && self.frame.is_some() {
+            if !matches!(format_in, Format::Md2 | Format::Mdl | Format::Ms3d)
+                && self.frame.is_some()
+            {
                 return invalid(OptionProblem::FrameNeedsMd2);
             }
             if format != OutputFormat::Obj {

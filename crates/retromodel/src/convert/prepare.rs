@@ -7,7 +7,7 @@ use super::Warning;
 use crate::error::Result;
 use crate::model::{Model, ReadContext};
 use crate::scene::{Scene, SceneOptions, TextureLookup, UserSkin};
-use crate::texture::TextureSource;
+use crate::texture::{Palette, TextureSource};
 
 /// A scene to draw and what the user should know about it.
 #[derive(Debug, Clone)]
@@ -34,6 +34,19 @@ pub fn prepare_scene(
     textures: Option<&dyn TextureSource>,
     user_skin: Option<&UserSkin>,
 ) -> Result<Prepared> {
+    prepare_scene_with_palette(input, file_name, textures, user_skin, None)
+}
+
+/// [`prepare_scene`] with the palette of a Quake MDL's 8-bit skins;
+/// `None` looks for Quake's `gfx/palette.lmp` through `textures` (and
+/// warns, with advice, when there is none: the skins then have no image).
+pub fn prepare_scene_with_palette(
+    input: &[u8],
+    file_name: &str,
+    textures: Option<&dyn TextureSource>,
+    user_skin: Option<&UserSkin>,
+    palette: Option<&Palette>,
+) -> Result<Prepared> {
     let model = Model::read_with(
         input,
         &ReadContext {
@@ -49,11 +62,17 @@ pub fn prepare_scene(
         .file_stem()
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
     let named_like_model = model.format().skin_named_like_model();
-    let mut scene = model.into_scene(&SceneOptions {
+    let mut options = SceneOptions {
         name: stem,
         close_loops: true,
         ..SceneOptions::default()
-    })?;
+    };
+    if matches!(model, Model::Mdl(_)) {
+        let (found, warning) = super::palette::mdl_palette(palette, textures);
+        options.palette = found;
+        warnings.extend(warning.map(Warning::Texture));
+    }
+    let mut scene = model.into_scene(&options)?;
     if let Some(source) = textures {
         warnings.extend(
             scene

@@ -353,6 +353,9 @@ fn write_textures<'a>(
 fn write_material(m: &Material, textures: &[Option<Index<json::Texture>>]) -> json::Material {
     use json::material::{AlphaCutoff, EmissiveFactor, PbrBaseColorFactor, StrengthFactor};
     let texture = m.texture.and_then(|t| textures.get(t).copied().flatten());
+    let emissive_texture = m
+        .emissive_texture
+        .and_then(|t| textures.get(t).copied().flatten());
     let (mode, cutoff) = match m.alpha_mode {
         AlphaMode::Opaque => (json::material::AlphaMode::Opaque, None),
         AlphaMode::Mask { cutoff } => (json::material::AlphaMode::Mask, Some(AlphaCutoff(cutoff))),
@@ -376,6 +379,12 @@ fn write_material(m: &Material, textures: &[Option<Index<json::Texture>>]) -> js
             ..Default::default()
         },
         emissive_factor: EmissiveFactor(m.emissive),
+        emissive_texture: emissive_texture.map(|index| json::texture::Info {
+            index,
+            tex_coord: 0,
+            extensions: None,
+            extras: None,
+        }),
         extras: extras(&m.extras),
         ..Default::default()
     }

@@ -24,6 +24,8 @@ pub mod compile;
 mod engine;
 mod external;
 mod info;
+#[cfg(feature = "scene")]
+mod lift;
 mod read;
 mod repair;
 pub mod rerelease;
@@ -34,6 +36,8 @@ pub use engine::{Engine, GroupTiming, Limit, MdlEngineLimits, Over};
 pub use external::external_skin_files;
 
 pub use info::{flag_names, GroupInfo, Info, SkinInfo};
+#[cfg(feature = "scene")]
+pub use lift::{mdl_axes, MdlSceneOptions, DEFAULT_FPS, FLAG_HOLEY, MDL_KEY, VERTEX_ATTRIBUTE};
 pub use repair::RepairReport;
 pub use validate::MAX_SKIN_HEIGHT;
 pub use write::Layout;

@@ -141,6 +141,7 @@ fn material(m: &ms3d::Material, comment: Option<&[u8]>, textures: &mut Vec<Textu
             clamp(m.emissive[1]),
             clamp(m.emissive[2]),
         ],
+        emissive_texture: None,
         metallic: 0.0,
         roughness: (2.0 / (m.shininess.max(0.0) + 2.0)).sqrt(),
         double_sided: false,

@@ -123,6 +123,8 @@ struct Paint<'a> {
     base: [f32; 4],
     emissive: [f32; 3],
     texture: Option<&'a MipTexture>,
+    /// Multiplies `emissive` (glTF's emissive texture).
+    emissive_texture: Option<&'a MipTexture>,
     mode: AlphaMode,
     shading: Shading,
 }
@@ -131,15 +133,25 @@ impl Paint<'_> {
     /// The straight, sRGB-encoded colour of a fragment, or `None` when an
     /// alpha test discards it.
     fn shade(&self, f: &Fragment) -> Option<[f32; 4]> {
-        let mut albedo = self.base;
-        if let Some(t) = self.texture {
+        let sample = |t: &MipTexture| {
             let (w, h) = t.size();
             let (w, h) = (w as f32, h as f32);
             let d = f.uv_derivatives;
             let rho = ((d[0] * w).hypot(d[1] * h)).max((d[2] * w).hypot(d[3] * h));
-            let texel = t.sample(f.varying[0], f.varying[1], rho);
+            t.sample(f.varying[0], f.varying[1], rho)
+        };
+        let mut albedo = self.base;
+        if let Some(t) = self.texture {
+            let texel = sample(t);
             for k in 0..4 {
                 albedo[k] *= texel[k];
+            }
+        }
+        let mut emissive = self.emissive;
+        if let Some(t) = self.emissive_texture {
+            let texel = sample(t);
+            for k in 0..3 {
+                emissive[k] *= texel[k];
             }
         }
         let alpha = match self.mode {
@@ -159,7 +171,7 @@ impl Paint<'_> {
                 let n = n.try_normalize().unwrap_or(Vec3::Z) * if f.front { 1.0 } else { -1.0 };
                 let l = DVec3::from(Light::DIRECTION).as_vec3();
                 let k = Light::AMBIENT + Light::DIFFUSE * n.dot(l).max(0.0);
-                [0, 1, 2].map(|c| albedo[c] * k + self.emissive[c])
+                [0, 1, 2].map(|c| albedo[c] * k + emissive[c])
             }
         };
         Some([
@@ -408,6 +420,10 @@ fn paint<'a>(
         emissive: material.emissive.map(|c| finite(c, 0.0)),
         texture: material
             .texture
+            .and_then(|t| textures.get(t))
+            .and_then(Option::as_ref),
+        emissive_texture: material
+            .emissive_texture
             .and_then(|t| textures.get(t))
             .and_then(Option::as_ref),
         mode: match material.alpha_mode {

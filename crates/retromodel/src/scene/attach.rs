@@ -87,6 +87,22 @@ pub enum TextureWarning {
         /// The matches passed over.
         skipped: Vec<Skipped>,
     },
+    /// The model's skins are palette indices (a Quake MDL's), no palette
+    /// was given and none was found (Quake's `gfx/palette.lmp`): the skins
+    /// have no image. [`TextureWarning::advice`] says what helps.
+    NoPalette {
+        /// Why the palette file was not found; `None` when there was no
+        /// folder to look in.
+        error: Option<ResolveError>,
+    },
+    /// A palette file was found but holds no palette (768 bytes of RGB,
+    /// or an 8-bit PCX's): the skins have no image.
+    BadPalette {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: TextureError,
+    },
     /// A texture was found but could not be decoded.
     Undecodable {
         /// The name the model stores (`None` for a skin found beside the
@@ -139,6 +155,19 @@ impl fmt::Display for TextureWarning {
                 };
                 write!(f, "{error}{}; {consequence}", skipped_note(skipped))
             }
+            TextureWarning::NoPalette { error } => {
+                f.write_str("no palette for the model's 8-bit skins")?;
+                match error {
+                    Some(e) => write!(f, " ({e})")?,
+                    None => f.write_str(" (no folder to look for gfx/palette.lmp in)")?,
+                }
+                write!(f, "; skins left untextured")
+            }
+            TextureWarning::BadPalette { path, error } => write!(
+                f,
+                "palette {}: {error}; skins left untextured",
+                path.display()
+            ),
             TextureWarning::PassedOver {
                 name,
                 path,
@@ -169,6 +198,20 @@ impl fmt::Display for TextureWarning {
                 "skin {}: cannot decode: {error}; {consequence}",
                 path.display()
             ),
+        }
+    }
+}
+
+impl TextureWarning {
+    /// What the user can do about the warning, when something helps: a
+    /// missing or bad palette asks for Quake's.
+    pub fn advice(&self) -> Option<crate::advice::Advice> {
+        use crate::advice::{Advice, Remedy};
+        match self {
+            TextureWarning::NoPalette { .. } | TextureWarning::BadPalette { .. } => {
+                Some(Advice::new(None, vec![Remedy::QuakePalette]))
+            }
+            _ => None,
         }
     }
 }

@@ -67,6 +67,9 @@ pub struct SceneOptions {
     /// animation; formats with named animations of their own (MD2) ignore
     /// them (`Model::has_timeline` tells).
     pub clips: Vec<Clip>,
+    /// The palette of skins stored as palette indices (a Quake MDL's:
+    /// Quake's `gfx/palette.lmp`); `None` leaves them without an image.
+    pub palette: Option<crate::texture::Palette>,
 }
 
 /// A whole model in format-neutral form.
@@ -218,8 +221,14 @@ pub struct Material {
     pub alpha_texture: Option<usize>,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
-    /// Emissive colour, linear RGB.
+    /// Emissive colour, linear RGB; with an
+    /// [`emissive_texture`](Self::emissive_texture) it multiplies the
+    /// texture (glTF's `emissiveFactor`).
     pub emissive: [f32; 3],
+    /// Index into [`Scene::textures`] of an emissive map: the light the
+    /// surface gives off whatever the lighting (a Quake skin's fullbright
+    /// texels, black elsewhere). glTF's `emissiveTexture`.
+    pub emissive_texture: Option<usize>,
     /// Metalness, 0–1.
     pub metallic: f32,
     /// Roughness, 0–1.
@@ -240,6 +249,7 @@ impl Default for Material {
             alpha_texture: None,
             alpha_mode: AlphaMode::Opaque,
             emissive: [0.0; 3],
+            emissive_texture: None,
             metallic: 0.0,
             roughness: 1.0,
             double_sided: false,

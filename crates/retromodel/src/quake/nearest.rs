@@ -7,7 +7,7 @@
 //! the reason the candidates suffice), so no program builds them at run
 //! time.
 
-use super::NORMALS;
+use super::anorms::NORMALS;
 
 include!(concat!(env!("OUT_DIR"), "/nearest_cells.rs"));
 
