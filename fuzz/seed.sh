@@ -77,6 +77,13 @@ if [ -d "$corpus" ]; then
   find "$corpus" -name '*.ms3d' -type f -size -64k -exec cp -n {} "$d/" \;
   find "$skinned" -name '*.glb' -size -128k -exec cp -n {} "$d/" \;
   echo "$d: $(ls "$d" | wc -l) seeds"
+  # The MDL compiler: the glTF seeds, the small MD2, MS3D and MDL files.
+  d="$here/corpus/gltf_to_mdl"
+  mkdir -p "$d"
+  cp -n "$here/corpus/gltf_import/"* "$d/" 2>/dev/null || true
+  find "$corpus" \( -name '*.md2' -o -name '*.ms3d' -o -name '*.mdl' \) -type f -size -64k -exec cp -n {} "$d/" \;
+  find "$skinned" -name '*.glb' -size -128k -exec cp -n {} "$d/" \;
+  echo "$d: $(ls "$d" | wc -l) seeds"
   # The MDL targets: the corpus's MDL files (all under 64 KiB and the
   # rest, which seed deep frame lists).
   for t in mdl_parse mdl_roundtrip; do

@@ -15,7 +15,8 @@
 //! - `md2_compile_checks` (feature `export`): the MD2 compiler's checks
 //!   on any scene the glTF importer, the MS3D reader or the MD2 reader
 //!   makes (the `gltf_to_md2` fuzz target); `md5_compile_checks` the
-//!   same for the MD5 compiler (`gltf_to_md5`).
+//!   same for the MD5 compiler (`gltf_to_md5`); `mdl_compile_checks`
+//!   (features `export` and `textures`) for the MDL compiler (`gltf_to_mdl`).
 //! - `import_checks` (feature `export`): the glTF importer's round trip of
 //!   our own exports, compared field by field and posed; the checks of the
 //!   `gltf_import` fuzz target.
@@ -58,6 +59,8 @@ pub mod md5_compile_checks;
 pub mod md5_sized;
 pub mod mdl_bytes;
 pub mod mdl_checks;
+#[cfg(all(feature = "export", feature = "textures"))]
+pub mod mdl_compile_checks;
 pub mod milkshape;
 pub mod ms3d_ascii_checks;
 pub mod ms3d_builder;

@@ -71,6 +71,8 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
             let _ = ms3d_compile_checks::exercise_gltf_to_ms3d(&data);
             let _ = md2_compile_checks::exercise_compile(&data);
             let _ = md5_compile_checks::exercise_compile(&data);
+            #[cfg(feature = "textures")]
+            let _ = retromodel_testkit::mdl_compile_checks::exercise_compile(&data);
             assert!(
                 exported >= usize::from(parsed) && exported <= 2,
                 "{}: parsed but not exported",
