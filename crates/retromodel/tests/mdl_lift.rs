@@ -429,6 +429,30 @@ fn the_glb_validates_and_three_js_poses_it_as_the_bytes_say() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{name}: validator: {text}");
 
+        // The glb read back: the material's emissive map is the lift's
+        // fullbright image, pixel for pixel.
+        let back = retromodel::gltf::import(&glb_bytes, None, &Default::default()).unwrap();
+        let lifted = conversion.scene().unwrap();
+        let glow = |s: &Scene| {
+            s.materials[0].emissive_texture.map(|t| {
+                s.textures[t]
+                    .image
+                    .as_ref()
+                    .unwrap()
+                    .to_pixels()
+                    .unwrap()
+                    .into_owned()
+            })
+        };
+        assert_eq!(
+            glow(&back.scene),
+            glow(lifted),
+            "{name}: emissive map read back"
+        );
+        if name.contains("flame") {
+            assert!(glow(lifted).is_some(), "{name}: a flame has fullbrights");
+        }
+
         // The frame groups' intervals, read from the bytes here: after the
         // skins, texcoords and triangles, each frame's type, then for a
         // group its count, bounding box and intervals.
