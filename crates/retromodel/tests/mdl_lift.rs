@@ -641,3 +641,45 @@ fn hexen_ii_triangles_index_their_own_texture_coordinates() {
     assert_eq!(uv_of(1, 2), [0.5 / 8.0, 0.5 / 2.0]);
     assert_eq!(scene.extras["mdl"]["variant"], "hexen2");
 }
+
+/// OBJ of a model with fullbrights: the MTL names the emissive map
+/// (`map_Ke`) beside the skin (`map_Kd`), and that PNG holds the
+/// fullbright texels of the file's skin (indices ≥ 224, read here), black
+/// elsewhere.
+#[test]
+fn the_obj_names_the_fullbright_map() {
+    use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+    let Some(dir) = corpus() else { return };
+    let pal = std::fs::read(dir.join("quake/palette.lmp")).unwrap();
+    let options = ConvertOptions {
+        palette: Some(Palette::from_raw_768(&pal).unwrap()),
+        ..ConvertOptions::default()
+    };
+    let bytes = std::fs::read(dir.join("mdl/c0burn_progs_flame2.mdl")).unwrap();
+    let raw = parse(&bytes);
+    let conversion = Converter::new(&options)
+        .convert(&bytes, "flame2.mdl", OutputFormat::Obj, "flame2.obj")
+        .unwrap();
+    let files = conversion.files().unwrap();
+    let mtl = files
+        .iter()
+        .find(|f| f.name.ends_with(".mtl"))
+        .unwrap()
+        .to_vec();
+    let mtl = String::from_utf8(mtl).unwrap();
+    let glow_name = mtl
+        .lines()
+        .find_map(|l| l.strip_prefix("map_Ke "))
+        .unwrap_or_else(|| panic!("no map_Ke in {mtl}"));
+    let png = files.iter().find(|f| f.name == glow_name).unwrap().to_vec();
+    let glow = retromodel::texture::decode(&png).unwrap();
+    for (p, &index) in raw.skin0.iter().enumerate() {
+        let (x, y) = ((p % raw.w) as u32, (p / raw.w) as u32);
+        let want: &[u8] = if index >= 224 {
+            &pal[3 * usize::from(index)..3 * usize::from(index) + 3]
+        } else {
+            &[0, 0, 0]
+        };
+        assert_eq!(&glow.pixel(x, y).unwrap()[..3], want, "texel {x},{y}");
+    }
+}
