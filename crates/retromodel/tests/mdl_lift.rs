@@ -136,7 +136,7 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
     for (name, fact) in facts {
         let bytes = std::fs::read(dir.join("mdl").join(name)).unwrap();
         let model = Mdl::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let scene = Scene::from_mdl(&model, &options);
+        let scene = Scene::from_mdl(&model, &options).unwrap();
         let mesh = &scene.meshes[0];
         assert_eq!(
             mesh.morph_targets.len() as u64,
@@ -321,7 +321,8 @@ fn the_back_triangle_samples_the_right_half_of_the_skin() {
             palette: Some(Palette::new(colors)),
             ..MdlSceneOptions::default()
         },
-    );
+    )
+    .unwrap();
     let mesh = &scene.meshes[0];
     let skin = pixels(&scene.textures[0].image);
     let source: Vec<u64> = mesh.extras["attributes"][VERTEX_ATTRIBUTE]
@@ -368,7 +369,7 @@ fn the_back_triangle_samples_the_right_half_of_the_skin() {
 #[test]
 fn without_a_palette_the_skins_have_no_image_and_the_extras_say_so() {
     let model = Mdl::from_bytes(&seam_model()).unwrap();
-    let scene = Scene::from_mdl(&model, &MdlSceneOptions::default());
+    let scene = Scene::from_mdl(&model, &MdlSceneOptions::default()).unwrap();
     assert!(!scene.textures.iter().any(|t| t.has_image()));
     assert_eq!(scene.materials[0].texture, None);
     assert_eq!(scene.extras["mdl"]["palette"], "missing");
@@ -616,7 +617,7 @@ fn hexen_ii_triangles_index_their_own_texture_coordinates() {
         b.extend_from_slice(&v);
     }
     let model = Mdl::from_bytes(&b).unwrap();
-    let scene = Scene::from_mdl(&model, &MdlSceneOptions::default());
+    let scene = Scene::from_mdl(&model, &MdlSceneOptions::default()).unwrap();
     let mesh = &scene.meshes[0];
     let source: Vec<u64> = mesh.extras["attributes"][VERTEX_ATTRIBUTE]
         .as_array()
@@ -682,4 +683,53 @@ fn the_obj_names_the_fullbright_map() {
         };
         assert_eq!(&glow.pixel(x, y).unwrap()[..3], want, "texel {x},{y}");
     }
+}
+
+/// A hostile Hexen II file of about a megabyte (one vertex, 60000 texture
+/// coordinates that 20000 triangles use, 800 frames of four bytes) whose
+/// scene would need 1.1 GiB of morph targets: an error naming the limit,
+/// at once, not an allocation.
+#[test]
+fn a_morph_bomb_is_refused() {
+    let (st, tris, frames) = (60_000u16, 20_000usize, 800);
+    let mut b = Vec::new();
+    let f = |b: &mut Vec<u8>, x: f32| b.extend_from_slice(&x.to_le_bytes());
+    let i = |b: &mut Vec<u8>, x: i32| b.extend_from_slice(&x.to_le_bytes());
+    b.extend_from_slice(b"RAPO");
+    i(&mut b, 50);
+    for x in [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0] {
+        f(&mut b, x);
+    }
+    for x in [1, 4, 1, 1, tris as i32, frames, 0, 0] {
+        i(&mut b, x);
+    }
+    f(&mut b, 0.0);
+    i(&mut b, i32::from(st));
+    i(&mut b, 0);
+    b.extend_from_slice(&[0; 4]);
+    for k in 0..st {
+        i(&mut b, 0);
+        i(&mut b, i32::from(k % 4));
+        i(&mut b, i32::from(k / 4));
+    }
+    for t in 0..tris {
+        i(&mut b, 1);
+        for _ in 0..3 {
+            b.extend_from_slice(&0u16.to_le_bytes());
+        }
+        for k in 0..3 {
+            b.extend_from_slice(&((3 * t + k) as u16).to_le_bytes());
+        }
+    }
+    for _ in 0..frames {
+        i(&mut b, 0);
+        b.extend_from_slice(&[0; 8]);
+        b.extend_from_slice(b"f\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0");
+        b.extend_from_slice(&[0, 0, 0, 5]);
+    }
+    let model = Mdl::from_bytes(&b).unwrap();
+    let started = std::time::Instant::now();
+    let err = Scene::from_mdl(&model, &MdlSceneOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("limit"), "{err}");
+    assert!(started.elapsed().as_secs_f32() < 2.0);
 }

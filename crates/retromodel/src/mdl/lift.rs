@@ -25,6 +25,11 @@ pub const DEFAULT_FPS: f32 = 10.0;
 /// (QuakeSpasm `Quake/gl_model.h`, used in `Mod_LoadAllSkins`).
 pub const FLAG_HOLEY: i32 = 1 << 14;
 
+/// The most bytes [`Scene::from_mdl`] gives the morph targets' positions
+/// and normals (1 GiB: a real model of 65536 vertices and 256 frames
+/// needs 400 MiB).
+pub const MAX_MORPH_BYTES: u64 = 1 << 30;
+
 /// The key under which a scene's extras (and its mesh's) carry what the
 /// MDL holds that glTF cannot.
 pub const MDL_KEY: &str = "mdl";
@@ -632,7 +637,11 @@ impl Scene {
     ///   bytes, and the palette indices of skin images that use the
     ///   second of a palette's duplicate colours (the colours alone would
     ///   not give them back).
-    pub fn from_mdl(model: &Mdl, options: &MdlSceneOptions) -> Scene {
+    ///
+    /// Fails only when the morph targets would take more than
+    /// [`MAX_MORPH_BYTES`] (a hostile file: few bytes per frame, many
+    /// distinct vertex and texture coordinate pairs).
+    pub fn from_mdl(model: &Mdl, options: &MdlSceneOptions) -> crate::Result<Scene> {
         let vertex_count = model
             .simple_frames()
             .map(|f| f.vertices.len())
@@ -640,6 +649,20 @@ impl Scene {
             .unwrap_or(0)
             .max(usize::try_from(model.num_vertices).unwrap_or(0));
         let c = corners(model, vertex_count);
+        let frames = model.simple_frames().count() as u64;
+        let need = frames
+            .saturating_mul(c.source.len() as u64)
+            .saturating_mul(24);
+        if need > MAX_MORPH_BYTES {
+            return Err(crate::Error::InvalidScene {
+                path: "meshes[0].morph_targets".to_string(),
+                message: format!(
+                    "{frames} frames of {} vertices would take {need} bytes, over the {} MiB limit",
+                    c.source.len(),
+                    MAX_MORPH_BYTES >> 20
+                ),
+            });
+        }
         let skins = skin_textures(model, options.palette.as_ref(), &options.name);
         let record = mdl_record(model, &c, &skins, options.palette.is_some());
         let mesh_extras = json!({ "attributes": { VERTEX_ATTRIBUTE: c.source } });
@@ -668,7 +691,7 @@ impl Scene {
         } else {
             mdl_animations(model, targets, options)
         };
-        Scene {
+        Ok(Scene {
             name: options.name.clone(),
             meshes: vec![mesh],
             materials: vec![material],
@@ -677,6 +700,6 @@ impl Scene {
             skins: Vec::new(),
             animations,
             extras: json!({ "source": "MDL", MDL_KEY: record }),
-        }
+        })
     }
 }
