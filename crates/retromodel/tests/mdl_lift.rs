@@ -733,3 +733,66 @@ fn a_morph_bomb_is_refused() {
     assert!(err.to_string().contains("limit"), "{err}");
     assert!(started.elapsed().as_secs_f32() < 2.0);
 }
+
+/// Corpus files with bytes flipped at random (a fixed seed): whatever
+/// the reader accepts, the lift maps without panicking, and every index
+/// of the scene it makes is in range.
+#[test]
+fn mutated_files_never_panic_the_lift() {
+    let Some(dir) = corpus() else { return };
+    let pal = std::fs::read(dir.join("quake/palette.lmp")).unwrap();
+    let options = MdlSceneOptions {
+        palette: Some(Palette::from_raw_768(&pal).unwrap()),
+        ..MdlSceneOptions::default()
+    };
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut read, mut lifted) = (0, 0);
+    for name in ["c0burn_progs_flame2.mdl", "c0burn_progs_armor.mdl"] {
+        let original = std::fs::read(dir.join("mdl").join(name)).unwrap();
+        for _ in 0..120 {
+            let mut bytes = original.clone();
+            for _ in 0..1 + next() % 8 {
+                // Mostly the header and the sections after the skins.
+                let at = if next() % 2 == 0 {
+                    (next() % 84) as usize
+                } else {
+                    (next() % bytes.len() as u64) as usize
+                };
+                bytes[at] = next() as u8;
+            }
+            let Ok(model) = Mdl::from_bytes(&bytes) else {
+                continue;
+            };
+            read += 1;
+            let Ok(scene) = Scene::from_mdl(&model, &options) else {
+                continue;
+            };
+            lifted += 1;
+            let mesh = &scene.meshes[0];
+            let n = mesh.positions.len();
+            assert!(mesh.indices.iter().all(|&i| (i as usize) < n), "{name}");
+            assert_eq!(mesh.uvs.len(), n);
+            for t in &mesh.morph_targets {
+                assert_eq!(t.positions.len(), n);
+            }
+            for a in &scene.animations {
+                for c in &a.channels {
+                    assert!(
+                        c.times.windows(2).all(|w| w[0] < w[1]),
+                        "{name}: {}",
+                        a.name
+                    );
+                    assert_eq!(c.values.len(), c.times.len() * mesh.morph_targets.len());
+                }
+            }
+        }
+    }
+    eprintln!("{read} mutated files read, {lifted} lifted");
+    assert!(lifted > 0);
+}
