@@ -60,7 +60,9 @@ pub struct MdlSceneOptions {
     /// frame groups keep their own intervals.
     pub fps: f32,
     /// Whether each frame-name animation gets one more key, one frame
-    /// after its last, back at its first frame (for looping players).
+    /// after its last, back at its first frame, and each frame group's
+    /// end key is its first frame rather than its last held (for looping
+    /// players).
     pub close_loops: bool,
     /// Name of the scene and of its mesh.
     pub name: String,
@@ -247,8 +249,9 @@ fn one_hot(frames: &[usize], targets: usize) -> Vec<f32> {
 /// first whose interval exceeds the time modulo the last interval).
 /// GLQuake (`WinQuake/gl_rmain.c`, `R_SetupAliasFrame`) shows each frame
 /// for the FIRST interval only; the ports since follow the file's
-/// intervals. The times end with one more key, at the last interval,
-/// holding the last frame. Intervals that are not positive, finite and
+/// intervals. The times end with one more key, at the last interval:
+/// the last frame held, or (with `close_loops`) the first again, as the
+/// engine loops the group. Intervals that are not positive, finite and
 /// increasing (a malformed file) give `None`.
 fn group_times(intervals: &[f32]) -> Option<Vec<f32>> {
     let mut prev = 0.0f32;
@@ -328,7 +331,13 @@ fn mdl_animations(model: &Mdl, targets: usize, options: &MdlSceneOptions) -> Vec
                     None => ((0..=n).map(|i| i as f32 / fps).collect(), true),
                 };
                 let mut frames: Vec<usize> = (first..first + n).collect();
-                frames.push(first + n - 1);
+                // The end key: the group starts over (a looping player's
+                // view, `close_loops`) or holds its last frame.
+                frames.push(if options.close_loops {
+                    first
+                } else {
+                    first + n - 1
+                });
                 out.push(Animation {
                     name,
                     channels: vec![Channel {
@@ -701,5 +710,81 @@ impl Scene {
             animations,
             extras: json!({ "source": "MDL", MDL_KEY: record }),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mdl::{FrameGroup, SimpleFrame, TriVertex};
+
+    fn grouped(intervals: Vec<f32>) -> Mdl {
+        let frame = |x: u8| SimpleFrame {
+            vertices: vec![TriVertex {
+                position: [x, 0, 0],
+                normal_index: 5,
+            }],
+            ..SimpleFrame::default()
+        };
+        Mdl {
+            scale: [1.0; 3],
+            num_vertices: 1,
+            frames: vec![
+                Frame::Single(frame(9)),
+                Frame::Group {
+                    kind: 1,
+                    group: FrameGroup {
+                        intervals,
+                        frames: vec![frame(1), frame(2), frame(3)],
+                        ..FrameGroup::default()
+                    },
+                },
+            ],
+            ..Mdl::default()
+        }
+    }
+
+    /// The key frame of each key of the group's one channel.
+    fn keys(a: &Animation, targets: usize) -> Vec<usize> {
+        a.channels[0]
+            .values
+            .chunks(targets)
+            .map(|w| w.iter().position(|&x| x == 1.0).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_frame_group_plays_on_its_intervals_as_end_times() {
+        let model = grouped(vec![0.1, 0.3, 0.35]);
+        let scene = Scene::from_mdl(&model, &MdlSceneOptions::default()).unwrap();
+        let group = &scene.animations[1];
+        let c = &group.channels[0];
+        assert_eq!(c.interpolation, Interpolation::Step);
+        // Frame k from interval k − 1 (0 first) to interval k; the last held.
+        assert_eq!(c.times, [0.0, 0.1, 0.3, 0.35]);
+        assert_eq!(keys(group, 4), [1, 2, 3, 3]);
+        // A looping player's view: the group starts over at its end.
+        let looping = MdlSceneOptions {
+            close_loops: true,
+            ..MdlSceneOptions::default()
+        };
+        let scene = Scene::from_mdl(&model, &looping).unwrap();
+        assert_eq!(keys(&scene.animations[1], 4), [1, 2, 3, 1]);
+    }
+
+    #[test]
+    fn unusable_intervals_fall_back_to_tenths_and_say_so() {
+        for bad in [
+            vec![0.1, 0.1, 0.2],
+            vec![0.0, 0.1, 0.2],
+            vec![0.1, f32::NAN, 0.3],
+            vec![0.1],
+        ] {
+            let scene =
+                Scene::from_mdl(&grouped(bad.clone()), &MdlSceneOptions::default()).unwrap();
+            let group = &scene.animations[1];
+            assert_eq!(group.channels[0].times, [0.0, 0.1, 0.2, 0.3], "{bad:?}");
+            assert_eq!(group.extras["intervals_unusable"], true);
+        }
     }
 }
