@@ -406,7 +406,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             bail!("--clip applies to glTF output (.glb, .gltf) and .md2 output of MS3D models");
         }
         bail!(
-            "{}: cannot write .{ext} files (supported: .glb, .gltf, .obj, .md2, .ms3d, .txt)",
+            "{}: cannot write .{ext} files (supported: .glb, .gltf, .obj, .md2, .ms3d, .txt, .md5mesh, .mdl)",
             output.display()
         );
     };
