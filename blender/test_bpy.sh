@@ -14,6 +14,9 @@
 #   test_import_options.py   the import panel's options (when present; it
 #                       registers the source add-on itself, with the zip's
 #                       wheel in RETROMODEL_PYTHONPATH)
+#   test_mdl.py         import Quake MDLs (frames as shape keys, skins through
+#                       the palette); export MDL with the panel's options
+# BPY_SCRIPTS="test_mdl.py" runs only the scripts named.
 # VERSION `debian` runs the same scripts in Debian's blender (3.4, as
 # blender/test.sh installs it) with the zip's wheel in RETROMODEL_PYTHONPATH.
 #   bash blender/test_bpy.sh 4.2 5.3     # CI (.ci/run): 4.2 LTS and the newest
@@ -53,6 +56,9 @@ python3 -m pip install "${pip_q[@]}" --root-user-action=ignore --no-deps --targe
 scripts=(test_blender.py test_roundtrip.py)
 if [ -f "$here/test_vertex_map.py" ]; then scripts+=(test_vertex_map.py); fi
 if [ -f "$here/test_import_options.py" ]; then scripts+=(test_import_options.py); fi
+if [ -f "$here/test_mdl.py" ]; then scripts+=(test_mdl.py); fi
+# BPY_SCRIPTS="test_mdl.py ..." runs only those (by hand, to save minutes).
+if [ -n "${BPY_SCRIPTS:-}" ]; then read -r -a scripts <<<"$BPY_SCRIPTS"; fi
 
 # Runs a test script as __main__ and leaves with its status without the
 # interpreter's teardown: bpy 4.2.23 crashes in it (SIGSEGV) once a glTF

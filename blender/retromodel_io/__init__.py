@@ -1,19 +1,24 @@
-"""Blender add-on: Quake II MD2 and MilkShape 3D models through retromodel.
+"""Blender add-on: Quake MDL, Quake II MD2 and MilkShape 3D models through
+retromodel.
 
-Import (File > Import > Quake II MD2 / MilkShape 3D): the model is
-converted by retromodel to binary glTF in memory and handed to Blender's
-own glTF importer (MD2 frames become shape keys with their animations,
-MS3D skeletons an armature with its actions). The side panel chooses the
-animations, a frame range, scale or fit height, how an MD2's skins come in
-and which is shown, and whether an MS3D's clips become separate actions
-(import_options.py).
+Import (File > Import > Quake MDL / Quake II MD2 / MilkShape 3D): the
+model is converted by retromodel to binary glTF in memory and handed to
+Blender's own glTF importer (MDL and MD2 frames become shape keys with
+their animations, an MDL's frame groups animations at their intervals and
+its palette-indexed skins images through the Quake palette; MS3D
+skeletons an armature with its actions). The side panel chooses the
+animations, a frame range, scale or fit height, the Quake palette, how an
+MD2's skins come in and which is shown, and whether an MS3D's clips
+become separate actions (import_options.py).
 
-Export (File > Export > Quake II MD2 / MilkShape 3D MS3D): the scene goes
-out through Blender's glTF exporter and retromodel compiles it into an MD2
-and its skin, or an MS3D (armature, weights, every action as a clip on
-MilkShape's timeline) and its textures, as ``retromodel convert x.glb
-x.md2`` / ``x.ms3d`` do. An MD2 export of one shape-key animated mesh
-samples the shape keys itself (fast_export.py); exports move Blender's
+Export (File > Export > Quake MDL / Quake II MD2 / MilkShape 3D MS3D): the
+scene goes out through Blender's glTF exporter and retromodel compiles it
+into an MDL (its skin quantised to the Quake palette, the effect flags,
+sync type and eye position of the panel), an MD2 and its skin, or an MS3D
+(armature, weights, every action as a clip on MilkShape's timeline) and
+its textures, as ``retromodel convert x.glb x.mdl`` / ``x.md2`` /
+``x.ms3d`` do. MDL and MD2 exports of one shape-key animated mesh sample
+the shape keys themselves (fast_export.py); exports move Blender's
 progress indicator.
 
 The ``retromodel`` Python package (the wheel from crates/retromodel-py)
@@ -28,7 +33,15 @@ import sys
 import tempfile
 
 import bpy
-from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, IntVectorProperty, StringProperty
+from bpy.props import (
+    BoolProperty,
+    EnumProperty,
+    FloatProperty,
+    FloatVectorProperty,
+    IntProperty,
+    IntVectorProperty,
+    StringProperty,
+)
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from . import fast_export, import_options, vertex_map
@@ -43,12 +56,12 @@ FAST_GLTF = {}
 EXPORT_ATTRIBUTES = bpy.app.version >= (3, 4, 0)
 
 bl_info = {
-    "name": "retromodel: Quake II MD2 and MilkShape 3D",
+    "name": "retromodel: Quake MDL, Quake II MD2 and MilkShape 3D",
     "author": "retromodel",
     "version": (0, 1, 0),
     "blender": (3, 4, 0),
     "location": "File > Import / Export",
-    "description": "Import MD2, MS3D and MilkShape ASCII; export MD2 and MS3D (via glTF and retromodel)",
+    "description": "Import MDL, MD2, MS3D and MilkShape ASCII; export MDL, MD2 and MS3D (via glTF and retromodel)",
     "category": "Import-Export",
 }
 
@@ -66,23 +79,23 @@ def _retromodel():
 
 
 class ImportRetromodel(bpy.types.Operator, ImportHelper):
-    """Import a Quake II MD2, MilkShape 3D MS3D or MilkShape 3D ASCII model"""
+    """Import a Quake MDL, Quake II MD2, MilkShape 3D MS3D or MilkShape 3D ASCII model"""
 
     bl_idname = "import_scene.retromodel"
-    bl_label = "Import MD2 / MS3D"
+    bl_label = "Import MDL / MD2 / MS3D"
     bl_options = {"REGISTER", "UNDO"}
 
-    filter_glob: StringProperty(default="*.md2;*.ms3d;*.txt", options={"HIDDEN"})
+    filter_glob: StringProperty(default="*.mdl;*.md2;*.ms3d;*.txt", options={"HIDDEN"})
     set_frame_rate: BoolProperty(
         name="Scene frame rate",
-        description="set the scene's frame rate to the model's (MD2: 10, MS3D: its own), so that "
+        description="set the scene's frame rate to the model's (MDL and MD2: 10, MS3D: its own), so that "
         "Blender's frames are the model's frames and exporting samples them exactly",
         default=True,
     )
 
     animations: StringProperty(
         name="Animations",
-        description="the animations to import (MD2 animations, MS3D clips), comma-separated (empty: all)",
+        description="the animations to import (MDL and MD2 animations, MS3D clips), comma-separated (empty: all)",
         default="",
     )
     frames: EnumProperty(
@@ -95,7 +108,7 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
     )
     frame_first: IntProperty(
         name="First frame",
-        description="the first frame to import: an MD2's frame number (from 0), an MS3D's timeline frame",
+        description="the first frame to import: an MDL's or MD2's frame number (from 0), an MS3D's timeline frame",
         default=0,
         min=0,
     )
@@ -106,6 +119,12 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
         description="scale so the model's meshes are this many Blender units tall (0: use Scale)",
         default=0.0,
         min=0.0,
+    )
+    quake_palette: StringProperty(
+        name="Quake palette",
+        description="an MDL's skins are palette indices: Quake's gfx/palette.lmp (768 bytes) colours them "
+        "(empty: gfx/palette.lmp found beside the model or in a folder above it; none: skins without images)",
+        subtype="FILE_PATH",
     )
     skins: EnumProperty(
         name="MD2 skins",
@@ -138,13 +157,24 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
             if frame_range and frame_range[0] > frame_range[1]:
                 raise ValueError('"First frame" is after "Last frame"')
             chosen = import_options.names_list(self.animations)
-            timeline = model.format != "md2"
+            timeline = model.format not in ("md2", "mdl")
             clips = (
                 import_options.timeline_clips(info, self.clips, self.clip_actions, frame_range, chosen)
                 if timeline
                 else None
             )
-            glb = model.to_glb(clips=clips) if clips else model.to_glb()
+            if model.format == "mdl":
+                palette = import_options.quake_palette(self.quake_palette, self.filepath)
+                glb = model.to_glb(palette=palette)
+                if palette is None:
+                    self.report(
+                        {"WARNING"},
+                        f"{os.path.basename(self.filepath)}: no gfx/palette.lmp beside it or above it: the skins "
+                        'come without images; choose a "Quake palette" (Quake\'s gfx/palette.lmp, which '
+                        "retromodel does not ship)",
+                    )
+            else:
+                glb = model.to_glb(clips=clips) if clips else model.to_glb()
             if chosen and not clips:
                 document, rest = glb_json(glb)
                 import_options.keep_animations(document, chosen)
@@ -316,6 +346,11 @@ _BLENDER_EDITS = {
 }
 
 
+def cls_of(operator):
+    """An operator's class (``operator`` is one or its class)."""
+    return operator if isinstance(operator, type) else type(operator)
+
+
 def word_remedy(operator, remedy):
     """One remedy of retromodel's advice (a dict of ``Error.remedies`` or
     ``warning_details``) in the export panel's words: the label of the
@@ -328,6 +363,7 @@ def word_remedy(operator, remedy):
         "skin_size": "skin_size",
         "skin_name": "skin_name",
         "palette": "palette",
+        "quake_palette": "quake_palette" if "quake_palette" in getattr(cls_of(operator), "__annotations__", {}) else "palette",
         "skin_png_or_tga": "skin_format",
         "fit_height": "fit_height",
     }.get(kind)
@@ -347,7 +383,11 @@ def word_remedy(operator, remedy):
         return f"set {name}, or give the material an image texture"
     if kind == "skin_name":
         return f"give one short {name}"
+    if kind == "quake_palette":
+        return f"choose a {name} (Quake's gfx/palette.lmp, which retromodel does not ship)"
     if kind == "palette":
+        if getattr(operator, "filename_ext", None) == ".mdl":
+            return f"choose a {name} (Quake's gfx/palette.lmp)"
         return f"choose a {name} (Quake II's pics/colormap.pcx, which retromodel does not ship)"
     if kind == "fit_height":
         return f"set {name} to {remedy['units']}"
@@ -615,6 +655,131 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
         return out.md2, beside, warnings
 
 
+# The MDL header's effect flags (id's EF_* in model.h), as the panel names
+# them and compile_mdl's ``flags`` takes them.
+MDL_FLAGS = [
+    ("rocket", "Rocket trail", "leaves a rocket's trail of fire and smoke"),
+    ("grenade", "Grenade trail", "leaves a grenade's trail of smoke"),
+    ("gib", "Blood trail", "leaves a trail of blood (gibs)"),
+    ("rotate", "Rotate", "spins in place (items and weapons on the floor)"),
+    ("tracer", "Green tracer", "leaves a green tracer (the scrag's spit)"),
+    ("zombie_gib", "Zombie blood", "leaves a smaller trail of blood (zombie gibs)"),
+    ("tracer2", "Orange tracer", "leaves an orange tracer (the hell knight's spikes)"),
+    ("tracer3", "Purple tracer", "leaves a purple tracer (the vore's ball)"),
+]
+
+
+class ExportMdl(bpy.types.Operator, ExportHelper):
+    """Export the scene as a Quake MDL (its skin quantised to the Quake palette)"""
+
+    bl_idname = "export_scene.retromodel_mdl"
+    bl_label = "Export MDL"
+
+    filename_ext = ".mdl"
+    filter_glob: StringProperty(default="*.mdl", options={"HIDDEN"})
+    fps: FloatProperty(name="Frames per second", default=10.0, min=0.1, max=1000.0)
+    anims: StringProperty(
+        name="Animations",
+        description="the actions to bake, comma-separated, in this order (empty: all)",
+        default="",
+    )
+    frame_groups: StringProperty(
+        name="Frame groups",
+        description=(
+            "actions written as frame groups, comma-separated: one frame QuakeC selects, whose frames the "
+            "engine plays by itself at their times (a torch's flicker; empty: none)"
+        ),
+        default="",
+    )
+    scale: FloatProperty(
+        name="Scale", description="multiply Blender's units by this (0: use Fit height or 1)", default=0.0, min=0.0
+    )
+    fit_height: FloatProperty(
+        name="Fit height",
+        description="scale so the model is this many Quake units tall (a player is about 56; 0: off)",
+        default=0.0,
+        min=0.0,
+    )
+    palette: StringProperty(
+        name="Quake palette",
+        description="Quake's gfx/palette.lmp (768 bytes of RGB) the skin is quantised to (needed: retromodel does "
+        "not ship it; empty: gfx/palette.lmp beside the .blend or the exported file, or in a folder above)",
+        subtype="FILE_PATH",
+    )
+    engine: EnumProperty(
+        name="Engine",
+        items=[("quake", "quake", "meet id's Quake's limits (1024 vertices, 2048 triangles, 256 frames)")]
+        + [
+            (e, e, f"meet {e}'s limits")
+            for e in ("glquake", "quakespasm", "quakespasm-spiked", "ironwail", "vkquake", "fte", "quake-rerelease")
+        ],
+        default="quake",
+    )
+    flags: EnumProperty(
+        name="Effects",
+        description="the effect flags in the header: trails and rotation the engine adds to the model",
+        items=MDL_FLAGS,
+        options={"ENUM_FLAG"},
+        default=set(),
+    )
+    sync_type: EnumProperty(
+        name="Sync type",
+        items=[
+            ("sync", "Synchronised", "frame groups and skin groups play in step on every entity"),
+            ("random", "Random", "each entity starts its frame groups and skin groups at its own time"),
+        ],
+        default="sync",
+    )
+    eye_position: FloatVectorProperty(
+        name="Eye position",
+        description="the header's eye position, in Quake units (id's player: 0, 0, 24)",
+        size=3,
+        default=(0.0, 0.0, 24.0),
+    )
+    use_selection: BoolProperty(name="Selected only", default=False)
+
+    fast_shape_keys = True
+
+    def execute(self, context):
+        return export_through_gltf(self, self.compile)
+
+    def compile(self, rm, glb, name):
+        if self.palette:
+            path = bpy.path.abspath(self.palette)
+            with open(path, "rb") as f:
+                palette = f.read()
+            if len(palette) != 768 and palette[:1] != b"\x0a":
+                raise ValueError(
+                    f'"Quake palette": {path} is no palette (Quake\'s gfx/palette.lmp is 768 bytes of RGB)'
+                )
+        else:
+            blend = bpy.data.filepath
+            palette = import_options.quake_palette("", self.filepath) or (
+                import_options.quake_palette("", blend) if blend else None
+            )
+            if palette is None:
+                raise ValueError(
+                    'choose a "Quake palette" (Quake\'s gfx/palette.lmp, which retromodel does not ship): '
+                    "an MDL's skin is palette indices"
+                )
+        anims = import_options.names_list(self.anims) or None
+        out = rm.compile_mdl(
+            glb,
+            palette=palette,
+            fps=self.fps,
+            anims=anims,
+            groups=import_options.names_list(self.frame_groups) or None,
+            scale=self.scale or None,
+            fit_height=self.fit_height or None,
+            flags=sorted(self.flags),
+            sync_type=self.sync_type,
+            eye_position=tuple(self.eye_position),
+            engine=None if self.engine == "quake" else self.engine,
+            name=name,
+        )
+        return out.mdl, {}, list(out.warning_details)
+
+
 class ExportMs3d(bpy.types.Operator, ExportHelper):
     """Export the scene as a MilkShape 3D MS3D (and its textures)"""
 
@@ -640,16 +805,20 @@ class ExportMs3d(bpy.types.Operator, ExportHelper):
 
 
 def _menu_import(self, context):
-    self.layout.operator(ImportRetromodel.bl_idname, text="Quake II MD2 / MilkShape 3D (.md2, .ms3d, .txt)")
+    self.layout.operator(
+        ImportRetromodel.bl_idname, text="Quake MDL / Quake II MD2 / MilkShape 3D (.mdl, .md2, .ms3d, .txt)"
+    )
 
 
 def _menu_export(self, context):
+    self.layout.operator(ExportMdl.bl_idname, text="Quake MDL (.mdl)")
     self.layout.operator(ExportMd2.bl_idname, text="Quake II MD2 (.md2)")
     self.layout.operator(ExportMs3d.bl_idname, text="MilkShape 3D (.ms3d)")
 
 
 def register():
     bpy.utils.register_class(ImportRetromodel)
+    bpy.utils.register_class(ExportMdl)
     bpy.utils.register_class(ExportMd2)
     bpy.utils.register_class(ExportMs3d)
     bpy.types.TOPBAR_MT_file_import.append(_menu_import)
@@ -661,4 +830,5 @@ def unregister():
     bpy.types.TOPBAR_MT_file_import.remove(_menu_import)
     bpy.utils.unregister_class(ExportMs3d)
     bpy.utils.unregister_class(ExportMd2)
+    bpy.utils.unregister_class(ExportMdl)
     bpy.utils.unregister_class(ImportRetromodel)

@@ -233,3 +233,30 @@ def apply_md2_skins(objects, skins, size, chosen, mode, folder):
         if not o.material_slots:
             o.data.materials.append(material)
     return skins[chosen]
+
+
+def quake_palette(chosen, model_path, levels=4):
+    """The bytes of the Quake palette that colours an MDL's skins: the
+    panel's "Quake palette" file when one is chosen, else ``gfx/palette.lmp``
+    (or ``palette.lmp``) found in the model's folder or one of the
+    ``levels`` folders above it (``id1/progs/x.mdl`` finds
+    ``id1/gfx/palette.lmp``); ``None`` when there is none (retromodel then
+    uses its own)."""
+    if chosen:
+        path = bpy.path.abspath(chosen)
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except OSError as e:
+            raise ValueError(f'"Quake palette": {path}: {e.strerror or e}') from e
+    folder = os.path.dirname(os.path.abspath(model_path))
+    for _ in range(levels + 1):
+        for candidate in (os.path.join(folder, "gfx", "palette.lmp"), os.path.join(folder, "palette.lmp")):
+            if os.path.isfile(candidate):
+                with open(candidate, "rb") as f:
+                    return f.read()
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None

@@ -1,6 +1,6 @@
-"""Quake II MD2 and MilkShape 3D MS3D models: read, validate, rewrite, convert.
+"""Quake MDL, Quake II MD2 and MilkShape 3D MS3D models: read, validate, rewrite, convert.
 
-``load(path_or_bytes)`` reads any supported file (MD2, MS3D, MilkShape 3D
+``load(path_or_bytes)`` reads any supported file (MDL, MD2, MS3D, MilkShape 3D
 ASCII, glTF 2.0, OBJ) into a :class:`Model`. Bad input raises
 :class:`Error` (a ``ValueError``) with the library's message, which names
 the section, the field path and the byte offset.
@@ -53,7 +53,7 @@ class Model:
 
     @property
     def format(self) -> str:
-        """``"md2"``, ``"ms3d"``, ``"ms3d_ascii"``, ``"gltf"`` or ``"obj"``."""
+        """``"mdl"``, ``"md2"``, ``"ms3d"``, ``"ms3d_ascii"``, ``"gltf"`` or ``"obj"``."""
     @property
     def name(self) -> str:
         """The file name the model was read from (or the ``name`` given to ``load``)."""
@@ -62,13 +62,39 @@ class Model:
         """The path the model was read from, or ``None`` for bytes."""
     @property
     def vertex_count(self) -> int:
-        """Vertices: an MD2's per frame, an MS3D's."""
+        """Vertices: an MDL's or MD2's per frame, an MS3D's."""
     @property
     def frame_count(self) -> int:
-        """MD2 frames (0 for other formats)."""
+        """MD2 or MDL frames (an MDL's frame groups counted frame by frame; 0 for other formats)."""
     @property
     def frame_names(self) -> List[str]:
-        """MD2 frame names, in order."""
+        """MD2 or MDL frame names, in order (an MDL's groups flattened)."""
+    def frame_list(self) -> List[Dict[str, Any]]:
+        """MDL: the entries QuakeC's ``self.frame`` selects: ``{"index", "name", "first_frame",
+        "frame_count", "intervals"}`` (a frame group's end times in seconds, else ``None``)."""
+    @property
+    def skin_count(self) -> int:
+        """MDL: skin images (an animated skin's images each count; 0 for other formats)."""
+    def skin_indices(self, index: int) -> npt.NDArray[np.uint8]:
+        """MDL skin image ``index``'s palette indices, ``(height, width)``, as stored."""
+    def skin_rgba(self, index: int, palette: Source) -> npt.NDArray[np.uint8]:
+        """MDL skin image ``index`` through ``palette`` (Quake's ``gfx/palette.lmp`` or a PCX; a path
+        or bytes), ``(height, width, 4)`` RGBA."""
+    @property
+    def flags(self) -> int:
+        """MDL: the header's effect flags, as stored."""
+    @property
+    def flag_names(self) -> List[str]:
+        """MDL: the effect flags set, by the names ``compile_mdl(flags=...)`` takes."""
+    @property
+    def sync_type(self) -> str:
+        """MDL: ``"sync"`` or ``"random"``."""
+    @property
+    def eye_position(self) -> Tuple[float, float, float]:
+        """MDL: the header's eye position."""
+    @property
+    def variant(self) -> str:
+        """MDL: ``"quake"``, ``"hexen2"``, ``"quakeforge16"`` or ``"qtest"``."""
     @property
     def joint_count(self) -> int:
         """MS3D joints (0 for other formats)."""
@@ -76,33 +102,43 @@ class Model:
     def fps(self) -> float:
         """The MS3D timeline's frames per second (at least 1)."""
     def animations(self) -> List[Tuple[str, int, int]]:
-        """MD2 animations by frame names: ``(name, first_frame, frame_count)``."""
+        """MD2 or MDL animations by frame names: ``(name, first_frame, frame_count)``."""
     def info(self, clips: Optional[List[str]] = None) -> Dict[str, Any]:
         """The summary ``retromodel info --json`` prints; ``clips``: ``"name:first-last"``."""
     def validate(self, engine: Optional[str] = None) -> List[Problem]:
         """Every problem in the model; with ``engine``, whether the MD2 loads in it, judged on the
         file's bytes as that engine's loader reads them (damage in a part it never reads is a
-        warning naming the engines that fail)."""
+        warning naming the engines that fail). A Quake engine (``"glquake"``, ``"vkquake"``,
+        ``"quake-rerelease"`` ...) says whether it loads the format, and checks an MD5 as the Quake
+        rerelease's replacement (``"quake-rerelease"``, ``"ironwail"``, ``"vkquake"``)."""
     def to_bytes(self, layout: str = "original") -> bytes:
         """The model in its own format: the file's bytes (``"original"``), or MD2 sections in the ``"standard"`` order."""
     def frame_positions(self, frame: int) -> npt.NDArray[np.float32]:
-        """MD2 frame ``frame``'s positions, ``(vertices, 3)``, Quake axes (X forward, Y left, Z up)."""
+        """MD2 or MDL frame ``frame``'s positions, ``(vertices, 3)``, Quake axes (X forward, Y left, Z up)."""
     def frame_normals(self, frame: int) -> npt.NDArray[np.float32]:
-        """MD2 frame ``frame``'s normals, ``(vertices, 3)``, Quake axes."""
+        """MD2 or MDL frame ``frame``'s normals, ``(vertices, 3)``, Quake axes."""
     def all_positions(self) -> npt.NDArray[np.float32]:
-        """Every MD2 frame's positions, ``(frames, vertices, 3)``."""
+        """Every MD2 or MDL frame's positions, ``(frames, vertices, 3)``."""
     def all_normals(self) -> npt.NDArray[np.float32]:
-        """Every MD2 frame's normals, ``(frames, vertices, 3)``."""
+        """Every MD2 or MDL frame's normals, ``(frames, vertices, 3)``."""
     def skinned_positions(self, time: float) -> npt.NDArray[np.float32]:
         """MS3D positions at ``time`` seconds, skinned as MilkShape does, ``(vertices, 3)``."""
-    def to_glb(self, quantize: bool = False, compress: bool = False, clips: Optional[List[str]] = None) -> bytes:
-        """Binary glTF 2.0 (``KHR_mesh_quantization`` / ``EXT_meshopt_compression`` optional)."""
+    def to_glb(
+        self,
+        quantize: bool = False,
+        compress: bool = False,
+        clips: Optional[List[str]] = None,
+        palette: Optional[Source] = None,
+    ) -> bytes:
+        """Binary glTF 2.0 (``KHR_mesh_quantization`` / ``EXT_meshopt_compression`` optional);
+        ``palette``: the Quake palette an MDL's skins index."""
     def to_obj(
         self,
         frame: Optional[int] = None,
         anim: Optional[str] = None,
         time: Optional[float] = None,
         name: str = "model.obj",
+        palette: Optional[Source] = None,
     ) -> Dict[str, bytes]:
         """OBJ of one pose: ``{file name: bytes}``, the ``.obj`` last, glTF axes."""
 
@@ -163,6 +199,22 @@ class Md5Output:
     def warning_details(self) -> List[Dict[str, Any]]:
         """The warnings as data: ``{"message", "limit", "remedies"}`` (as on :class:`Error`)."""
 
+class MdlOutput:
+    """What ``compile_mdl`` made."""
+
+    @property
+    def mdl(self) -> bytes:
+        """The MDL file's bytes (its skin inside)."""
+    @property
+    def report(self) -> Dict[str, Any]:
+        """The compile report (animations, counts, the grid's step and largest error)."""
+    @property
+    def warnings(self) -> List[str]:
+        """What the compiler had to change, with what would help."""
+    @property
+    def warning_details(self) -> List[Dict[str, Any]]:
+        """The warnings as data: ``{"message", "limit", "remedies"}``."""
+
 def load(source: Source, name: Optional[str] = None) -> Model:
     """Reads a model from a path or bytes; the format is told by the content."""
 
@@ -200,3 +252,20 @@ def compile_md5(
     name: str = "model.md5mesh",
 ) -> Md5Output:
     """Compiles a model with a skeleton into the Quake II rerelease's MD5 replacement, frame k of its md5anim being frame k of ``compile_md2`` with the same options."""
+
+def compile_mdl(
+    source: Union[Source, Model],
+    palette: Optional[Source] = None,
+    fps: float = 10.0,
+    anims: Optional[List[str]] = None,
+    groups: Optional[List[str]] = None,
+    scale: Optional[float] = None,
+    fit_height: Optional[float] = None,
+    flags: Optional[Union[int, List[str]]] = None,
+    sync_type: str = "sync",
+    eye_position: Optional[Tuple[float, float, float]] = None,
+    engine: Optional[str] = None,
+    name: str = "model.mdl",
+) -> MdlOutput:
+    """Compiles any model (a ``.glb`` from Blender, an MS3D, an MD2) into a Quake MDL, its skin
+    quantised to ``palette`` (Quake's ``gfx/palette.lmp``, required)."""

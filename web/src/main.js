@@ -258,9 +258,12 @@ function showSkins(model) {
   const select = $('skins');
   select.innerHTML = '';
   skins.forEach((s, i) => {
-    const option = new Option(s.file ? `${s.name} → ${s.file}` : `${s.name} (${s.error ?? 'not found'})`, String(i));
+    // An MDL's skins are in the model (palette indices, coloured by a
+    // dropped gfx/palette.lmp); an MD2's are files found among the dropped.
+    const text = s.embedded ? s.name : s.file ? `${s.name} → ${s.file}` : `${s.name} (${s.error ?? 'not found'})`;
+    const option = new Option(text, String(i));
     option.title = option.text;
-    option.disabled = !s.file;
+    option.disabled = !s.embedded && !s.file;
     select.add(option);
   });
   $('skin-panel').hidden = skins.length === 0;
@@ -285,7 +288,7 @@ async function takeFiles(list, started) {
     if (models.length === 0) {
       viewer.clear();
       resetPanels();
-      showError(`no model among the ${read.length} file(s) dropped (.md2, .ms3d, .glb, .gltf, .obj)`);
+      showError(`no model among the ${read.length} file(s) dropped (.mdl, .md2, .ms3d, .glb, .gltf, .obj)`);
       state.loads++;
       return;
     }

@@ -374,6 +374,64 @@ test('a picked folder: the skin is found in another folder of the game tree by t
   }
 });
 
+test('a Quake MDL with gfx/palette.lmp: info, animations, every skin image, a frame group playing, the .glb as the CLI\'s with --palette', async () => {
+  const { page } = session;
+  const palette = join(corpus, 'quake/palette.lmp');
+  const facts = JSON.parse(readFileSync(join(corpus, 'mdl/facts.json'), 'utf8'));
+  for (const name of ['HackTechDev_mods_20_multiskins_player.mdl', 'c0burn_progs_flame2.mdl']) {
+    const files = [join(corpus, 'mdl', name), palette];
+    const dir = folderOf(files);
+    try {
+      const got = await give(page, files);
+      assert.equal(got.error, null, `the page failed: ${got.error}`);
+      const cliInfo = JSON.parse(retromodel(['info', '--json', name], dir).toString());
+      assert.deepEqual(got.info, cliInfo);
+      assert.equal(cliInfo.simple_frames, facts[name].simple_frames);
+      assert.deepEqual(got.animations.map((a) => a.name), cliInfo.animations.map((a) => a.name));
+      // One entry per skin image (facts.json counts them), none disabled.
+      const skins = await page.locator('#skins option').evaluateAll((os) => os.map((o) => ({ text: o.textContent, disabled: o.disabled })));
+      assert.equal(skins.length, facts[name].skin_frames);
+      assert.ok(skins.every((s) => !s.disabled), JSON.stringify(skins));
+      assert.equal(got.textured, true);
+      assert.ok(got.clips.length > 0, 'no animation');
+      await page.uncheck('#grid');
+      // Playing changes the canvas (a frame group's frames play too).
+      const a = await canvasShot(page);
+      await page.waitForTimeout(400);
+      const b = await canvasShot(page);
+      assert.notEqual(a, b, 'the canvas did not change while playing');
+      await page.screenshot({ path: join(shots, `mdl-${name.replace('.mdl', '')}.png`) });
+      if (skins.length > 1) {
+        // Another skin image: other pixels at the same pose.
+        const before = await poseHash(page, 0.35);
+        await page.selectOption('#skins', String(skins.length - 1));
+        await page.waitForTimeout(200);
+        assert.notEqual(await poseHash(page, 0.35), before, 'the skin did not change');
+      }
+      await page.check('#grid');
+      // The .glb: byte for byte the CLI's with --palette.
+      const stem = name.replace(/\.mdl$/, '');
+      const glb = await downloadsOf(page, '#dl-glb');
+      mkdirSync(join(dir, 'glb'));
+      retromodel(['convert', name, `glb/${stem}.glb`, '--palette', 'palette.lmp'], dir);
+      sameAsCli(glb, join(dir, 'glb'));
+      const doc = glbJson(glb.get(`${stem}.glb`));
+      const targets = doc.meshes.flatMap((m) => m.primitives.map((p) => p.targets?.length ?? 0));
+      assert.deepEqual([...new Set(targets)], [facts[name].simple_frames]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  // Without the palette: the model shows, untextured, and picking a skin
+  // says what to drop.
+  const got = await give(page, [join(corpus, 'mdl/HackTechDev_mods_20_multiskins_player.mdl')]);
+  assert.equal(got.error, null);
+  assert.equal(got.textured, false);
+  await page.selectOption('#skins', '1');
+  await page.waitForFunction(() => window.retromodel.state.error);
+  assert.match(await page.evaluate(() => window.retromodel.state.error), /gfx\/palette\.lmp/);
+});
+
 test('a truncated file shows its error; the next good file loads', async () => {
   const { page } = session;
   const faerie = readFileSync(join(corpus, 'md2/assimpdeb_faerie.md2'));

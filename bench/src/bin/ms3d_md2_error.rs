@@ -52,7 +52,7 @@ fn main() {
         options.fps = fps;
     }
     options.skin.format = SkinFormat::Png;
-    let compiled = Engine::ALL
+    let compiled = Engine::MD2
         .iter()
         .find_map(|&engine| {
             compile(

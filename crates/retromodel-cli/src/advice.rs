@@ -26,6 +26,9 @@ fn flag(option: ConvertOption) -> String {
         ConvertOption::AsciiBones => "--bones".to_string(),
         ConvertOption::Md5Anim => "--md5anim".to_string(),
         ConvertOption::Rerelease => "--rerelease".to_string(),
+        ConvertOption::MdlCompile => {
+            "--frame-group, --mdl-flags, --eye and --random-sync".to_string()
+        }
         // An option added to the library before the command line has it.
         other => other.name().to_string(),
     }

@@ -9,6 +9,7 @@ use retromodel::convert::{CompileOptions, ConvertOptions, OutputFormat};
 use retromodel::md2::compile::{FrameGrid, Grid, GridSource, SkinFormat};
 use retromodel::md2::Layout;
 use retromodel::md2::{Engine, Md2};
+use retromodel::mdl::compile::{CompileOptions as MdlCompileOptions, Limits as MdlLimits};
 use retromodel::ms3d::Clip;
 use retromodel::texture::Palette;
 use std::path::PathBuf;
@@ -65,7 +66,11 @@ pub struct Args {
     /// MD2 (same animations, order and times, --player table included).
     /// Needs a model with joints or animated nodes (a glTF skin, an MS3D
     /// skeleton, an MD5), not shape-key animation. For the MD5 files
-    /// alone, write OUT.md5mesh.
+    /// alone, write OUT.md5mesh. MDL output (progs/NAME.mdl): also the
+    /// Quake rerelease's MD5 that Ironwail, vkQuake and FTE draw in its
+    /// place, progs/NAME.md5mesh and progs/NAME.md5anim beside it (frame k
+    /// of the anim is MDL frame k; a frame group is its first pose), and
+    /// its skin as progs/NAME_00_00.png (+ _luma.png for fullbrights).
     #[arg(long)]
     rerelease: bool,
     /// Section layout of an MD2 output (MS3D files are always rewritten
@@ -103,8 +108,8 @@ pub struct Args {
     /// (default: the bind pose).
     #[arg(long, value_name = "SECONDS")]
     time: Option<f32>,
-    /// .md2 output: frames per second the animations are baked at
-    /// (default 10, Quake II's rate).
+    /// .md2 and .mdl output: frames per second the animations are baked
+    /// at (default 10, Quake II's rate and Quake's monsters').
     #[arg(long, value_name = "FPS", help_heading = "MD2 output")]
     fps: Option<f32>,
     /// .md2 output: lay the animations out as the standard Quake II player
@@ -113,7 +118,7 @@ pub struct Args {
     /// death1-3), by name, each resampled to its frame count.
     #[arg(long, help_heading = "MD2 output")]
     player: bool,
-    /// .md2 output: multiply the source's units by this.
+    /// .md2 and .mdl output: multiply the source's units by this.
     #[arg(
         long,
         value_name = "S",
@@ -121,8 +126,8 @@ pub struct Args {
         help_heading = "MD2 output"
     )]
     scale: Option<f32>,
-    /// .md2 output: scale so the model is this many Quake units tall over
-    /// all its animations (a Quake II player is about 56).
+    /// .md2 and .mdl output: scale so the model is this many Quake units
+    /// tall over all its animations (a Quake II player is about 56).
     #[arg(long, value_name = "UNITS", help_heading = "MD2 output")]
     fit_height: Option<f32>,
     /// .md2 output: which frames share one 8-bit grid (`animation` and
@@ -139,7 +144,10 @@ pub struct Args {
     )]
     grid_from: Option<PathBuf>,
     /// .md2 output: the engine whose limits the model must meet (quake2,
-    /// yquake2, q2pro, kmquake2, ufoai; default quake2).
+    /// yquake2, q2pro, kmquake2, ufoai; default quake2). .mdl output:
+    /// quake (id's limits, the default), an engine that loads MDL
+    /// (winquake, glquake, quakespasm, quakespasm-spiked, ironwail,
+    /// vkquake, fte, quake-rerelease) for its loader's limits, or none.
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     engine: Option<String>,
     /// A Quake MDL input: the palette its 8-bit skins index (gfx/palette.lmp,
@@ -147,7 +155,7 @@ pub struct Args {
     /// --texture-dir, or in the game folder above progs/). .md2 output: the
     /// palette of the 8-bit PCX skin (a PCX such as
     /// baseq2/pics/colormap.pcx, or 768 bytes of RGB); without it the skin
-    /// is written as PNG.
+    /// is written as PNG. .mdl output (required): Quake's gfx/palette.lmp.
     #[arg(long, value_name = "FILE", help_heading = "MD2 output")]
     palette: Option<PathBuf>,
     /// .md2 output: the skin's format (default pcx with --palette, else
@@ -187,6 +195,24 @@ pub struct Args {
     /// applied to every MS3D (MD2 files keep their frame-name animations).
     #[arg(long = "clip", value_name = "NAME:FIRST-LAST")]
     clips: Vec<Clip>,
+    /// .mdl output: store this animation as one frame group (the engine
+    /// plays its frames by itself; QuakeC selects it as one frame);
+    /// repeatable. An animation named NAME@group is one too.
+    #[arg(long = "frame-group", value_name = "NAME", help_heading = "MDL output")]
+    frame_groups: Vec<String>,
+    /// .mdl output: the header's effect flags, comma-separated names
+    /// (rocket, grenade, gib, rotate, tracer, zomgib, tracer2, tracer3) or
+    /// a number.
+    #[arg(long = "mdl-flags", value_name = "FLAGS", value_parser = mdl_flags, help_heading = "MDL output")]
+    mdl_flags: Option<i32>,
+    /// .mdl output: the header's eye position, `X,Y,Z` (default 0,0,0;
+    /// engines do not read it).
+    #[arg(long, value_name = "X,Y,Z", value_parser = eye, help_heading = "MDL output")]
+    eye: Option<[f32; 3]>,
+    /// .mdl output: frame and skin groups start at a random time per
+    /// entity (sync type 1) rather than in sync.
+    #[arg(long, help_heading = "MDL output")]
+    random_sync: bool,
     /// Batch mode: worker threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
@@ -271,14 +297,7 @@ impl Args {
             o.engine = engine(name)?;
         }
         if let Some(path) = &self.palette {
-            let bytes = read_file(path)?;
-            let palette = if bytes.len() == 768 {
-                Palette::from_raw_768(&bytes)
-            } else {
-                Palette::from_pcx(&bytes)
-            };
-            o.skin.palette =
-                Some(palette.with_context(|| format!("--palette {}", path.display()))?);
+            o.skin.palette = Some(read_palette(path)?);
         }
         o.skin.format = match self.skin_format {
             Some(SkinFormatArg::Pcx) => SkinFormat::Pcx,
@@ -292,11 +311,81 @@ impl Args {
         Ok(Some(o))
     }
 
+    /// The MDL compiler's options, for .mdl output: the palette, frame
+    /// rate, scale and animations shared with .md2 output, and the MDL's
+    /// own flags; the .md2-only flags are refused.
+    fn mdl_options(&self) -> Result<Option<MdlCompileOptions>> {
+        let md2_only = [
+            (self.player, "--player"),
+            (self.grid.is_some(), "--grid"),
+            (self.grid_from.is_some(), "--grid-from"),
+            (self.skin_format.is_some(), "--skin-format"),
+            (self.skin_name.is_some(), "--skin-name"),
+            (self.skin_size.is_some(), "--skin-size"),
+        ];
+        if let Some((_, flag)) = md2_only.iter().find(|(given, _)| *given) {
+            bail!("{flag} applies to .md2 output, not .mdl");
+        }
+        let mut o = MdlCompileOptions::default();
+        if let Some(fps) = self.fps {
+            if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+                bail!("--fps {fps}: must be a number of frames per second above 0 (at most 1000)");
+            }
+            o.fps = fps;
+        }
+        o.scale = self.scale;
+        o.fit_height = self.fit_height;
+        o.animations = self.anim.clone();
+        o.frame_groups = self.frame_groups.clone();
+        if let Some(path) = &self.palette {
+            o.palette = Some(read_palette(path)?);
+        }
+        o.flags = self.mdl_flags.unwrap_or(0);
+        o.eye_position = self.eye;
+        o.random_sync = self.random_sync;
+        if let Some(name) = &self.engine {
+            o.limits = match name.to_ascii_lowercase().as_str() {
+                "quake" => MdlLimits::QUAKE,
+                "none" => MdlLimits::UNLIMITED,
+                _ => {
+                    let engine = engine(name)?;
+                    match MdlLimits::for_engine(engine) {
+                        Some(limits) => limits,
+                        None => bail!(
+                            "--engine {name}: {} does not load Quake MDL files (for .mdl output: quake, the default, with id's limits; winquake, glquake, quakespasm, quakespasm-spiked, ironwail, vkquake, fte, quake-rerelease; none)",
+                            engine.title()
+                        ),
+                    }
+                }
+            };
+        }
+        Ok(Some(o))
+    }
+
+    /// Refuses the .mdl-only flags for another output.
+    fn check_no_mdl_flags(&self) -> Result<()> {
+        let mdl_only = [
+            (!self.frame_groups.is_empty(), "--frame-group"),
+            (self.mdl_flags.is_some(), "--mdl-flags"),
+            (self.eye.is_some(), "--eye"),
+            (self.random_sync, "--random-sync"),
+        ];
+        if let Some((_, flag)) = mdl_only.iter().find(|(given, _)| *given) {
+            bail!("{flag} applies to .mdl output");
+        }
+        Ok(())
+    }
+
     /// The library's options and the command line's own, mapped from the
     /// flags once. `strict`: options that do not apply are errors (one
     /// model) rather than ignored (batch mode).
-    fn job(&self, strict: bool) -> Result<Job> {
-        let compile = self.compile_options()?;
+    fn job(&self, strict: bool, format: OutputFormat) -> Result<Job> {
+        let (compile, mdl) = if format == OutputFormat::Mdl {
+            (None, self.mdl_options()?)
+        } else {
+            self.check_no_mdl_flags()?;
+            (self.compile_options()?, None)
+        };
         let skin = self.skin.as_deref().map(crate::render_args::read_user_skin);
         Ok(Job {
             options: ConvertOptions {
@@ -313,6 +402,7 @@ impl Args {
                 },
                 repair: self.repair,
                 skin,
+                mdl,
                 strict,
                 rerelease: self.rerelease,
                 palette: self
@@ -352,7 +442,8 @@ pub enum ToArg {
     /// The Quake II rerelease's MD5 (.md5mesh, .md5anim, .md5scale), from
     /// a model with joints, on the frames an MD2 would have.
     Md5mesh,
-    /// Quake MDL (an MDL is rewritten).
+    /// Quake MDL (an MDL is rewritten; any other model is compiled, its
+    /// skin quantised to --palette).
     Mdl,
 }
 
@@ -380,7 +471,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 args.input.display()
             );
         };
-        let job = args.job(false)?;
+        let job = args.job(false, to.format())?;
         job.options.check_output(to.format())?;
         return batch::run(&Batch {
             input: &args.input,
@@ -410,7 +501,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             output.display()
         );
     };
-    let job = args.job(true)?;
+    let job = args.job(true, format)?;
     job.options.check_output(format)?;
     if let Some(to) = args.to.filter(|t| t.format() != format) {
         if format.is_scene_export() {
@@ -428,10 +519,64 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The palette `--palette` names: 768 bytes of RGB (Quake's
+/// `gfx/palette.lmp`), else an 8-bit PCX's.
+fn read_palette(path: &std::path::Path) -> Result<Palette> {
+    let bytes = read_file(path)?;
+    let palette = if bytes.len() == 768 {
+        Palette::from_raw_768(&bytes)
+    } else {
+        Palette::from_pcx(&bytes)
+    };
+    palette.with_context(|| format!("--palette {}", path.display()))
+}
+
+/// `--mdl-flags`: names joined by commas, or a number.
+fn mdl_flags(text: &str) -> Result<i32, String> {
+    use retromodel::mdl::flags;
+    if let Ok(n) = text.trim().parse::<i32>() {
+        return Ok(n);
+    }
+    let mut value = 0;
+    for name in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        value |= match name.to_ascii_lowercase().as_str() {
+            "rocket" => flags::ROCKET,
+            "grenade" => flags::GRENADE,
+            "gib" => flags::GIB,
+            "rotate" => flags::ROTATE,
+            "tracer" => flags::TRACER,
+            "zomgib" => flags::ZOMGIB,
+            "tracer2" => flags::TRACER2,
+            "tracer3" => flags::TRACER3,
+            _ => {
+                return Err(format!(
+                    "{name:?}: unknown (known: rocket, grenade, gib, rotate, tracer, zomgib, tracer2, tracer3, or a number)"
+                ))
+            }
+        };
+    }
+    Ok(value)
+}
+
+/// `--eye X,Y,Z`: three finite numbers.
+fn eye(text: &str) -> Result<[f32; 3], String> {
+    let bad = || format!("{text:?}: expected X,Y,Z, three numbers such as 0,0,22");
+    let parts: Vec<f32> = text
+        .split(',')
+        .map(|s| s.trim().parse::<f32>().ok().filter(|v| v.is_finite()))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    <[f32; 3]>::try_from(parts).map_err(|_| bad())
+}
+
 /// The engine `--engine` names, or an error listing them.
 pub fn engine(name: &str) -> Result<Engine> {
     Engine::from_name(name).with_context(|| {
-        format!("--engine {name}: unknown (known: quake2, yquake2, q2pro, kmquake2, ufoai; for validate also milkshape and quake2-rerelease)")
+        let known: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
+        format!(
+            "--engine {name}: unknown (known: {}; for validate also milkshape and quake2-rerelease)",
+            known.join(", ")
+        )
     })
 }
 

@@ -104,6 +104,40 @@ fn ms3d_report_lines(out: &Path, r: &Ms3dCompileReport) -> Vec<String> {
     lines
 }
 
+/// The MDL compile report: the one grid's error, vertices and seams, one
+/// line per animation.
+fn mdl_report_lines(out: &Path, r: &retromodel::mdl::compile::CompileReport) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{}: {} frames, {} vertices ({} positions welded from {}, {} onseam), {} triangles ({} facing front), skin {}x{}; one grid of step {:.4} {:.4} {:.4}: largest error {:.4} units ({:.2} of a step), rms {:.4}",
+        out.display(),
+        r.simple_frames,
+        r.vertices,
+        r.welded_vertices,
+        r.source_vertices,
+        r.onseam_vertices,
+        r.triangles,
+        r.front_triangles,
+        r.skin_size.0,
+        r.skin_size.1,
+        r.step[0],
+        r.step[1],
+        r.step[2],
+        r.max_error,
+        r.max_step_fraction,
+        r.rms_error,
+    )];
+    for a in &r.animations {
+        lines.push(format!(
+            "  {:<16} {:>4} frames from {}{}",
+            a.name,
+            a.frames,
+            a.source,
+            if a.group { " (one frame group)" } else { "" }
+        ));
+    }
+    lines
+}
+
 /// Converts `input` to `out` as `format`; returns the lines to print
 /// (warnings and notes), in order.
 pub fn convert_file(
@@ -164,6 +198,15 @@ pub fn convert_file(
             writeln!(stdout, "{json}")?;
         } else {
             lines.extend(report_lines(out, report));
+        }
+    }
+    if let Some(report) = conversion.mdl_compile_report() {
+        if job.json {
+            let json = serde_json::to_string_pretty(report)?;
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{json}")?;
+        } else {
+            lines.extend(mdl_report_lines(out, report));
         }
     }
     if let Some(report) = conversion.ms3d_compile_report() {

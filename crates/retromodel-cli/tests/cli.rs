@@ -484,3 +484,134 @@ fn validate_engine_warns_of_damage_the_engine_never_reads() {
     let out = run(&["validate", "--strict", "--engine", "q2pro", file]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// `validate --engine` with a Quake engine on an MD2: one error saying
+/// that engine loads no MD2 files (and what it loads), exit 1.
+#[test]
+fn validate_engine_says_a_quake_engine_does_not_load_md2() {
+    let out = run(&[
+        "validate",
+        "--engine",
+        "vkquake",
+        sample().to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("error: format: vkQuake does not load MD2 files: it loads Quake MDL and MD5"),
+        "{text}"
+    );
+    // Compiling an MD2 for a Quake engine is refused the same way.
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("t.obj");
+    std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let md2 = dir.path().join("t.md2");
+    let out = run(&[
+        "convert",
+        "--engine",
+        "glquake",
+        obj.to_str().unwrap(),
+        md2.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("GLQuake does not load MD2 files"), "{err}");
+    assert!(!md2.exists());
+}
+
+/// `validate --engine quake-rerelease x.md5mesh`: the MD5 as Ironwail and
+/// vkQuake load a replacement, with the md5anim named like it; a joint
+/// the anim renames is an error naming what Ironwail does.
+#[test]
+fn validate_quake_rerelease_checks_an_md5_replacement() {
+    let dir = tempfile::tempdir().unwrap();
+    let mesh = dir.path().join("ogre.md5mesh");
+    std::fs::write(
+        &mesh,
+        "MD5Version 10 commandline \"\" numJoints 2 numMeshes 1
+joints { \"root\" -1 ( 0 0 0 ) ( 0 0 0 ) \"arm\" 0 ( 1 0 0 ) ( 0 0 0 ) }
+mesh { shader \"ogre\" numverts 3
+ vert 0 ( 0 0 ) 0 1 vert 1 ( 1 0 ) 1 1 vert 2 ( 0 1 ) 2 1
+ numtris 1 tri 0 0 1 2
+ numweights 3 weight 0 0 1 ( 0 0 0 ) weight 1 1 1 ( 1 0 0 ) weight 2 0 1 ( 0 1 0 ) }",
+    )
+    .unwrap();
+    let anim = |second: &str| {
+        format!(
+            "MD5Version 10 commandline \"\" numFrames 1 numJoints 2 frameRate 10
+numAnimatedComponents 0 hierarchy {{ \"root\" -1 0 0 \"{second}\" 0 0 0 }}
+bounds {{ ( 0 0 0 ) ( 2 1 0 ) }} baseframe {{ ( 0 0 0 ) ( 0 0 0 ) ( 1 0 0 ) ( 0 0 0 ) }} frame 0 {{ }}"
+        )
+    };
+    let animation = dir.path().join("ogre.md5anim");
+    let mesh = mesh.to_str().unwrap();
+    std::fs::write(&animation, anim("arm")).unwrap();
+    let out = run(&["validate", "--engine", "quake-rerelease", mesh]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    std::fs::write(&animation, anim("leg")).unwrap();
+    let out = run(&["validate", "--engine", "quake-rerelease", mesh]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("Ironwail refuses the pair"), "{text}");
+    assert!(!text.contains("::"), "{text}");
+}
+
+/// `validate --engine quake-rerelease progs/ogre.mdl` with
+/// `progs/ogre.md5mesh` and `ogre.md5anim` beside it: the pair as the
+/// ports load it. A one-frame md5anim for an MDL of many frames is a
+/// warning naming the MDL's frame count (from the corpus's independent
+/// facts); the same check from the md5mesh's side finds the MDL; without
+/// the MD5 the MDL is checked alone.
+#[test]
+fn validate_quake_rerelease_checks_an_mdl_with_its_md5() {
+    let Some(corpus) = corpus_dir() else { return };
+    let facts: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(corpus.join("mdl/facts.json")).expect("mdl/facts.json"),
+    )
+    .unwrap();
+    let frames = facts["c0burn_progs_ogre.mdl"]["frames"].as_u64().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let progs = dir.path().join("progs");
+    std::fs::create_dir(&progs).unwrap();
+    let mdl = progs.join("ogre.mdl");
+    std::fs::copy(corpus.join("mdl/c0burn_progs_ogre.mdl"), &mdl).unwrap();
+    let mdl = mdl.to_str().unwrap();
+    let alone = run(&["validate", "--engine", "quake-rerelease", mdl]);
+    let text = String::from_utf8_lossy(&alone.stdout);
+    assert_eq!(alone.status.code(), Some(0), "{text}");
+    assert!(!text.contains("md5"), "{text}");
+
+    let mesh = progs.join("ogre.md5mesh");
+    std::fs::write(
+        &mesh,
+        "MD5Version 10 commandline \"\" numJoints 1 numMeshes 1
+joints { \"root\" -1 ( 0 0 0 ) ( 0 0 0 ) }
+mesh { shader \"ogre\" numverts 3
+ vert 0 ( 0 0 ) 0 1 vert 1 ( 1 0 ) 1 1 vert 2 ( 0 1 ) 2 1
+ numtris 1 tri 0 0 1 2
+ numweights 3 weight 0 0 1 ( 0 0 0 ) weight 1 0 1 ( 1 0 0 ) weight 2 0 1 ( 0 1 0 ) }",
+    )
+    .unwrap();
+    std::fs::write(
+        progs.join("ogre.md5anim"),
+        "MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 10
+numAnimatedComponents 0 hierarchy { \"root\" -1 0 0 }
+bounds { ( 0 0 0 ) ( 2 1 0 ) } baseframe { ( 0 0 0 ) ( 0 0 0 ) } frame 0 { }",
+    )
+    .unwrap();
+    let wanted = format!("fewer than the MDL's {frames}");
+    let pair = run(&["validate", "--engine", "quake-rerelease", mdl]);
+    let text = String::from_utf8_lossy(&pair.stdout);
+    assert_eq!(pair.status.code(), Some(0), "{text}");
+    assert!(text.contains(&wanted) && text.contains("md5."), "{text}");
+    let from_mesh = run(&[
+        "validate",
+        "--engine",
+        "quake-rerelease",
+        mesh.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&from_mesh.stdout);
+    assert!(text.contains(&wanted), "{text}");
+    assert!(!text.contains("::"), "{text}");
+}

@@ -28,6 +28,10 @@ fn word(remedy: &Remedy) -> String {
                                  (yquake2, q2pro, kmquake2, ufoai)"
             .to_string(),
         Remedy::FitHeight { units } => format!("fit_height={units}"),
+        Remedy::QuakePalette => "give palette= (Quake's gfx/palette.lmp, a path or its 768 \
+                                 bytes; retromodel does not ship it), or put it beside the \
+                                 model as gfx/palette.lmp"
+            .to_string(),
         other => other.to_string(),
     }
 }

@@ -38,7 +38,7 @@ pub fn files_dict<'py>(
     Ok(dict)
 }
 
-/// The files, the warnings and the compile report (MD2 or MS3D, as JSON)
+/// The files, the warnings and the compile report (MD2, MS3D or MDL, as JSON)
 /// of one conversion.
 type Converted = (
     Vec<(String, Vec<u8>)>,
@@ -69,10 +69,12 @@ pub fn convert(
     let report = match (
         conversion.compile_report(),
         conversion.ms3d_compile_report(),
+        conversion.mdl_compile_report(),
     ) {
-        (Some(r), _) => serde_json::to_value(r).ok(),
-        (None, Some(r)) => serde_json::to_value(r).ok(),
-        (None, None) => None,
+        (Some(r), _, _) => serde_json::to_value(r).ok(),
+        (None, Some(r), _) => serde_json::to_value(r).ok(),
+        (None, None, Some(r)) => Some(crate::mdl::report_json(r)),
+        (None, None, None) => None,
     };
     Ok((files, warnings, report))
 }

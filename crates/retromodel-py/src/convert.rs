@@ -381,3 +381,159 @@ fn compile_source(
         warnings,
     })
 }
+
+/// What `compile_mdl` made: the MDL (its skins inside it), the compile
+/// report and the warnings.
+#[pyclass(module = "retromodel", frozen)]
+pub struct MdlOutput {
+    mdl: Vec<u8>,
+    report: serde_json::Value,
+    warnings: Vec<Detail>,
+}
+
+#[pymethods]
+impl MdlOutput {
+    /// The MDL file's bytes (its skin, quantised to the palette, inside).
+    #[getter]
+    fn mdl<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.mdl)
+    }
+
+    /// The compile report (`None` for an MDL written as it is): the animations (`name`, `first_frame`,
+    /// `frames`, `group`), frame, vertex and triangle counts, the one
+    /// grid's step (`step`, per axis) and the largest and RMS distance
+    /// of a vertex from the source (`max_error`, `rms_error`, in Quake
+    /// units; `max_step_fraction`, at most 0.5 of a step), `skin_size`.
+    #[getter]
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.report)
+    }
+
+    /// What the compiler had to change, one line each (with what would
+    /// help, naming this module's keyword arguments).
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.warnings
+            .iter()
+            .map(|w| worded(w.message.clone(), w.advice.as_ref()))
+            .collect()
+    }
+
+    /// The warnings as data: `[{"message": what happened, "limit": ...,
+    /// "remedies": [...]}]`.
+    #[getter]
+    fn warning_details<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.warnings.iter().map(|w| w.to_dict(py)).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<retromodel.MdlOutput: {} bytes, {} warning(s)>",
+            self.mdl.len(),
+            self.warnings.len()
+        )
+    }
+}
+
+/// Compiles any model retromodel reads (a `.glb` from Blender, an MS3D,
+/// an MD2, an OBJ) into a Quake MDL: one grid for every frame (chosen for
+/// the smallest error, reported), seams as Quake draws them, the skin
+/// quantised to the Quake palette (fullbright colours only where the
+/// source glows). `source` is a path, bytes or a `Model`.
+///
+/// - `palette`: Quake's `gfx/palette.lmp` (a path or its 768 bytes, or a
+///   PCX); required, since an MDL's skin is palette indices.
+/// - `fps`: frames per second the animations are baked at (Quake's
+///   monsters: 10).
+/// - `anims`: the animations to bake, in order (default all).
+/// - `groups`: animations written as frame groups (one frame QuakeC
+///   selects, played by the engine at its times); an animation named
+///   `NAME@group` is one too.
+/// - `scale` or `fit_height`: multiply units, or fit to this height in
+///   Quake units.
+/// - `flags`: the effect flags, by name (`rocket`, `grenade`, `gib`,
+///   `rotate`, `tracer`, `zombie_gib`, `tracer2`, `tracer3`) or as the
+///   number.
+/// - `sync_type`: `"sync"` (frame and skin groups in step on every
+///   entity) or `"random"`.
+/// - `eye_position`: the header's `(x, y, z)` (default `(0, 0, 0)`).
+/// - `engine`: whose limits the model must meet (`winquake`, `glquake`,
+///   `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
+///   `quake-rerelease`, `hexen2`; default id's Quake).
+/// - `name`: the model's file name (names the scene).
+///
+/// The same file as `retromodel convert SOURCE NAME.mdl --palette ...`
+/// with the matching flags. Returns an `MdlOutput`. Raises `retromodel.Error` when the model
+/// cannot be compiled (no palette, an engine limit exceeded, an unknown
+/// animation).
+#[pyfunction]
+#[pyo3(signature = (source, palette = None, fps = 10.0, anims = None, groups = None, scale = None, fit_height = None, flags = None, sync_type = "sync", eye_position = None, engine = None, name = "model.mdl"))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments
+pub fn compile_mdl(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    palette: Option<Source>,
+    fps: f32,
+    anims: Option<Vec<String>>,
+    groups: Option<Vec<String>>,
+    scale: Option<f32>,
+    fit_height: Option<f32>,
+    flags: Option<crate::mdl::FlagsArg>,
+    sync_type: &str,
+    eye_position: Option<(f32, f32, f32)>,
+    engine: Option<&str>,
+    name: &str,
+) -> PyResult<MdlOutput> {
+    use retromodel::mdl::compile::{CompileOptions as MdlOptions, Limits};
+
+    check_frames_and_size(fps, scale, fit_height)?;
+    let palette = match palette {
+        Some(p) => crate::mdl::palette_arg(py, p)?,
+        None => {
+            return Err(Error::new_err(
+                "palette: an MDL's skin is palette indices: give Quake's gfx/palette.lmp \
+                 (palette=\"id1/gfx/palette.lmp\" or its 768 bytes)",
+            ))
+        }
+    };
+    let limits = match engine {
+        None => Limits::QUAKE,
+        Some(e) => crate::mdl::compile_limits(engine_named(e)?)?,
+    };
+    if let Some((x, y, z)) = eye_position {
+        if ![x, y, z].iter().all(|v| v.is_finite()) {
+            return Err(Error::new_err(format!(
+                "eye_position ({x}, {y}, {z}): must be three finite numbers"
+            )));
+        }
+    }
+    let options = MdlOptions {
+        fps,
+        animations: anims.unwrap_or_default(),
+        frame_groups: groups.unwrap_or_default(),
+        scale,
+        fit_height,
+        palette: Some(palette),
+        eye_position: eye_position.map(|(x, y, z)| [x, y, z]),
+        flags: flags.as_ref().map_or(Ok(0), crate::mdl::FlagsArg::bits)?,
+        random_sync: crate::mdl::sync_type_number(sync_type)? == 1,
+        limits,
+    };
+    let anim = options.animations.clone();
+    let options = ConvertOptions {
+        anim,
+        mdl: Some(options),
+        ..ConvertOptions::default()
+    };
+    let compiled = compile_source(py, source, &options, OutputFormat::Mdl, name)?;
+    let (bytes, report, warnings) = (
+        compiled.main,
+        compiled.report.unwrap_or(serde_json::Value::Null),
+        compiled.warnings,
+    );
+    Ok(MdlOutput {
+        mdl: bytes,
+        report,
+        warnings,
+    })
+}

@@ -1,5 +1,5 @@
-//! `retromodel` for Python: read, validate, rewrite and convert Quake II
-//! MD2 and MilkShape 3D MS3D models, with frames and poses as NumPy
+//! `retromodel` for Python: read, validate, rewrite and convert Quake MDL,
+//! Quake II MD2 and MilkShape 3D MS3D models, with frames and poses as NumPy
 //! arrays.
 //!
 //! The module is a thin layer over the Rust library: [`retromodel::Model`]
@@ -12,6 +12,7 @@ mod arrays;
 mod conversion;
 mod convert;
 mod errors;
+mod mdl;
 mod model;
 mod source;
 
@@ -23,15 +24,16 @@ use pyo3::prelude::*;
 fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "__doc__",
-        "Quake II MD2 and MilkShape 3D MS3D models: read, validate, rewrite, convert.\n\n\
-         load(path_or_bytes) reads any supported file (MD2, MS3D, MilkShape 3D ASCII,\n\
+        "Quake MDL, Quake II MD2 and MilkShape 3D MS3D models: read, validate, rewrite, convert.\n\n\
+         load(path_or_bytes) reads any supported file (MDL, MD2, MS3D, MilkShape 3D ASCII,\n\
          glTF 2.0, OBJ) into a Model: info() and validate() summarise and check it,\n\
          to_bytes() writes it back (byte-identical for files read as they are), MD2\n\
          frames and MS3D skinned poses come as float32 NumPy arrays, to_glb() and\n\
          to_obj() export it, compile_md2() turns any model (a .glb from\n\
          Blender, say) into a Quake II MD2 and its skin, and compile_ms3d() a\n\
          glTF or OBJ into a MilkShape 3D MS3D with its skeleton and animations;\n\
-         compile_md5() writes the Quake II rerelease's MD5 replacement of the MD2.\n\n\
+         compile_md5() writes the Quake II rerelease's MD5 replacement of the MD2;\n\
+         compile_mdl() makes a Quake MDL (its skin quantised to Quake's palette).\n\n\
          Bad input raises retromodel.Error (a ValueError) with the library's message,\n\
          which names the section, the field path and the byte offset.",
     )?;
@@ -42,9 +44,11 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<convert::Md2Output>()?;
     m.add_class::<convert::Ms3dOutput>()?;
     m.add_class::<convert::Md5Output>()?;
+    m.add_class::<convert::MdlOutput>()?;
     m.add_function(wrap_pyfunction!(model::load, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md2, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_ms3d, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md5, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::compile_mdl, m)?)?;
     Ok(())
 }

@@ -8,11 +8,13 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use retromodel::md2::{Engine, Layout, Md2};
+use retromodel::mdl::Mdl;
 use retromodel::ms3d::{Clip, Influences, Ms3d, Skeleton};
 use retromodel::{Format, ReadContext};
 
 use crate::arrays::{new_vec3_array, to_python};
 use crate::errors::{to_py, Error};
+use crate::mdl;
 use crate::source::{Loaded, Source};
 
 /// A model of any format retromodel reads, as read from one file.
@@ -142,13 +144,15 @@ fn format_name(format: Format) -> &'static str {
         Format::Ms3dAscii => "ms3d_ascii",
         Format::Gltf => "gltf",
         Format::Obj => "obj",
+        Format::Mdl => "mdl",
         _ => "unknown",
     }
 }
 
 #[pymethods]
 impl Model {
-    /// The format: `"md2"`, `"ms3d"`, `"ms3d_ascii"`, `"gltf"` or `"obj"`.
+    /// The format: `"mdl"`, `"md2"`, `"ms3d"`, `"ms3d_ascii"`, `"gltf"` or
+    /// `"obj"`.
     #[getter]
     fn format(&self) -> &'static str {
         format_name(self.model.format())
@@ -167,10 +171,11 @@ impl Model {
         self.source.path.clone()
     }
 
-    /// The number of vertices: an MD2's per frame, an MS3D's.
+    /// The number of vertices: an MDL's or MD2's per frame, an MS3D's.
     #[getter]
     fn vertex_count(&self) -> usize {
         match &self.model {
+            retromodel::Model::Mdl(m) => mdl::vertex_count(m),
             retromodel::Model::Md2(m) => m.vertex_count(),
             retromodel::Model::Ms3d(m) => m.vertices.len(),
             retromodel::Model::Ms3dAscii(m) => m.to_ms3d().map_or(0, |b| b.vertices.len()),
@@ -178,24 +183,128 @@ impl Model {
         }
     }
 
-    /// The number of MD2 frames (0 for other formats).
+    /// The number of MD2 or MDL frames (an MDL's frame groups counted
+    /// frame by frame; 0 for other formats).
     #[getter]
     fn frame_count(&self) -> usize {
         match &self.model {
             retromodel::Model::Md2(m) => m.frames.len(),
+            retromodel::Model::Mdl(m) => m.simple_frames().count(),
             _ => 0,
         }
     }
 
-    /// The MD2 frames' names, in order.
+    /// The MD2 or MDL frames' names, in order (an MDL's groups
+    /// flattened).
     #[getter]
     fn frame_names(&self) -> PyResult<Vec<String>> {
-        Ok(self.md2()?.frames.iter().map(|f| f.name()).collect())
+        match self.frames()? {
+            Frames::Md2(m) => Ok(m.frames.iter().map(|f| f.name()).collect()),
+            Frames::Mdl(m) => Ok(m.simple_frames().map(|f| f.name.to_string()).collect()),
+        }
     }
 
-    /// The MD2's animations as its frame names group them (`run01`..
-    /// `run06` is `run`): a list of `(name, first_frame, frame_count)`.
+    /// MDL: the frame list as QuakeC's `self.frame` selects it, one dict
+    /// per entry: `index`, `name` (a group's first frame's), `first_frame`
+    /// and `frame_count` (the frames of `frame_positions` it spans) and
+    /// `intervals` (a frame group's end times in seconds, which the engine
+    /// plays by itself; `None` for a single frame).
+    fn frame_list<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        mdl::frame_list(py, self.mdl()?)
+    }
+
+    /// MDL: the number of skin images (a skin group's images each count).
+    #[getter]
+    fn skin_count(&self) -> usize {
+        match &self.model {
+            retromodel::Model::Mdl(m) => mdl::skin_images(m).len(),
+            _ => 0,
+        }
+    }
+
+    /// MDL: skin image `index` (skin groups flattened) as a `(height,
+    /// width)` uint8 array of palette indices, as stored.
+    fn skin_indices<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+    ) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        mdl::skin_indices(py, self.mdl()?, index)
+    }
+
+    /// MDL: skin image `index` as a `(height, width, 4)` uint8 RGBA array,
+    /// coloured by `palette` (a path or the bytes of Quake's
+    /// `gfx/palette.lmp`, or a PCX with a palette).
+    fn skin_rgba<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        palette: Source,
+    ) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        let m = self.mdl()?;
+        let palette = mdl::palette_arg(py, palette)?;
+        mdl::skin_rgba(py, m, index, &palette)
+    }
+
+    /// MDL: the header's effect flags as the number stored.
+    #[getter]
+    fn flags(&self) -> PyResult<i32> {
+        Ok(self.mdl()?.flags)
+    }
+
+    /// MDL: the effect flags set, by name (`rocket`, `grenade`, `gib`,
+    /// `rotate`, `tracer`, `zombie_gib`, `tracer2`, `tracer3`), as
+    /// `compile_mdl(flags=...)` takes them.
+    #[getter]
+    fn flag_names(&self) -> PyResult<Vec<&'static str>> {
+        Ok(mdl::flag_names(self.mdl()?.flags))
+    }
+
+    /// MDL: `"sync"` (frame and skin groups animate together on every
+    /// entity) or `"random"` (each entity starts at its own time).
+    #[getter]
+    fn sync_type(&self) -> PyResult<&'static str> {
+        Ok(if self.mdl()?.sync_type == 0 {
+            "sync"
+        } else {
+            "random"
+        })
+    }
+
+    /// MDL: the eye position `(x, y, z)` as stored.
+    #[getter]
+    fn eye_position(&self) -> PyResult<(f32, f32, f32)> {
+        let [x, y, z] = self.mdl()?.eye_position;
+        Ok((x, y, z))
+    }
+
+    /// MDL: `"quake"` (IDPO version 6), `"hexen2"` (RAPO version 50),
+    /// `"quakeforge16"` (QuakeForge's 16-bit MD16) or `"qtest"` (IDPO
+    /// version 3).
+    #[getter]
+    fn variant(&self) -> PyResult<&'static str> {
+        use retromodel::mdl::Variant;
+        Ok(match self.mdl()?.variant {
+            Variant::Hexen2 => "hexen2",
+            Variant::QuakeForge16 => "quakeforge16",
+            Variant::QTest => "qtest",
+            _ => "quake",
+        })
+    }
+
+    /// The MD2's or MDL's animations as its frame names group them
+    /// (`run01`..`run06` is `run`): a list of `(name, first_frame,
+    /// frame_count)` (an MDL's over its frame list, as `frame_list()`
+    /// numbers it).
     fn animations(&self) -> PyResult<Vec<(String, usize, usize)>> {
+        if let retromodel::Model::Mdl(m) = &self.model {
+            return Ok(m
+                .info(&self.source.bytes)
+                .animations
+                .into_iter()
+                .map(|a| (a.name, a.first_frame, a.frame_count))
+                .collect());
+        }
         Ok(self
             .md2()?
             .animations()
@@ -222,7 +331,13 @@ impl Model {
     /// model is as its format asks). With `engine` (`"quake2"`,
     /// `"yquake2"`, `"q2pro"`, `"kmquake2"`, `"ufoai"`): whether the MD2
     /// loads in that engine, judged on the file's bytes as that engine's
-    /// loader reads them (its layout checks included).
+    /// loader reads them (its layout checks included); an MDL with
+    /// `"winquake"`, `"glquake"`, `"quakespasm"`, `"quakespasm-spiked"`,
+    /// `"ironwail"`, `"vkquake"`, `"fte"`, `"quake-rerelease"` or
+    /// `"hexen2"`: the limits that engine's loader has and what it does
+    /// past them. The Quake engines say whether they load the format, and
+    /// check an MD5 as the Quake rerelease's replacement
+    /// (`"quake-rerelease"`, `"ironwail"`, `"vkquake"`).
     #[pyo3(signature = (engine = None))]
     fn validate(&self, engine: Option<&str>) -> PyResult<Vec<Problem>> {
         let problems = match engine {
@@ -231,6 +346,11 @@ impl Model {
                 let engine = engine_named(name)?;
                 let bytes = &self.source.bytes;
                 match &self.model {
+                    retromodel::Model::Mdl(m) if engine.mdl_limits().is_some() => {
+                        let mut problems = m.validate();
+                        problems.extend(m.validate_for(engine));
+                        problems
+                    }
                     retromodel::Model::Md2(_) if bytes.starts_with(b"IDP2") => {
                         retromodel::md2::Md2::validate_bytes_for(bytes, engine)
                             .unwrap_or_else(|_| self.model.validate_for(engine))
@@ -262,63 +382,73 @@ impl Model {
         let bytes = py
             .detach(|| match &self.model {
                 retromodel::Model::Md2(m) => m.to_bytes_with(layout),
+                retromodel::Model::Mdl(m) => m.to_bytes_with(match layout {
+                    Layout::Original => retromodel::mdl::Layout::Original,
+                    _ => retromodel::mdl::Layout::Standard,
+                }),
                 other => other.to_bytes(),
             })
             .map_err(to_py)?;
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// MD2: the vertex positions of frame `frame` as a `(vertices, 3)`
-    /// float32 array, decoded as `byte * scale + translate` in Quake's
-    /// axes (X forward, Y left, Z up; glTF and OBJ exports use
-    /// `(y, z, x)`).
+    /// MD2 or MDL: the vertex positions of frame `frame` as a `(vertices,
+    /// 3)` float32 array, decoded as `byte * scale + translate` (an MD2's
+    /// frame's grid, an MDL's one grid for every frame) in Quake's axes
+    /// (X forward, Y left, Z up; glTF and OBJ exports use `(y, z, x)`).
+    /// An MDL's frame groups are flattened: `frame` counts every frame.
     fn frame_positions<'py>(
         &self,
         py: Python<'py>,
         frame: usize,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let f = self.frame(frame)?;
-        new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_positions(out))
+        match self.frames()? {
+            Frames::Md2(_) => {
+                let f = self.frame(frame)?;
+                new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_positions(out))
+            }
+            Frames::Mdl(m) => {
+                let f = mdl::frame(m, frame)?;
+                new_vec3_array(py, &[f.vertices.len(), 3], |out| {
+                    mdl::decode_positions(m, f, out)
+                })
+            }
+        }
     }
 
-    /// MD2: the vertex normals of frame `frame` (from the 162-entry normal
-    /// table; an index outside it gives zeros) as a `(vertices, 3)`
-    /// float32 array, in Quake's axes.
+    /// MD2 or MDL: the vertex normals of frame `frame` (from the
+    /// 162-entry normal table; an index outside it gives zeros) as a
+    /// `(vertices, 3)` float32 array, in Quake's axes.
     fn frame_normals<'py>(
         &self,
         py: Python<'py>,
         frame: usize,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let f = self.frame(frame)?;
-        new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_normals(out))
+        match self.frames()? {
+            Frames::Md2(_) => {
+                let f = self.frame(frame)?;
+                new_vec3_array(py, &[f.vertices.len(), 3], |out| f.decode_normals(out))
+            }
+            Frames::Mdl(m) => {
+                let f = mdl::frame(m, frame)?;
+                new_vec3_array(py, &[f.vertices.len(), 3], |out| {
+                    mdl::decode_normals(f, out)
+                })
+            }
+        }
     }
 
-    /// MD2: every frame's vertex positions as one `(frames, vertices, 3)`
-    /// float32 array (decoded straight into the array's memory).
+    /// MD2 or MDL: every frame's vertex positions as one `(frames,
+    /// vertices, 3)` float32 array (decoded straight into the array's
+    /// memory).
     fn all_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let m = self.md2()?;
-        let n = m.vertex_count();
-        new_vec3_array(py, &[m.frames.len(), n, 3], |out| {
-            if n > 0 {
-                for (f, o) in m.frames.iter().zip(out.chunks_exact_mut(n)) {
-                    f.decode_positions(o);
-                }
-            }
-        })
+        self.all_decoded(py, false)
     }
 
-    /// MD2: every frame's vertex normals as one `(frames, vertices, 3)`
-    /// float32 array.
+    /// MD2 or MDL: every frame's vertex normals as one `(frames,
+    /// vertices, 3)` float32 array.
     fn all_normals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let m = self.md2()?;
-        let n = m.vertex_count();
-        new_vec3_array(py, &[m.frames.len(), n, 3], |out| {
-            if n > 0 {
-                for (f, o) in m.frames.iter().zip(out.chunks_exact_mut(n)) {
-                    f.decode_normals(o);
-                }
-            }
-        })
+        self.all_decoded(py, true)
     }
 
     /// The number of MS3D joints (0 for other formats).
@@ -368,23 +498,29 @@ impl Model {
     /// `KHR_mesh_quantization`; `compress`: `EXT_meshopt_compression`.
     /// `clips` (`"name:first-last"` in frames): an MS3D's timeline cut into
     /// one animation per clip instead of the clips the file stores (or the
-    /// whole timeline); other formats ignore them.
+    /// whole timeline); other formats ignore them. `palette`: the Quake
+    /// palette an MDL's skins index (a path or the bytes of
+    /// `gfx/palette.lmp`; default: `gfx/palette.lmp` found beside the model
+    /// or in the game folder above `progs/`, else the skins come without
+    /// images and a warning).
     ///
     /// ```python
     /// glb = retromodel.load("walker.ms3d").to_glb(clips=["walk:1-31", "run:32-50"])
     /// ```
-    #[pyo3(signature = (quantize = false, compress = false, clips = None))]
+    #[pyo3(signature = (quantize = false, compress = false, clips = None, palette = None))]
     fn to_glb<'py>(
         &self,
         py: Python<'py>,
         quantize: bool,
         compress: bool,
         clips: Option<Vec<String>>,
+        palette: Option<Source>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let options = retromodel::convert::ConvertOptions {
             quantize,
             compress,
             clip: parse_clips(clips.unwrap_or_default())?,
+            palette: palette.map(|p| mdl::palette_arg(py, p)).transpose()?,
             ..Default::default()
         };
         crate::conversion::glb(py, &self.source, &options)
@@ -394,8 +530,9 @@ impl Model {
     /// poses it: an MD2 at `frame` (within animation `anim` when given;
     /// default frame 0), an MS3D or glTF at `time` seconds (default the
     /// rest pose). Returns `{file name: bytes}`: the `.mtl`, PNG textures
-    /// and the `.obj` (named `name`, last), in glTF's axes.
-    #[pyo3(signature = (frame = None, anim = None, time = None, name = "model.obj"))]
+    /// and the `.obj` (named `name`, last), in glTF's axes. `palette`: an
+    /// MDL's, as for `to_glb`.
+    #[pyo3(signature = (frame = None, anim = None, time = None, name = "model.obj", palette = None))]
     fn to_obj<'py>(
         &self,
         py: Python<'py>,
@@ -403,11 +540,13 @@ impl Model {
         anim: Option<String>,
         time: Option<f32>,
         name: &str,
+        palette: Option<Source>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let options = retromodel::convert::ConvertOptions {
             frame,
             anim: anim.into_iter().collect(),
             time,
+            palette: palette.map(|p| mdl::palette_arg(py, p)).transpose()?,
             ..Default::default()
         };
         let files = crate::conversion::run(
@@ -431,7 +570,66 @@ impl Model {
     }
 }
 
+/// A model with frames of packed vertices.
+enum Frames<'a> {
+    Md2(&'a Md2),
+    Mdl(&'a Mdl),
+}
+
 impl Model {
+    /// The MD2 or MDL, or an error saying the model has no frames.
+    fn frames(&self) -> PyResult<Frames<'_>> {
+        match &self.model {
+            retromodel::Model::Md2(m) => Ok(Frames::Md2(m)),
+            retromodel::Model::Mdl(m) => Ok(Frames::Mdl(m)),
+            other => Err(Error::new_err(format!(
+                "{} is {}, not MD2 or MDL: frames are theirs (use skinned_positions for MS3D)",
+                self.source.file_name,
+                other.format()
+            ))),
+        }
+    }
+
+    /// Every frame's positions (or normals) in one array.
+    fn all_decoded<'py>(
+        &self,
+        py: Python<'py>,
+        normals: bool,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        match self.frames()? {
+            Frames::Md2(m) => {
+                let n = m.vertex_count();
+                new_vec3_array(py, &[m.frames.len(), n, 3], |out| {
+                    if n > 0 {
+                        for (f, o) in m.frames.iter().zip(out.chunks_exact_mut(n)) {
+                            if normals {
+                                f.decode_normals(o);
+                            } else {
+                                f.decode_positions(o);
+                            }
+                        }
+                    }
+                })
+            }
+            Frames::Mdl(m) => {
+                let shape = [m.simple_frames().count(), mdl::vertex_count(m), 3];
+                new_vec3_array(py, &shape, |out| mdl::decode_all(m, normals, out))
+            }
+        }
+    }
+
+    /// The MDL, or an error saying the model is another format.
+    fn mdl(&self) -> PyResult<&Mdl> {
+        match &self.model {
+            retromodel::Model::Mdl(m) => Ok(m),
+            other => Err(Error::new_err(format!(
+                "{} is {}, not a Quake MDL",
+                self.source.file_name,
+                other.format()
+            ))),
+        }
+    }
+
     /// The MD2, or an error saying the model is another format.
     fn md2(&self) -> PyResult<&Md2> {
         match &self.model {

@@ -31,6 +31,7 @@ pub mod decoded;
 pub mod display;
 pub mod options;
 pub mod preview;
+pub mod quake;
 pub mod session;
 
 use retromodel::texture::MemorySource;
@@ -51,7 +52,7 @@ fn json(value: &impl serde::Serialize) -> String {
 }
 
 /// The extensions of the model formats the library reads.
-const MODEL_EXTENSIONS: [&str; 5] = ["md2", "ms3d", "glb", "gltf", "obj"];
+const MODEL_EXTENSIONS: [&str; 6] = ["mdl", "md2", "ms3d", "glb", "gltf", "obj"];
 
 /// The files a user dropped or picked, by their paths relative to the
 /// drop (`faerie.md2`, or `baseq2/players/male/tris.md2` for a folder).
@@ -82,8 +83,8 @@ impl DroppedFiles {
         self.inner.paths().collect()
     }
 
-    /// The paths that look like models by their extension (MD2 and MS3D
-    /// first, then glTF and OBJ), for the page to pick one.
+    /// The paths that look like models by their extension (MDL, MD2 and
+    /// MS3D first, then glTF and OBJ), for the page to pick one.
     pub fn models(&self) -> Vec<String> {
         let rank = |p: &str| {
             let ext = p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
@@ -94,7 +95,7 @@ impl DroppedFiles {
         let mut models: Vec<(usize, String)> = self
             .inner
             .paths()
-            .filter_map(|p| Some((rank(&p)?.min(2), p)))
+            .filter_map(|p| Some((rank(&p)?.min(3), p)))
             .collect();
         models.sort();
         models.into_iter().map(|(_, p)| p).collect()
@@ -125,7 +126,7 @@ impl LoadedModel {
             .map_err(js_error)
     }
 
-    /// `md2`, `ms3d`, `gltf` or `obj`.
+    /// `mdl`, `md2`, `ms3d`, `gltf` or `obj`.
     #[wasm_bindgen(getter)]
     pub fn format(&self) -> String {
         self.session.format()
@@ -166,13 +167,15 @@ impl LoadedModel {
         json(&self.session.animations())
     }
 
-    /// JSON: an MD2's skins, `[{name, file, error}]`: the name it stores,
-    /// the dropped file found for it or why none was.
+    /// JSON: an MD2's skins, `[{name, file, error, embedded}]`: the name
+    /// it stores, the dropped file found for it or why none was; an MDL's
+    /// skin images (`embedded`: shown through the dropped Quake palette).
     pub fn skins(&self) -> String {
         json(&self.session.skins())
     }
 
-    /// Skin `index` of an MD2, decoded and encoded as PNG.
+    /// Skin `index` of an MD2 (decoded from the dropped file) or an MDL
+    /// (coloured by the dropped `gfx/palette.lmp`), encoded as PNG.
     #[wasm_bindgen(js_name = skinPng)]
     pub fn skin_png(&self, index: usize) -> Result<Vec<u8>, JsError> {
         self.session.skin_png(index).map_err(js_error)

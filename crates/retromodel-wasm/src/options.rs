@@ -78,6 +78,10 @@ impl WebOptions {
             time: self.time,
             compile: self.compile_options()?,
             skin,
+            // An MDL's skins index Quake's palette: a dropped
+            // gfx/palette.lmp (or palette.lmp) anywhere in the drop, as
+            // `--palette` gives it to the command line.
+            palette: crate::quake::dropped_palette(files).map(|(_, p)| p),
             ..ConvertOptions::default()
         })
     }

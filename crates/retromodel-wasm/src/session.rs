@@ -48,15 +48,20 @@ pub struct ProblemEntry {
     pub text: String,
 }
 
-/// One skin an MD2 names, and the dropped file it stands for.
+/// One skin an MD2 names, and the dropped file it stands for; or one
+/// skin image an MDL holds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SkinEntry {
-    /// The name as the model stores it.
+    /// The name as the model stores it (an MDL's: `skin 1`, or `skin 2,
+    /// image 3 of 4` for an animated skin's image).
     pub name: String,
     /// The dropped file found for it.
     pub file: Option<String>,
     /// Why none was found.
     pub error: Option<String>,
+    /// True for a skin the model holds (an MDL's palette indices), shown
+    /// through the Quake palette.
+    pub embedded: bool,
 }
 
 /// One warning of a conversion, for the page.
@@ -168,11 +173,22 @@ impl Session {
         format!("{}: {}", self.file_name, self.model.info(&self.bytes, &[]))
     }
 
-    /// The animations, as `info` lists them: an MD2's from its frame
-    /// names, an MS3D's timeline, a glTF's own.
+    /// The animations, as `info` lists them: an MD2's or MDL's from its
+    /// frame names (an MDL's over its frame list), an MS3D's timeline, a
+    /// glTF's own.
     pub fn animations(&self) -> Vec<AnimationEntry> {
         match self.model.info(&self.bytes, &[]) {
             retromodel::Info::Md2(i) => i
+                .animations
+                .iter()
+                .map(|a| AnimationEntry {
+                    name: a.name.clone(),
+                    first_frame: Some(a.first_frame as f64),
+                    frames: Some(a.frame_count as f64),
+                    seconds: None,
+                })
+                .collect(),
+            retromodel::Info::Mdl(i) => i
                 .animations
                 .iter()
                 .map(|a| AnimationEntry {
@@ -224,6 +240,17 @@ impl Session {
     /// The skins an MD2 names and the dropped files they stand for (empty
     /// for other formats).
     pub fn skins(&self) -> Vec<SkinEntry> {
+        if let Model::Mdl(mdl) = &self.model {
+            return mdl_skin_names(mdl)
+                .into_iter()
+                .map(|name| SkinEntry {
+                    name,
+                    file: None,
+                    error: None,
+                    embedded: true,
+                })
+                .collect();
+        }
         let Model::Md2(md2) = &self.model else {
             return Vec::new();
         };
@@ -236,11 +263,13 @@ impl Session {
                         name,
                         file: Some(found.path.to_string_lossy().into_owned()),
                         error: None,
+                        embedded: false,
                     },
                     Err(e) => SkinEntry {
                         name,
                         file: None,
                         error: Some(e.to_string()),
+                        embedded: false,
                     },
                 }
             })
@@ -250,8 +279,11 @@ impl Session {
     /// Skin `index` of an MD2, found among the dropped files and decoded,
     /// as PNG (for the page to swap skins).
     pub fn skin_png(&self, index: usize) -> Result<Vec<u8>, String> {
+        if let Model::Mdl(mdl) = &self.model {
+            return crate::quake::mdl_skin_png(mdl, index, &self.files);
+        }
         let Model::Md2(md2) = &self.model else {
-            return Err(format!("{} is not an MD2: no skins", self.file_name));
+            return Err(format!("{} is not an MD2 or MDL: no skins", self.file_name));
         };
         let name = md2
             .skins
@@ -414,6 +446,22 @@ impl Session {
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }
+}
+
+/// An MDL's skin images by name: `skin 1`, or `skin 2, image 3 of 4` for
+/// the images of an animated skin (numbered from 1, as a modder counts).
+fn mdl_skin_names(mdl: &retromodel::mdl::Mdl) -> Vec<String> {
+    let mut names = Vec::new();
+    for (i, skin) in mdl.skins.iter().enumerate() {
+        match skin {
+            retromodel::mdl::Skin::Single(_) => names.push(format!("skin {}", i + 1)),
+            retromodel::mdl::Skin::Group { images, .. } => {
+                let n = images.len();
+                names.extend((1..=n).map(|k| format!("skin {}, image {k} of {n}", i + 1)));
+            }
+        }
+    }
+    names
 }
 
 /// A conversion warning for the page, with its kind.

@@ -1,13 +1,21 @@
-//! The engines whose MD2 loaders a model is checked against, as a list:
-//! their names for the command line and for messages. What each loader
-//! accepts (`md2::EngineLimits`) is the MD2 reader's knowledge and stays
-//! there; this list sits at the bottom so that advice can name an engine
-//! without naming a format.
+//! The engines a model is checked against, as one list: their names for
+//! the command line and for messages, and which model formats each loads.
+//! What each loader accepts (`md2::EngineLimits`, `mdl::MdlEngineLimits`)
+//! is each format's knowledge and stays there; this list sits at the
+//! bottom so that advice can name an engine without naming a format.
+//!
+//! ```
+//! use retromodel::{Engine, EngineFormat};
+//! let vk = Engine::from_name("vkquake").unwrap();
+//! assert!(vk.loads(EngineFormat::Mdl));
+//! assert!(!vk.loads(EngineFormat::Md2));
+//! assert_eq!(vk.title(), "vkQuake");
+//! ```
 
 use std::fmt;
 
-/// An engine whose MD2 loader a model is checked against (and compiled
-/// for, by `md2::compile`).
+/// An engine whose loaders a model is checked against (and, for the
+/// Quake II engines, compiled for by `md2::compile`).
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Engine {
@@ -23,11 +31,83 @@ pub enum Engine {
     Kmquake2,
     /// UFO:AI (its renderer descends from Quake II's).
     UfoAi,
+    /// id Software's software-rendered Quake 1.09 (`WinQuake/model.c`).
+    Winquake,
+    /// id Software's GLQuake 0.98 (`WinQuake/gl_model.c`).
+    Glquake,
+    /// QuakeSpasm (Sezero's).
+    Quakespasm,
+    /// QuakeSpasm-Spiked (Spike's fork of QuakeSpasm).
+    QuakespasmSpiked,
+    /// Ironwail.
+    Ironwail,
+    /// vkQuake.
+    Vkquake,
+    /// FTEQW.
+    Fte,
+    /// The 2021 Quake rerelease (its engine is not public: checked as the
+    /// source ports that load its MD5 replacements load the pair).
+    QuakeRerelease,
+    /// Hexen II, as uHexen2 (Hammer of Thyrion) loads it.
+    Hexen2,
+}
+
+/// A model format as far as an engine is concerned: what
+/// [`Engine::formats`] lists.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EngineFormat {
+    /// Quake II MD2 (`IDP2`).
+    Md2,
+    /// Quake MDL (`IDPO` version 6).
+    Mdl,
+    /// Hexen II's MDL (`RAPO` version 50).
+    Hexen2Mdl,
+    /// id Tech 4 MD5 (`.md5mesh` and `.md5anim`), as the Quake and Quake II
+    /// rereleases ship it beside their MDL and MD2 models.
+    Md5,
+}
+
+impl EngineFormat {
+    /// The format's name for messages (`MD2`, `MDL` ...).
+    pub fn title(self) -> &'static str {
+        match self {
+            EngineFormat::Md2 => "MD2",
+            EngineFormat::Mdl => "Quake MDL",
+            EngineFormat::Hexen2Mdl => "Hexen II MDL",
+            EngineFormat::Md5 => "MD5",
+        }
+    }
+}
+
+impl fmt::Display for EngineFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.title())
+    }
 }
 
 impl Engine {
     /// Every engine, in declaration order.
-    pub const ALL: [Engine; 5] = [
+    pub const ALL: [Engine; 14] = [
+        Engine::Quake2,
+        Engine::Yquake2,
+        Engine::Q2pro,
+        Engine::Kmquake2,
+        Engine::UfoAi,
+        Engine::Winquake,
+        Engine::Glquake,
+        Engine::Quakespasm,
+        Engine::QuakespasmSpiked,
+        Engine::Ironwail,
+        Engine::Vkquake,
+        Engine::Fte,
+        Engine::QuakeRerelease,
+        Engine::Hexen2,
+    ];
+
+    /// The engines whose MD2 loader `md2::EngineLimits` profiles (Quake
+    /// II's), in declaration order: the ones an MD2 is compiled for.
+    pub const MD2: [Engine; 5] = [
         Engine::Quake2,
         Engine::Yquake2,
         Engine::Q2pro,
@@ -35,8 +115,24 @@ impl Engine {
         Engine::UfoAi,
     ];
 
+    /// The engines whose MDL loader `mdl::MdlEngineLimits` profiles, in
+    /// declaration order.
+    pub const MDL: [Engine; 9] = [
+        Engine::Winquake,
+        Engine::Glquake,
+        Engine::Quakespasm,
+        Engine::QuakespasmSpiked,
+        Engine::Ironwail,
+        Engine::Vkquake,
+        Engine::Fte,
+        Engine::QuakeRerelease,
+        Engine::Hexen2,
+    ];
+
     /// The engine's name as the command line spells it (`quake2`,
-    /// `yquake2`, `q2pro`, `kmquake2`, `ufoai`).
+    /// `yquake2`, `q2pro`, `kmquake2`, `ufoai`, `winquake`, `glquake`,
+    /// `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
+    /// `quake-rerelease`, `hexen2`).
     pub fn name(self) -> &'static str {
         match self {
             Engine::Quake2 => "quake2",
@@ -44,21 +140,37 @@ impl Engine {
             Engine::Q2pro => "q2pro",
             Engine::Kmquake2 => "kmquake2",
             Engine::UfoAi => "ufoai",
+            Engine::Winquake => "winquake",
+            Engine::Glquake => "glquake",
+            Engine::Quakespasm => "quakespasm",
+            Engine::QuakespasmSpiked => "quakespasm-spiked",
+            Engine::Ironwail => "ironwail",
+            Engine::Vkquake => "vkquake",
+            Engine::Fte => "fte",
+            Engine::QuakeRerelease => "quake-rerelease",
+            Engine::Hexen2 => "hexen2",
         }
     }
 
     /// The engine named `name` (case-insensitive; `q2` and `id` for
-    /// Quake II, `ufo` for UFO:AI), or `None`.
+    /// Quake II, `ufo` for UFO:AI, `qs` for QuakeSpasm, `qss` for
+    /// QuakeSpasm-Spiked, `fteqw` for FTE, `q1-rerelease` for the Quake
+    /// rerelease, `uhexen2` for Hexen II), or `None`.
     pub fn from_name(name: &str) -> Option<Engine> {
         let n = name.to_ascii_lowercase();
         match n.as_str() {
             "quake2" | "q2" | "id" => Some(Engine::Quake2),
             "ufo" => Some(Engine::UfoAi),
+            "qs" => Some(Engine::Quakespasm),
+            "qss" => Some(Engine::QuakespasmSpiked),
+            "fteqw" => Some(Engine::Fte),
+            "q1-rerelease" => Some(Engine::QuakeRerelease),
+            "uhexen2" => Some(Engine::Hexen2),
             _ => Engine::ALL.into_iter().find(|e| e.name() == n),
         }
     }
 
-    /// The engine's name for messages (`Quake II`, `Q2PRO` ...).
+    /// The engine's name for messages (`Quake II`, `Q2PRO`, `vkQuake` ...).
     pub fn title(self) -> &'static str {
         match self {
             Engine::Quake2 => "Quake II",
@@ -66,6 +178,81 @@ impl Engine {
             Engine::Q2pro => "Q2PRO",
             Engine::Kmquake2 => "KMQuake2",
             Engine::UfoAi => "UFO:AI",
+            Engine::Winquake => "WinQuake",
+            Engine::Glquake => "GLQuake",
+            Engine::Quakespasm => "QuakeSpasm",
+            Engine::QuakespasmSpiked => "QuakeSpasm-Spiked",
+            Engine::Ironwail => "Ironwail",
+            Engine::Vkquake => "vkQuake",
+            Engine::Fte => "FTE",
+            Engine::QuakeRerelease => "the Quake rerelease",
+            Engine::Hexen2 => "Hexen II",
+        }
+    }
+
+    /// The model formats the engine loads, of those retromodel reads (its
+    /// sprites, BSP models and formats such as MD3 and IQM aside):
+    ///
+    /// - the Quake II engines load MD2; Q2PRO also the rerelease's MD5
+    ///   beside it (`src/refresh/models.c`, `MOD_LoadMD5`);
+    /// - every Quake engine loads MDL; Ironwail and vkQuake also load
+    ///   `progs/NAME.md5mesh` in place of `progs/NAME.mdl`
+    ///   (`Quake/gl_model.c`: Ironwail's `loadMd5Replacement`, vkQuake's
+    ///   `Mod_LoadModel`), and so does the rerelease;
+    /// - FTE loads MDL, Hexen II's MDL, MD2 and MD5
+    ///   (`engine/common/com_mesh.c`: `Mod_LoadQ1Model` takes `IDPO` and
+    ///   `RAPO`, `Mod_LoadQ2Model`, `Mod_LoadMD5MeshModel`);
+    /// - Hexen II loads both MDL variants (uHexen2's
+    ///   `engine/h2shared/gl_model.c`, `Mod_LoadAliasModel` and
+    ///   `Mod_LoadAliasModelNew`).
+    ///
+    /// QuakeSpasm-Spiked's MD5 loading is not listed: the snapshot of its
+    /// source read here (c4893638, 2021-07-10) predates the rerelease.
+    pub fn formats(self) -> &'static [EngineFormat] {
+        use EngineFormat::*;
+        match self {
+            Engine::Quake2 | Engine::Yquake2 | Engine::Kmquake2 | Engine::UfoAi => &[Md2],
+            Engine::Q2pro => &[Md2, Md5],
+            Engine::Winquake | Engine::Glquake | Engine::Quakespasm | Engine::QuakespasmSpiked => {
+                &[Mdl]
+            }
+            Engine::Ironwail | Engine::Vkquake | Engine::QuakeRerelease => &[Mdl, Md5],
+            Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5],
+            Engine::Hexen2 => &[Mdl, Hexen2Mdl],
+        }
+    }
+
+    /// Whether the engine loads `format` ([`Engine::formats`]).
+    pub fn loads(self, format: EngineFormat) -> bool {
+        self.formats().contains(&format)
+    }
+
+    /// "vkQuake does not load MD2 files: it loads Quake MDL and MD5": the
+    /// sentence for a model of a format the engine does not load.
+    pub fn does_not_load(self, format: EngineFormat) -> String {
+        format!(
+            "{} does not load {format} files: it loads {}",
+            self.sentence_title(),
+            self.formats_list()
+        )
+    }
+
+    /// The formats the engine loads, for a sentence: "Quake MDL and MD5".
+    pub fn formats_list(self) -> String {
+        let names: Vec<&str> = self.formats().iter().map(|f| f.title()).collect();
+        match names.as_slice() {
+            [] => String::new(),
+            [one] => (*one).to_string(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        }
+    }
+
+    /// [`Engine::title`] at the start of a sentence ("The Quake
+    /// rerelease"; "vkQuake" keeps its spelling).
+    pub fn sentence_title(self) -> String {
+        match self.title().strip_prefix("the ") {
+            Some(rest) => format!("The {rest}"),
+            None => self.title().to_string(),
         }
     }
 }
@@ -73,5 +260,47 @@ impl Engine {
 impl fmt::Display for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.title())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_engine_has_a_name_that_round_trips() {
+        for e in Engine::ALL {
+            assert_eq!(Engine::from_name(e.name()), Some(e));
+            assert_eq!(Engine::from_name(&e.name().to_uppercase()), Some(e));
+        }
+        assert_eq!(Engine::from_name("qss"), Some(Engine::QuakespasmSpiked));
+        assert_eq!(Engine::from_name("doom"), None);
+    }
+
+    #[test]
+    fn the_profiled_lists_load_their_format() {
+        for e in Engine::MD2 {
+            assert!(e.loads(EngineFormat::Md2), "{e}");
+        }
+        for e in Engine::MDL {
+            assert!(e.loads(EngineFormat::Mdl), "{e}");
+        }
+        // Every engine is in one of the two lists, FTE (which loads both)
+        // only in the MDL one.
+        for e in Engine::ALL {
+            assert!(Engine::MD2.contains(&e) ^ Engine::MDL.contains(&e), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_refusal_names_the_engine_and_what_it_loads() {
+        assert_eq!(
+            Engine::Vkquake.does_not_load(EngineFormat::Md2),
+            "vkQuake does not load MD2 files: it loads Quake MDL and MD5"
+        );
+        assert_eq!(
+            Engine::QuakeRerelease.does_not_load(EngineFormat::Md2),
+            "The Quake rerelease does not load MD2 files: it loads Quake MDL and MD5"
+        );
     }
 }

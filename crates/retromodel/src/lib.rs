@@ -66,6 +66,8 @@
 #[macro_use]
 mod name;
 pub mod advice;
+#[cfg(feature = "scene")]
+mod bake;
 mod bytes;
 mod clip;
 #[cfg(feature = "scene")]
@@ -81,6 +83,7 @@ pub mod md5;
 pub mod mdl;
 mod model;
 pub mod ms3d;
+mod normals;
 #[cfg(feature = "scene")]
 pub mod obj;
 #[cfg(feature = "scene")]
@@ -95,6 +98,7 @@ pub mod scene;
 #[cfg(any(feature = "textures", feature = "scene"))]
 pub mod texture;
 
+pub use engine::{Engine, EngineFormat};
 pub use error::{Error, Result};
 pub use format::Format;
 #[cfg(feature = "scene")]

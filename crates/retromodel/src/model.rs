@@ -157,19 +157,54 @@ impl Model {
     }
 
     /// Every problem in the model as `engine` sees it: for an MD2, whether
-    /// it loads in that engine ([`Md2::validate_for`]); any other format is
-    /// one error saying engines load MD2 files.
+    /// it loads in that engine ([`Md2::validate_for`], which says so when
+    /// the engine loads no MD2); for an MD5 and the Quake rerelease,
+    /// Ironwail or vkQuake, its own problems and what those ports require
+    /// of a replacement (`mdl::rerelease::check_md5`); any other format
+    /// is one error naming what the engine loads.
     pub fn validate_for(&self, engine: crate::md2::Engine) -> Vec<Problem> {
         match self {
             Model::Md2(m) => m.validate_for(engine),
+            // The engine's own rules first; then the structural problems
+            // `validate` finds that the engine check did not already
+            // report at the same place (a skin width both flag, say).
+            Model::Mdl(m) => {
+                let mut problems = m.validate_for(engine);
+                let seen: std::collections::HashSet<String> =
+                    problems.iter().map(|p| p.path.clone()).collect();
+                problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));
+                problems
+            }
+            // The Quake rerelease's MD5 replacement, without its MDL.
+            Model::Md5(m)
+                if matches!(
+                    engine,
+                    crate::Engine::QuakeRerelease
+                        | crate::Engine::Ironwail
+                        | crate::Engine::Vkquake
+                ) =>
+            {
+                let mut problems = m.validate();
+                problems.extend(crate::mdl::rerelease::check_md5(m, None));
+                problems
+            }
             other => vec![Problem {
                 severity: crate::problem::Severity::Error,
                 path: "format".to_string(),
-                message: format!(
-                    "{} is not MD2: {} loads MD2 models (convert it to .md2 first)",
-                    other.format(),
-                    engine.title()
-                ),
+                message: if crate::Engine::MD2.contains(&engine) {
+                    format!(
+                        "{} is not MD2: {} loads MD2 models (convert it to .md2 first)",
+                        other.format(),
+                        engine.title()
+                    )
+                } else {
+                    format!(
+                        "{} models are not checked against {} here (it loads {})",
+                        other.format(),
+                        engine.title(),
+                        engine.formats_list()
+                    )
+                },
                 offset: None,
             }],
         }

@@ -62,6 +62,9 @@ pub enum ConvertOption {
     Md5Anim,
     /// Also write the rerelease's MD5 replacement beside an MD2.
     Rerelease,
+    /// The MDL compiler's options (palette, frame rate, scale, frame
+    /// groups, effect flags, eye position, sync type, engine limits).
+    MdlCompile,
 }
 
 impl ConvertOption {
@@ -84,6 +87,7 @@ impl ConvertOption {
             ConvertOption::AsciiBones => "bones",
             ConvertOption::Md5Anim => "md5anim",
             ConvertOption::Rerelease => "rerelease",
+            ConvertOption::MdlCompile => "mdl",
         }
     }
 }
@@ -106,6 +110,9 @@ pub enum OptionProblem {
     /// The rerelease's MD5 replacement asked for an output other than
     /// MD2 (it goes beside an MD2).
     RereleaseNeedsMd2Output,
+    /// MDL compiler options for an output other than an MDL compiled
+    /// from another model.
+    MdlCompileNeedsMdlOutput,
     /// Several animations for an output that takes one (OBJ).
     OneAnimation,
     /// A time for an MD2 model (MD2 poses are frames).
@@ -159,6 +166,7 @@ impl OptionProblem {
             OptionProblem::PoseWhenBaking => vec![Frame, Time],
             OptionProblem::CompileNeedsMd2Output => vec![Compile],
             OptionProblem::RereleaseNeedsMd2Output => vec![Rerelease],
+            OptionProblem::MdlCompileNeedsMdlOutput => vec![MdlCompile],
             OptionProblem::OneAnimation => vec![Anim],
             OptionProblem::TimeOnMd2 | OptionProblem::BadTime { .. } => vec![Time],
             OptionProblem::FrameOnMs3d => vec![Frame, Anim],
@@ -209,7 +217,10 @@ impl OptionProblem {
                 format!("{list} {apply} to .md2 and .md5mesh output")
             }
             OptionProblem::RereleaseNeedsMd2Output => format!(
-                "{list} {apply} to .md2 output (write .md5mesh output for the MD5 files alone)"
+                "{list} {apply} to .md2 output and .mdl output compiled from another format (write .md5mesh output for the MD5 files alone)"
+            ),
+            OptionProblem::MdlCompileNeedsMdlOutput => format!(
+                "{list} {apply} to .mdl output compiled from another format (an MDL is rewritten as it is)"
             ),
             OptionProblem::OneAnimation => format!(
                 "{list} takes one animation for OBJ output (several only for .md2 and compiled .ms3d output)"
@@ -262,6 +273,7 @@ impl fmt::Display for OptionProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.words(|o| match o {
             ConvertOption::Compile => "the compile options".to_string(),
+            ConvertOption::MdlCompile => "the MDL compile options".to_string(),
             o => format!("the {} option", o.name()),
         }))
     }
@@ -280,6 +292,7 @@ mod tests {
             PoseWhenBaking,
             CompileNeedsMd2Output,
             RereleaseNeedsMd2Output,
+            MdlCompileNeedsMdlOutput,
             OneAnimation,
             TimeOnMd2,
             FrameOnMs3d,

@@ -29,6 +29,8 @@
 //! [`TextureSource`]: crate::texture::TextureSource
 
 mod md5;
+#[cfg(feature = "textures")]
+mod mdl;
 mod options;
 mod outputs;
 #[cfg(feature = "textures")]
@@ -88,6 +90,8 @@ pub struct Conversion {
     report: Option<CompileReport>,
     ms3d_report: Option<Ms3dCompileReport>,
     mdl_repair: Option<crate::mdl::RepairReport>,
+    #[cfg(feature = "textures")]
+    mdl_report: Option<crate::mdl::compile::CompileReport>,
 }
 
 /// Something a conversion passed over or had to change; it went on.
@@ -104,6 +108,9 @@ pub enum Warning {
     Compile(CompileWarning),
     /// What the MS3D compiler had to change.
     Ms3dCompile(Ms3dCompileWarning),
+    /// What the MDL compiler had to change (feature `textures`).
+    #[cfg(feature = "textures")]
+    MdlCompile(crate::mdl::compile::CompileWarning),
     /// What the MD5 compiler could not carry exactly or an engine will
     /// not load (`--rerelease`, `.md5mesh` output).
     #[cfg(feature = "scene")]
@@ -124,6 +131,8 @@ impl std::fmt::Display for Warning {
             Warning::Read(p) => write!(f, "{}: {}", p.path, p.message),
             Warning::Compile(w) => w.fmt(f),
             Warning::Ms3dCompile(w) => w.fmt(f),
+            #[cfg(feature = "textures")]
+            Warning::MdlCompile(w) => w.fmt(f),
             #[cfg(feature = "scene")]
             Warning::Md5Compile(w) => write!(f, "MD5: {w}"),
             Warning::Milkshape(p) => write!(f, "MilkShape 3D 1.8: {}: {}", p.path, p.message),
@@ -140,6 +149,8 @@ impl Warning {
             Warning::Compile(w) => w.advice(),
             #[cfg(feature = "textures")]
             Warning::Texture(w) => w.advice(),
+            #[cfg(feature = "textures")]
+            Warning::MdlCompile(w) => w.advice(),
             _ => None,
         }
     }
@@ -263,10 +274,25 @@ impl<'a> Converter<'a> {
         // to MS3D stays refused.
         let ms3d_compile = format == OutputFormat::Ms3d
             && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
-        if !format.is_scene_export() && !recompile && !ms3d_compile && format != OutputFormat::Md5 {
+        let mdl_compile = format == OutputFormat::Mdl && !matches!(model, Model::Mdl(_));
+        if !format.is_scene_export()
+            && !recompile
+            && !ms3d_compile
+            && !mdl_compile
+            && format != OutputFormat::Md5
+        {
             return self.rewrite(model, format, output_name);
         }
         let (mut scene, warnings) = self.scene_of(model, input_name)?;
+        if mdl_compile {
+            #[cfg(feature = "textures")]
+            return mdl::compile_mdl(&scene, output_name, options, warnings);
+            #[cfg(not(feature = "textures"))]
+            return Err(Error::unwritable(
+                output_name,
+                "compiling an MDL needs retromodel's `textures` feature (its skin is palette indices)",
+            ));
+        }
         if recompile {
             return self.compile(&scene, output_name, warnings);
         }
@@ -286,6 +312,8 @@ impl<'a> Converter<'a> {
             report: None,
             ms3d_report: None,
             mdl_repair: None,
+            #[cfg(feature = "textures")]
+            mdl_report: None,
         })
     }
 
@@ -333,7 +361,7 @@ impl<'a> Converter<'a> {
     /// does not decode; decoding them here too would decode each twice.
     fn read_for(&self, input: &[u8], input_name: &str, format: OutputFormat) -> Result<Model> {
         #[cfg(feature = "gltf")]
-        if format == OutputFormat::Md2
+        if matches!(format, OutputFormat::Md2 | OutputFormat::Mdl)
             && self.ascii_parts == (None, None)
             && matches!(crate::Format::detect(input), Ok(crate::Format::Gltf))
         {
@@ -470,6 +498,8 @@ impl<'a> Converter<'a> {
             report: Some(compiled.report),
             ms3d_report: None,
             mdl_repair: None,
+            #[cfg(feature = "textures")]
+            mdl_report: None,
         })
     }
 
@@ -492,6 +522,8 @@ impl<'a> Converter<'a> {
             report: None,
             ms3d_report: None,
             mdl_repair: None,
+            #[cfg(feature = "textures")]
+            mdl_report: None,
         })
     }
 
@@ -551,6 +583,8 @@ impl<'a> Converter<'a> {
             report: None,
             ms3d_report: None,
             mdl_repair,
+            #[cfg(feature = "textures")]
+            mdl_report: None,
         })
     }
 
@@ -613,6 +647,8 @@ fn compile_ms3d(
         report: None,
         ms3d_report: Some(compiled.report),
         mdl_repair: None,
+        #[cfg(feature = "textures")]
+        mdl_report: None,
     })
 }
 
@@ -705,6 +741,13 @@ impl Conversion {
     /// animation.
     pub fn ms3d_compile_report(&self) -> Option<&Ms3dCompileReport> {
         self.ms3d_report.as_ref()
+    }
+
+    /// For MDL output compiled from a scene: frames, the grid's error
+    /// and the seams (feature `textures`).
+    #[cfg(feature = "textures")]
+    pub fn mdl_compile_report(&self) -> Option<&crate::mdl::compile::CompileReport> {
+        self.mdl_report.as_ref()
     }
 
     /// What `ConvertOptions::repair` repaired (MDL to MDL), if asked.

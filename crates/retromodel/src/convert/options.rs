@@ -32,7 +32,8 @@ pub enum OutputFormat {
     /// MD2 compile would make.
     Md5,
     /// Quake MDL (`.mdl`): an MDL model rewritten (laid out and repaired
-    /// as asked); other inputs are not compiled to MDL yet.
+    /// as asked); any other model compiled by
+    /// [`mdl::compile`](crate::mdl::compile) (feature `textures`).
     Mdl,
 }
 
@@ -161,6 +162,12 @@ pub struct ConvertOptions {
     /// An image to use as the first skin or texture (feature `textures`).
     #[cfg(feature = "textures")]
     pub skin: Option<crate::scene::UserSkin>,
+    /// MDL output of any other format: how the scene is compiled
+    /// ([`mdl::compile`](crate::mdl::compile); feature `textures`). `None`:
+    /// the defaults, which have no palette, so the compile fails asking
+    /// for one. Its animations, when empty, are [`ConvertOptions::anim`].
+    #[cfg(feature = "textures")]
+    pub mdl: Option<crate::mdl::compile::CompileOptions>,
     /// Whether options that do not apply are errors (`true`, the
     /// default: one model) or ignored (`false`: a batch of models of
     /// different formats).
@@ -192,6 +199,8 @@ impl Default for ConvertOptions {
             repair: false,
             #[cfg(feature = "textures")]
             skin: None,
+            #[cfg(feature = "textures")]
+            mdl: None,
             strict: true,
             rerelease: false,
             palette: None,
@@ -260,14 +269,25 @@ impl ConvertOptions {
         }
         let md2_out = format == OutputFormat::Md2;
         // Outputs that bake whole animations, which --anim chooses: .md2,
-        // and .ms3d compiled from a model that is not an MS3D.
+        // .ms3d compiled from a model that is not an MS3D, and .mdl
+        // compiled from a model that is not an MDL.
         let ms3d_compiled = format == OutputFormat::Ms3d
             && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
-        let bakes = md2_out || ms3d_compiled;
+        let mdl_compiled = format == OutputFormat::Mdl && !matches!(model, Model::Mdl(_));
+        #[cfg(feature = "textures")]
+        if self
+            .mdl
+            .as_ref()
+            .is_some_and(|o| o.sets_header_or_groups() || format != OutputFormat::Mdl)
+            && !mdl_compiled
+        {
+            return invalid(OptionProblem::MdlCompileNeedsMdlOutput);
+        }
+        let bakes = md2_out || ms3d_compiled || mdl_compiled;
         if bakes && !self.anim.is_empty() && (self.frame.is_some() || self.time.is_some()) {
             return invalid(OptionProblem::PoseWhenBaking);
         }
-        if self.rerelease && !md2_out {
+        if self.rerelease && !md2_out && !mdl_compiled {
             return invalid(OptionProblem::RereleaseNeedsMd2Output);
         }
         if self.compile.is_some() && !md2_out && format != OutputFormat::Md5 {
@@ -303,7 +323,8 @@ impl ConvertOptions {
             return invalid(OptionProblem::RepairNeedsMd2Rewrite);
         }
         #[cfg(feature = "textures")]
-        if self.skin.is_some() && !(format.is_scene_export() || md2_out && !rewrite) {
+        if self.skin.is_some() && !(format.is_scene_export() || md2_out && !rewrite || mdl_compiled)
+        {
             return invalid(OptionProblem::SkinNotUsed);
         }
         Ok(())

@@ -3,8 +3,8 @@
 //! Everything here writes into buffers the caller owns, so an animation
 //! loop can run every frame without allocating.
 
-use super::anorms::{normal, NORMALS_PADDED};
 use super::{Frame, Md2, PackedVertex};
+use crate::normals::{normal, NORMALS_PADDED};
 
 /// Vertices per block in the decoding loops. A whole block is decoded by
 /// a kernel whose bounds the compiler knows (the `sse2` module on x86 with SSE2,

@@ -1,8 +1,8 @@
 //! Encoding float geometry into MD2's packed frames.
 
-use super::anorms::nearest_normal_index;
 use super::decode::normalize;
 use super::{Frame, FrameName, PackedVertex};
+use crate::normals::nearest_normal_index;
 
 /// Packs one frame the way id's qdata does: per axis `translate = min`,
 /// `scale = (max − min) / 255`, `byte = round((x − min) / scale)` clamped to

@@ -14,9 +14,19 @@ use crate::problem::{Collector, Problem};
 pub use crate::engine::Engine;
 
 impl Engine {
-    /// What the engine's MD2 loader accepts.
+    /// What the engine's MD2 loader accepts. For an engine without an MD2
+    /// profile (see [`Engine::md2_limits`]), id's Quake II's: callers that
+    /// may be given any engine check [`Engine::md2_limits`] first, as
+    /// [`Md2::validate_for`] and the MD2 compiler do.
     pub fn limits(self) -> EngineLimits {
-        match self {
+        self.md2_limits().unwrap_or_else(|| Engine::Quake2.limits())
+    }
+
+    /// What the engine's MD2 loader accepts, for the engines in
+    /// [`Engine::MD2`]; `None` for the others (the Quake engines, which do
+    /// not load MD2, and FTE, whose MD2 loader is not profiled).
+    pub fn md2_limits(self) -> Option<EngineLimits> {
+        Some(match self {
             // ref_gl/gl_model.c, Mod_LoadAliasModel: num_xyz must be
             // 1..=MAX_VERTS (2048, qcommon/qfiles.h); num_st, num_tris and
             // num_frames at least 1; skinheight <= MAX_LBM_HEIGHT (480,
@@ -147,7 +157,8 @@ impl Engine {
                 square_skin: true,
                 pcx_only: false,
             },
-        }
+            _ => return None,
+        })
     }
 }
 
@@ -218,12 +229,36 @@ impl Md2 {
     /// assert!(problems.iter().any(|p| p.path == "header.skin_height"));
     /// assert!(model.validate_for(Engine::Q2pro).is_empty());
     /// ```
+    ///
+    /// An engine that does not load MD2 files (vkQuake ...) gives one
+    /// error saying so; FTE, which loads them but whose MD2 loader is not
+    /// profiled, gives the structural problems and a warning saying its
+    /// limits were not checked.
     pub fn validate_for(&self, engine: Engine) -> Vec<Problem> {
         let mut c = Collector::default();
+        if !engine.loads(crate::EngineFormat::Md2) {
+            c.error(
+                "format",
+                engine.does_not_load(crate::EngineFormat::Md2),
+                None,
+            );
+            return c.finish();
+        }
         for p in self.validate_structure() {
             c.push(p.severity, p.path, p.message, p.offset);
         }
-        check_engine(self, engine, &mut c);
+        if engine.md2_limits().is_some() {
+            check_engine(self, engine, &mut c);
+        } else {
+            c.warn(
+                "format",
+                format!(
+                    "{} loads MD2 files, but its MD2 limits are not known here: only the file itself was checked",
+                    engine.sentence_title()
+                ),
+                None,
+            );
+        }
         c.finish()
     }
 }
@@ -440,7 +475,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for e in Engine::ALL {
+        for e in Engine::MD2 {
             assert_eq!(Engine::from_name(e.name()), Some(e));
         }
         assert_eq!(Engine::from_name("Q2PRO"), Some(Engine::Q2pro));
@@ -464,5 +499,29 @@ mod tests {
         let p = m.validate_for(Engine::UfoAi);
         assert_eq!(p.len(), 1, "{p:?}");
         assert_eq!(p[0].path, "header.num_skins");
+    }
+
+    #[test]
+    fn an_engine_without_md2_says_so_in_one_error() {
+        let m = sample_model();
+        for e in Engine::MDL {
+            let p = m.validate_for(e);
+            if e == Engine::Fte {
+                // FTE loads MD2 files: the model's own problems (none)
+                // and a warning that FTE's limits were not checked.
+                assert_eq!(p.len(), 1, "{p:?}");
+                assert_eq!(p[0].severity, crate::Severity::Warning);
+                continue;
+            }
+            assert_eq!(p.len(), 1, "{e}: {p:?}");
+            assert_eq!(p[0].severity, crate::Severity::Error);
+            assert_eq!(p[0].path, "format");
+            assert!(
+                p[0].message
+                    .starts_with(&format!("{} does not load MD2 files", e.sentence_title())),
+                "{}",
+                p[0].message
+            );
+        }
     }
 }

@@ -85,6 +85,8 @@ fn outside(engine: Engine, part: Part) -> Outside {
         // (UFO:AI) never read the GL commands and read the rest unchecked.
         (Engine::Kmquake2 | Engine::UfoAi, Part::GlCommands) => Outside::NotRead,
         (Engine::Kmquake2 | Engine::UfoAi, _) => Outside::ReadsPast,
+        // No MD2 profile (validate_bytes_for does not ask): the worst case.
+        _ => Outside::ReadsPast,
     }
 }
 
@@ -107,6 +109,8 @@ fn end_rule(engine: Engine) -> EndRule {
         Engine::Yquake2 => EndRule::WithinFile,
         Engine::UfoAi => EndRule::FileLength,
         Engine::Q2pro | Engine::Kmquake2 => EndRule::NotRead,
+        // No MD2 profile (validate_bytes_for does not ask).
+        _ => EndRule::WithinFile,
     }
 }
 
@@ -132,7 +136,7 @@ fn list(engines: &[Engine]) -> String {
 
 /// The engines other than `engine` for which `fails` holds.
 fn others(engine: Engine, fails: impl Fn(Engine) -> bool) -> Vec<Engine> {
-    Engine::ALL
+    Engine::MD2
         .into_iter()
         .filter(|&e| e != engine && fails(e))
         .collect()
@@ -149,7 +153,9 @@ impl Md2 {
     /// of the model is then checked as if that part were absent.
     ///
     /// An `Err` is damage that every engine refuses and the reader cannot
-    /// read past ([`Md2::from_bytes`]).
+    /// read past ([`Md2::from_bytes`]). An engine that does not load MD2
+    /// files gives one error saying so, whatever the bytes; one without an
+    /// MD2 profile (FTE) is [`Md2::validate_for`] of the model read.
     ///
     /// ```
     /// use retromodel::md2::{sample::sample_model, Engine, Md2};
@@ -162,6 +168,18 @@ impl Md2 {
     /// assert!(id.iter().any(|p| p.severity == Severity::Error));
     /// ```
     pub fn validate_bytes_for(data: &[u8], engine: Engine) -> Result<Vec<Problem>> {
+        if !engine.loads(crate::EngineFormat::Md2) || engine.md2_limits().is_none() {
+            if !engine.loads(crate::EngineFormat::Md2) {
+                let mut c = Collector::default();
+                c.error(
+                    "format",
+                    engine.does_not_load(crate::EngineFormat::Md2),
+                    None,
+                );
+                return Ok(c.finish());
+            }
+            return Ok(Md2::from_bytes(data)?.validate_for(engine));
+        }
         let header = read_header(data)?;
         let len = data.len() as u64;
         let name = engine.title();

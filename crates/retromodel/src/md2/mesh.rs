@@ -2,9 +2,9 @@
 //! index buffer, filled per frame into `Pod` vertices a renderer can upload
 //! as they are.
 
-use super::anorms::NORMALS_PADDED;
 use super::decode::blend_vertex;
 use super::Md2;
+use crate::normals::NORMALS_PADDED;
 
 /// One GPU vertex: position, normal and texture coordinate, 32 bytes,
 /// `#[repr(C)]` and [`bytemuck::Pod`] so a slice of them casts to bytes.

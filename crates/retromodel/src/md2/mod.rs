@@ -25,7 +25,6 @@
 //! ```
 
 mod animation;
-use crate::quake::anorms;
 #[cfg(feature = "scene")]
 pub mod compile;
 mod decode;
@@ -38,17 +37,16 @@ mod info;
 mod lift;
 mod loaders;
 mod mesh;
-pub(crate) use crate::quake::nearest;
 mod read;
 mod repair;
 pub mod sample;
 mod validate;
 mod write;
 
+pub use crate::normals::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
 pub use animation::{
     animations_from_names, Animation, DEFAULT_FPS, PLAYER_ANIMATIONS, WEAPON_FRAME_COUNT,
 };
-pub use anorms::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
 pub use encode::{encode_frame, vertex_normals};
 pub use engine::{Engine, EngineLimits};
 pub use header::Header;

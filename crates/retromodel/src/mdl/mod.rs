@@ -19,13 +19,21 @@
 //! assert_eq!(mdl.decode_position(v), [-10.0, 128.0, 510.0]);
 //! ```
 
+#[cfg(all(feature = "scene", feature = "textures"))]
+pub mod compile;
+mod engine;
+mod external;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;
 mod read;
 mod repair;
+pub mod rerelease;
 mod validate;
 mod write;
+
+pub use engine::{Engine, GroupTiming, Limit, MdlEngineLimits, Over};
+pub use external::external_skin_files;
 
 pub use info::{flag_names, GroupInfo, Info, SkinInfo};
 #[cfg(feature = "scene")]

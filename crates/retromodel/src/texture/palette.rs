@@ -135,6 +135,46 @@ impl Palette {
             .collect()
     }
 
+    /// [`Palette::nearest`] among the indices in `range` only (Quake's
+    /// skins keep off the fullbright indices 224–255 unless a texel
+    /// should glow): the index in `range` whose colour is nearest to
+    /// `rgb`, ties to the lower index.
+    ///
+    /// ```
+    /// use retromodel::texture::Palette;
+    /// let mut colors = [[0u8; 3]; 256];
+    /// colors[10] = [200, 0, 0];
+    /// colors[230] = [250, 0, 0];
+    /// let p = Palette::new(colors);
+    /// assert_eq!(p.nearest([250, 0, 0]), 230);
+    /// assert_eq!(p.nearest_in_range([250, 0, 0], 0..=223), 10);
+    /// ```
+    pub fn nearest_in_range(&self, rgb: [u8; 3], range: std::ops::RangeInclusive<u8>) -> u8 {
+        let lab = self.lab();
+        nearest_in_range(&lab, oklab(rgb), range)
+    }
+
+    /// [`Palette::map_image`] with every pixel mapped among the indices
+    /// in `range` only ([`Palette::nearest_in_range`]).
+    pub fn map_image_in_range(
+        &self,
+        image: &Rgba8Image,
+        range: std::ops::RangeInclusive<u8>,
+    ) -> Vec<u8> {
+        let lab = self.lab();
+        let mut cache: HashMap<[u8; 3], u8> = HashMap::new();
+        image
+            .pixels()
+            .chunks_exact(4)
+            .map(|p| {
+                let rgb = [p[0], p[1], p[2]];
+                *cache
+                    .entry(rgb)
+                    .or_insert_with(|| nearest_in_range(&lab, oklab(rgb), range.clone()))
+            })
+            .collect()
+    }
+
     fn lab(&self) -> Vec<[f32; 3]> {
         self.colors.iter().map(|&c| oklab(c)).collect()
     }
@@ -150,6 +190,21 @@ fn nearest_in(lab: &[[f32; 3]], c: [f32; 3]) -> u8 {
     }
     // At most 255: the palette has 256 entries.
     best.1 as u8
+}
+
+/// [`nearest_in`] among the indices of `range` (an empty range gives its
+/// start).
+fn nearest_in_range(lab: &[[f32; 3]], c: [f32; 3], range: std::ops::RangeInclusive<u8>) -> u8 {
+    let start = *range.start();
+    let mut best = (f32::INFINITY, start);
+    for i in range {
+        let p = lab[usize::from(i)];
+        let d = (p[0] - c[0]).powi(2) + (p[1] - c[1]).powi(2) + (p[2] - c[2]).powi(2);
+        if d < best.0 {
+            best = (d, i);
+        }
+    }
+    best.1
 }
 
 /// sRGB (8 bits per channel) to OKLab.

@@ -1,12 +1,10 @@
 //! Finishing a baked scene on its grids: quantising, welding, and the
 //! model's layout, frames and GL commands put together.
 
-use std::collections::HashMap;
-
 use super::frames::{first_copies, FrameMaker};
 use super::prepared::Prepared;
-use super::tally::{ErrorTally, FrameErrors, LaneTally};
-use super::{grid, CompileOptions, CompileWarning, Compiled, FrameGrid};
+
+use super::{bake, CompileOptions, CompileWarning, Compiled, FrameGrid};
 use crate::error::Result;
 use crate::md2::gl_commands;
 
@@ -23,23 +21,7 @@ impl Prepared<'_> {
         // report.
         let (bytes, errors) = match self.md2_bytes.take() {
             Some(done) if self.md2.is_some() => done,
-            _ => {
-                let pieces = crate::parallel::ranges(
-                    frames,
-                    crate::parallel::pieces(frames, self.positions.len()),
-                );
-                let quantized = crate::parallel::map(pieces, |range| {
-                    let positions = &self.positions[range.start * n..range.end * n];
-                    quantize_frames(positions, n, &grids[range])
-                });
-                let mut bytes = Vec::with_capacity(self.positions.len());
-                let mut errors = Vec::with_capacity(frames);
-                for (b, e) in quantized {
-                    bytes.extend_from_slice(&b);
-                    errors.extend(e);
-                }
-                (bytes, errors)
-            }
+            _ => bake::quantize_all(&self.positions, n, grids),
         };
         let (reports, clamped) = self.reports(&errors);
         if clamp_reported && clamped > 0 {
@@ -85,51 +67,6 @@ impl Prepared<'_> {
                 .collect();
             return (of, s.num_vertices);
         }
-        // Each vertex's bytes in every frame, contiguous.
-        let mut trajectories = vec![0u8; n * frames * 3];
-        for f in 0..frames {
-            for u in 0..n {
-                let at = (u * frames + f) * 3;
-                trajectories[at..at + 3].copy_from_slice(&bytes[f * n + u]);
-            }
-        }
-        let mut ids: HashMap<&[u8], u32> = HashMap::new();
-        let mut of = Vec::with_capacity(n);
-        for u in 0..n {
-            let key = &trajectories[u * frames * 3..(u + 1) * frames * 3];
-            let next = ids.len() as u32;
-            of.push(*ids.entry(key).or_insert(next));
-        }
-        let count = ids.len();
-        (of, count)
+        crate::bake::weld::by_trajectory(bytes, n, frames)
     }
-}
-
-/// The bytes of frames of `n` positions each (frame `f` on `grids[f]`)
-/// and each frame's errors.
-fn quantize_frames(
-    positions: &[[f32; 3]],
-    n: usize,
-    grids: &[FrameGrid],
-) -> (Vec<[u8; 3]>, Vec<FrameErrors>) {
-    let mut bytes = Vec::with_capacity(positions.len());
-    let mut errors = Vec::with_capacity(grids.len());
-    if n == 0 {
-        return (
-            bytes,
-            grids.iter().map(|g| ErrorTally::new(g).finish()).collect(),
-        );
-    }
-    let mut frame_bytes = Vec::with_capacity(n);
-    for (frame, grid) in positions.chunks_exact(n).zip(grids) {
-        let mut tally = ErrorTally::new(grid);
-        let mut lanes = LaneTally::<true>::new(&tally);
-        grid::quantize_fast(grid, frame, &mut frame_bytes, |x, d, used| {
-            lanes.add(x, d, used)
-        });
-        lanes.add_to(&mut tally);
-        bytes.extend_from_slice(&frame_bytes);
-        errors.push(tally.finish());
-    }
-    (bytes, errors)
 }

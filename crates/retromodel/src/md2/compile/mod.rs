@@ -99,13 +99,11 @@
 //!
 //! [`nearest_normal_index`]: crate::md2::nearest_normal_index
 
-mod bake;
 mod checked;
 mod conclude;
 mod finish;
 mod frame_list;
 mod frames;
-mod grid;
 mod grids;
 mod layout;
 mod names;
@@ -120,7 +118,6 @@ mod report;
 mod skin;
 mod skin_plan;
 pub(crate) mod source;
-mod tally;
 
 pub use frame_list::frame_times;
 pub use options::{CompileOptions, FrameGrid, Grid, GridSource, SkinFormat, SkinOptions};
@@ -132,6 +129,7 @@ pub use crate::md2::{Engine, EngineLimits};
 #[cfg(feature = "textures")]
 pub use crate::texture::Palette;
 
+use crate::bake::{self, grid, tally};
 use crate::error::{Error, Result};
 use crate::md2::Md2;
 use crate::scene::Scene;

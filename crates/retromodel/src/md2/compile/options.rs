@@ -22,15 +22,7 @@ pub enum Grid {
     Model,
 }
 
-/// The 8-bit grid of one frame: a position decodes as
-/// `byte · scale + translate` per axis.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct FrameGrid {
-    /// Per-axis step.
-    pub scale: [f32; 3],
-    /// Per-axis position of byte 0.
-    pub translate: [f32; 3],
-}
+pub use crate::bake::grid::FrameGrid;
 
 impl FrameGrid {
     /// The grids of every frame of `model`, to compile another model onto
@@ -237,6 +229,17 @@ pub(super) fn check_options(options: &CompileOptions) -> Result<()> {
     }
     if !(options.fps.is_finite() && options.fps > 0.0) {
         return bad(format!("fps {} is not a positive number", options.fps));
+    }
+    // An MD2 is compiled to the limits of a profiled MD2 loader.
+    let engine = options.engine;
+    if !engine.loads(crate::EngineFormat::Md2) {
+        return bad(engine.does_not_load(crate::EngineFormat::Md2));
+    }
+    if engine.md2_limits().is_none() {
+        return bad(format!(
+            "{} loads MD2 files, but its MD2 limits are not known here: compile for a Quake II engine",
+            engine.sentence_title()
+        ));
     }
     Ok(())
 }

@@ -1,17 +1,6 @@
-//! Which poses become frames: the chosen animations sampled at `fps`, or
-//! the standard player table filled from them.
-//!
-//! # Sampling an animation
-//!
-//! An animation lasting `D` seconds (its last key) becomes
-//! `N = round(D · fps) + 1` frames at `tⱼ = j · D / (N − 1)`: evenly over
-//! `[0, D]`, the first at 0 and the last exactly at `D`, the end pose.
-//! When `D` is a whole number of frame intervals (within 0.1 % of one),
-//! `tⱼ = j / fps` exactly, so frames land on keys sampled at `fps`. When
-//! it is not, the frames are spread evenly rather than ending with a
-//! short interval: playing the MD2 at `fps` then runs at most half a frame
-//! longer or shorter than the source over the whole animation, but never
-//! stutters. An animation without keys, or lasting 0, is one frame.
+//! Which poses become frames: the chosen animations sampled at `fps` (see
+//! the shared `bake::plan`), or the standard player table filled from
+//! them.
 //!
 //! # The player table
 //!
@@ -30,167 +19,11 @@
 //! warning.
 
 use super::report::CompileWarning;
-use crate::error::{Error, Result};
 use crate::md2::PLAYER_ANIMATIONS;
 use crate::scene::Scene;
 
-/// One frame to bake: a pose of the scene.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct FramePose {
-    /// The scene animation, or `None` for the rest pose.
-    pub animation: Option<usize>,
-    /// Seconds into it.
-    pub time: f32,
-}
-
-/// A run of frames that form one MD2 animation.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Group {
-    /// The name it should have (before [`super::names`] fits it).
-    pub name: String,
-    /// The scene animation's name (empty for rest poses and fillers).
-    pub source: String,
-    /// Index of the entry of [`PLAYER_ANIMATIONS`] for a player model.
-    pub player_entry: Option<usize>,
-    /// The frames.
-    pub poses: Vec<FramePose>,
-}
-
-/// The frames of a compile.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct Plan {
-    /// The MD2 animations in frame order.
-    pub groups: Vec<Group>,
-}
-
-impl Plan {
-    /// Every frame in order.
-    pub fn poses(&self) -> impl Iterator<Item = FramePose> + '_ {
-        self.groups.iter().flat_map(|g| g.poses.iter().copied())
-    }
-
-    /// Number of frames.
-    pub fn frame_count(&self) -> usize {
-        self.groups.iter().map(|g| g.poses.len()).sum()
-    }
-}
-
-/// The times of the `n` frames sampling `[0, duration]` (see the module
-/// documentation).
-pub(crate) fn sample_times(duration: f32, fps: f32) -> Vec<f32> {
-    if !(duration.is_finite() && duration > 0.0 && fps.is_finite() && fps > 0.0) {
-        return vec![0.0];
-    }
-    let intervals = f64::from(duration) * f64::from(fps);
-    let m = intervals.round().max(1.0);
-    // Bounded by the caller's frame limit check; at most a few thousand.
-    let m = m.min(1e6) as usize;
-    let whole = (intervals - m as f64).abs() <= 1e-3;
-    (0..=m)
-        .map(|j| {
-            if j == m {
-                duration
-            } else if whole {
-                j as f32 / fps
-            } else {
-                (j as f64 * f64::from(duration) / m as f64) as f32
-            }
-        })
-        .collect()
-}
-
-/// `n` times evenly over `[0, duration]`, first and last included.
-fn resample_times(duration: f32, n: usize) -> Vec<f32> {
-    if n <= 1 || !(duration.is_finite() && duration > 0.0) {
-        return vec![0.0; n.max(1)];
-    }
-    (0..n)
-        .map(|j| {
-            if j + 1 == n {
-                duration
-            } else {
-                (j as f64 * f64::from(duration) / (n - 1) as f64) as f32
-            }
-        })
-        .collect()
-}
-
-/// The frames of the chosen animations (or all, in scene order).
-pub(crate) fn animations_plan(scene: &Scene, chosen: &[String], fps: f32) -> Result<Plan> {
-    if !(fps.is_finite() && fps > 0.0) {
-        return Err(Error::InvalidOptions {
-            message: format!("fps {fps} is not a positive number"),
-        });
-    }
-    let indices: Vec<usize> = if chosen.is_empty() {
-        (0..scene.animations.len()).collect()
-    } else {
-        chosen
-            .iter()
-            .map(|name| find_animation(scene, name))
-            .collect::<Result<_>>()?
-    };
-    if indices.is_empty() {
-        let name = if scene.name.is_empty() || scene.name == "md2" || scene.name == "ms3d" {
-            "frame".to_string()
-        } else {
-            scene.name.clone()
-        };
-        return Ok(Plan {
-            groups: vec![Group {
-                name,
-                source: String::new(),
-                player_entry: None,
-                poses: vec![FramePose {
-                    animation: None,
-                    time: 0.0,
-                }],
-            }],
-        });
-    }
-    let groups = indices
-        .into_iter()
-        .map(|i| {
-            let a = &scene.animations[i];
-            Group {
-                name: a.name.clone(),
-                source: a.name.clone(),
-                player_entry: None,
-                poses: sample_times(a.duration(), fps)
-                    .into_iter()
-                    .map(|time| FramePose {
-                        animation: Some(i),
-                        time,
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-    Ok(Plan { groups })
-}
-
-fn find_animation(scene: &Scene, name: &str) -> Result<usize> {
-    let exact = scene.animations.iter().position(|a| a.name == name);
-    let loose = || {
-        scene
-            .animations
-            .iter()
-            .position(|a| a.name.eq_ignore_ascii_case(name))
-    };
-    exact.or_else(loose).ok_or_else(|| {
-        let names: Vec<&str> = scene.animations.iter().map(|a| a.name.as_str()).collect();
-        Error::InvalidOptions {
-            message: format!(
-                "the scene has no animation {name:?} (it has {})",
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ),
-        }
-    })
-}
+use crate::bake::plan::resample_times;
+pub(crate) use crate::bake::plan::{animations_plan, FramePose, Group, Plan};
 
 /// The aliases of the player table (see the module documentation).
 const ALIASES: [(&str, &str); 13] = [
@@ -299,25 +132,6 @@ mod tests {
     }
 
     #[test]
-    fn whole_durations_land_on_keys_and_others_spread_evenly() {
-        // 0.5 s at 10 fps: 6 frames at exactly k / 10.
-        let t = sample_times(0.5, 10.0);
-        assert_eq!(t, [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]);
-        assert_eq!(t[3], 3.0f32 / 10.0);
-        // 0.53 s: round(5.3) = 5 intervals of 0.106 s, ending at 0.53.
-        let t = sample_times(0.53, 10.0);
-        assert_eq!(t.len(), 6);
-        assert_eq!(*t.last().unwrap(), 0.53);
-        for w in t.windows(2) {
-            assert!((w[1] - w[0] - 0.106).abs() < 1e-6, "{t:?}");
-        }
-        // No duration: one frame.
-        assert_eq!(sample_times(0.0, 10.0), [0.0]);
-        // A tiny duration still ends on its end pose.
-        assert_eq!(sample_times(0.01, 10.0), [0.0, 0.01]);
-    }
-
-    #[test]
     fn player_table_matches_names_aliases_and_fills_the_rest() {
         let scene = Scene {
             animations: vec![
@@ -350,17 +164,5 @@ mod tests {
         assert!(warnings.contains(&CompileWarning::PlayerAnimationUnused {
             name: "dance".into()
         }));
-    }
-
-    #[test]
-    fn unknown_animation_names_are_errors_that_list_the_choices() {
-        let scene = Scene {
-            animations: vec![anim("walk", 1.0)],
-            ..Scene::default()
-        };
-        let err = animations_plan(&scene, &["run".into()], 10.0).unwrap_err();
-        assert!(err.to_string().contains("it has walk"), "{err}");
-        let plan = animations_plan(&scene, &["WALK".into()], 10.0).unwrap();
-        assert_eq!(plan.frame_count(), 11);
     }
 }

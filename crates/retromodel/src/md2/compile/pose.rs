@@ -4,40 +4,15 @@
 use super::prepared::Prepared;
 use super::{bake, CompileOptions};
 use crate::error::{Error, Result};
+use bake::height;
 
 impl Prepared<'_> {
     /// Poses every frame: the positions (scaled as the options say) and,
     /// up to `keep_normals` positions, the normals.
     pub(super) fn pose(&mut self, options: &CompileOptions, keep_normals: usize) -> Result<()> {
         let (scene, plan, source) = (self.scene, &self.plan, &self.source);
-        let frames = plan.frame_count();
-        let used = source.vertices.len();
-        let keep_normals = frames * used <= keep_normals;
-        let mut positions = vec![[0.0f32; 3]; frames * used];
-        let mut normals = vec![[0.0f32; 3]; if keep_normals { frames * used } else { 0 }];
-        // Pieces of the frame range are posed at once (a pose depends only
-        // on its time).
-        let mut tasks = Vec::new();
-        let (mut rest_positions, mut rest_normals) = (&mut positions[..], &mut normals[..]);
-        for range in crate::parallel::ranges(frames, crate::parallel::pieces(frames, frames * used))
-        {
-            let (p, p_rest) = rest_positions.split_at_mut(range.len() * used);
-            let n_len = if keep_normals { range.len() * used } else { 0 };
-            let (n, n_rest) = rest_normals.split_at_mut(n_len);
-            (rest_positions, rest_normals) = (p_rest, n_rest);
-            tasks.push((range, p, n));
-        }
-        let posed = crate::parallel::map(tasks, |(range, positions, normals)| {
-            let start = range.start;
-            bake::for_frames(scene, plan, source, keep_normals, range, |f, p, n| {
-                let at = (f - start) * used;
-                positions[at..at + used].copy_from_slice(p);
-                if !n.is_empty() {
-                    normals[at..at + used].copy_from_slice(n);
-                }
-            })
-        });
-        posed.into_iter().collect::<Result<()>>()?;
+        let keep_normals = plan.frame_count() * source.vertices.len() <= keep_normals;
+        let (mut positions, normals) = bake::pose_all(scene, plan, source, keep_normals)?;
         let scale = match (options.scale, options.fit_height) {
             (Some(s), _) => s,
             (None, Some(h)) => {
@@ -68,15 +43,4 @@ impl Prepared<'_> {
         self.scale = scale;
         Ok(())
     }
-}
-
-/// How tall the points are: the span of their z over every frame (`NaN`
-/// or infinite when they hold no finite height).
-fn height(positions: &[[f32; 3]]) -> f32 {
-    let (lo, hi) = positions
-        .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
-            (lo.min(p[2]), hi.max(p[2]))
-        });
-    hi - lo
 }

@@ -55,7 +55,7 @@ pub(super) fn unposed<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<
             limit(Quantity::Frames, limits.max_frames, frames),
         ));
     }
-    let source = bake::Source::new(scene);
+    let source = bake::Source::new(scene, "MD2");
     if source.triangles.len() > limits.max_triangles {
         return Err(limit_error(
             "header.num_triangles",

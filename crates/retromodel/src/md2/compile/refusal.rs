@@ -111,7 +111,7 @@ pub(super) fn limit_error(
 }
 
 /// The engines that allow more of `quantity` than `engine` does and at
-/// least `actual`, as [`Remedy::Engine`], in [`Engine::ALL`]'s order.
+/// least `actual`, as [`Remedy::Engine`], in [`Engine::MD2`]'s order.
 fn better_engines(engine: Engine, quantity: Quantity, actual: u64) -> Vec<Remedy> {
     let allows = |e: Engine| -> Option<Option<u64>> {
         let l = e.limits();
@@ -137,7 +137,7 @@ fn better_engines(engine: Engine, quantity: Quantity, actual: u64) -> Vec<Remedy
         (Some(a), Some(now)) => a > now && a >= actual,
         _ => false,
     };
-    Engine::ALL
+    Engine::MD2
         .into_iter()
         .filter(|&e| e != engine)
         .filter_map(|e| allows(e).filter(|&a| more(a)).map(|a| (e, a)))

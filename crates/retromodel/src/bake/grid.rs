@@ -1,9 +1,8 @@
 //! The 8-bit grids positions are quantised to.
 //!
-//! An MD2 frame stores each coordinate as a byte `b`, decoded as
-//! `b · scale + translate` per axis. For a set of points (a frame, an
-//! animation or the whole model, see [`Grid`](super::Grid)), each axis
-//! gets its own grid:
+//! An MD2 frame (or a whole MDL) stores each coordinate as a byte `b`,
+//! decoded as `b · scale + translate` per axis. For a set of points (a
+//! frame, an animation or the whole model), each axis gets its own grid:
 //!
 //! - An axis whose points all have one value gets `scale = 0` and
 //!   `translate` = that value: exact.
@@ -20,7 +19,15 @@
 //! So every coordinate is within half a step (of qdata's step
 //! `(hi − lo) / 255`) of its source, plus `f32` rounding.
 
-use super::FrameGrid;
+/// The 8-bit grid of one frame (or of a whole model): a position decodes
+/// as `byte · scale + translate` per axis.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FrameGrid {
+    /// Per-axis step.
+    pub scale: [f32; 3],
+    /// Per-axis position of byte 0.
+    pub translate: [f32; 3],
+}
 
 /// The candidate divisions of an axis's extent.
 const DIVISIONS: std::ops::RangeInclusive<u32> = 240..=255;
@@ -271,6 +278,13 @@ pub(crate) fn decode_axis(b: u8, scale: f32, translate: f32) -> f32 {
 /// The grid of one axis for the values `values` (see the module
 /// documentation), non-finite ones left out; `(scale, translate)`.
 fn axis_grid(values: &[f32]) -> (f32, f32) {
+    let (scale, translate, _) = axis_grid_and_error(values);
+    (scale, translate)
+}
+
+/// [`axis_grid`] and its largest error over the finite `values` (0 for
+/// a flat axis; infinite when none is finite).
+fn axis_grid_and_error(values: &[f32]) -> (f32, f32, f32) {
     let mut lo = f32::INFINITY;
     let mut hi = f32::NEG_INFINITY;
     let mut finite = 0usize;
@@ -282,11 +296,11 @@ fn axis_grid(values: &[f32]) -> (f32, f32) {
         }
     }
     if finite == 0 {
-        return (0.0, 0.0);
+        return (0.0, 0.0, f32::INFINITY);
     }
     let extent = hi - lo;
     if extent <= 0.0 || !extent.is_finite() {
-        return (0.0, lo);
+        return (0.0, lo, 0.0);
     }
     let kept: Vec<f32>;
     let values = if finite == values.len() {
@@ -309,7 +323,61 @@ fn axis_grid(values: &[f32]) -> (f32, f32) {
             break;
         }
     }
-    (best.1, lo)
+    (best.1, lo, best.0)
+}
+
+/// The grid of one axis for one grid over a whole model (MDL): the
+/// candidates of [`axis_grid`] (`translate = lo`, `scale = extent / k`,
+/// `k` in 240..=255) and, besides, the *centred* grids `scale = extent /
+/// (k + 1)`, `translate = lo + scale / 2`, whose 256 bytes cover
+/// `[lo − scale/2, hi + scale/2]`: for `k = 255` its largest error is at
+/// most `extent / 512`, below the bounding-box grid's `extent / 510`.
+/// The candidate with the smallest largest error over `values` wins (the
+/// bounding-box grids on ties). `(scale, translate)`.
+fn axis_grid_centred(values: &[f32]) -> (f32, f32) {
+    let (scale, translate) = axis_grid(values);
+    if scale <= 0.0 || !scale.is_finite() {
+        return (scale, translate);
+    }
+    let kept: Vec<f32> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    let (lo, hi) = kept
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| {
+            (lo.min(v), hi.max(v))
+        });
+    let extent = hi - lo;
+    let mut best = (
+        largest_error(&kept, scale, translate, f32::INFINITY),
+        scale,
+        translate,
+    );
+    for k in DIVISIONS.rev() {
+        let s = extent / (k + 1) as f32;
+        let t = lo + s / 2.0;
+        if !(s > 0.0 && s.is_finite() && t.is_finite()) {
+            continue;
+        }
+        let worst = largest_error(&kept, s, t, best.0);
+        if worst < best.0 {
+            best = (worst, s, t);
+        }
+    }
+    (best.1, best.2)
+}
+
+/// The grid of every point of a whole model (one grid for all frames, as
+/// an MDL has): per axis the best of the bounding-box and centred grids
+/// ([`axis_grid_centred`]).
+pub(crate) fn model_grid_of(positions: &[[f32; 3]]) -> FrameGrid {
+    let mut scale = [0.0; 3];
+    let mut translate = [0.0; 3];
+    let mut values = Vec::with_capacity(positions.len());
+    for k in 0..3 {
+        values.clear();
+        values.extend(positions.iter().map(|p| p[k]));
+        (scale[k], translate[k]) = axis_grid_centred(&values);
+    }
+    FrameGrid { scale, translate }
 }
 
 /// The largest error of [`quantize_axis`] over `values` (finite) on the
@@ -608,5 +676,35 @@ mod tests {
             }
         }
         assert!(g.scale[0] > 10.0 / 255.0);
+    }
+
+    #[test]
+    fn the_centred_model_grid_is_never_worse_and_beats_the_box_on_dense_points() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let points: Vec<[f32; 3]> = (0..5000)
+            .map(|_| [rng.next() * 100.0, rng.next() * 3.0 - 50.0, rng.next()])
+            .collect();
+        let boxed = grid_of(points.iter());
+        let centred = model_grid_of(&points);
+        for k in 0..3 {
+            let values: Vec<f32> = points.iter().map(|p| p[k]).collect();
+            let e_box = largest_error(&values, boxed.scale[k], boxed.translate[k], f32::INFINITY);
+            let e_c = largest_error(
+                &values,
+                centred.scale[k],
+                centred.translate[k],
+                f32::INFINITY,
+            );
+            assert!(e_c <= e_box, "axis {k}: {e_c} > {e_box}");
+            // Dense random values: the centred grid's bound, extent / 512.
+            let (lo, hi) = values
+                .iter()
+                .fold((f32::MAX, f32::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+            assert!(e_c <= (hi - lo) / 512.0 * 1.001, "axis {k}: {e_c}");
+            assert!(
+                e_box > (hi - lo) / 512.0 * 1.001,
+                "axis {k}: the box was as good"
+            );
+        }
     }
 }

@@ -1,20 +1,20 @@
 //! The error tally: how far each frame's decoded positions are from the
 //! baked ones, in units and in steps of its grid.
 
-use super::{grid, FrameGrid};
+use super::grid::{self, FrameGrid};
 
 /// How far one frame's decoded positions are from the baked ones.
 #[derive(Clone, Copy)]
-pub(super) struct FrameErrors {
+pub(crate) struct FrameErrors {
     /// Sum of the squared errors, over every axis of every vertex.
-    pub(super) squares: f32,
+    pub(crate) squares: f32,
     /// The largest error on an axis.
-    pub(super) max_error: f32,
+    pub(crate) max_error: f32,
     /// The largest error as a fraction of its axis' step (infinite for an
     /// error on a flat axis).
-    pub(super) max_step_fraction: f32,
+    pub(crate) max_step_fraction: f32,
     /// Vertices more than half a step off on some axis (clamped).
-    pub(super) clamped: usize,
+    pub(crate) clamped: usize,
 }
 
 /// How errors on an axis with grid step `scale` become fractions of a
@@ -40,7 +40,7 @@ fn per_step(scale: f32) -> (f32, f32) {
 
 /// [`FrameErrors`] summed up point by point, as the points are quantised
 /// (so they are read once).
-pub(super) struct ErrorTally {
+pub(crate) struct ErrorTally {
     /// Per axis, steps per unit of (pre-scaled) error.
     per_step: [f32; 3],
     /// Per axis, what an error is multiplied by before `per_step`.
@@ -52,7 +52,7 @@ pub(super) struct ErrorTally {
 }
 
 impl ErrorTally {
-    pub(super) fn new(grid: &FrameGrid) -> ErrorTally {
+    pub(crate) fn new(grid: &FrameGrid) -> ErrorTally {
         ErrorTally {
             per_step: grid.scale.map(|s| per_step(s).0),
             pre_scale: grid.scale.map(|s| per_step(s).1),
@@ -68,7 +68,7 @@ impl ErrorTally {
     /// machine and any split of the work; the largest values are kept per
     /// axis (a maximum does not depend on the order).
     #[inline(always)]
-    pub(super) fn add(&mut self, p: &[f32; 3], d: [f32; 3]) {
+    pub(crate) fn add(&mut self, p: &[f32; 3], d: [f32; 3]) {
         let mut off = false;
         for k in 0..3 {
             let e = (d[k] - p[k]).abs();
@@ -95,7 +95,7 @@ impl ErrorTally {
         self.clamped += usize::from(off);
     }
 
-    pub(super) fn finish(self) -> FrameErrors {
+    pub(crate) fn finish(self) -> FrameErrors {
         FrameErrors {
             squares: self.squares,
             max_error: self.max_error.into_iter().fold(0.0, f32::max),
@@ -113,7 +113,7 @@ impl ErrorTally {
 /// does (the record check leaves that out: clamped positions are
 /// reported only for grids from elsewhere, `grid_from`, never with the
 /// record's).
-pub(super) struct LaneTally<const CLAMPED: bool> {
+pub(crate) struct LaneTally<const CLAMPED: bool> {
     per_step: [f32; grid::LANES],
     pre_scale: [f32; grid::LANES],
     squares: f32,
@@ -123,7 +123,7 @@ pub(super) struct LaneTally<const CLAMPED: bool> {
 }
 
 impl<const CLAMPED: bool> LaneTally<CLAMPED> {
-    pub(super) fn new(tally: &ErrorTally) -> Self {
+    pub(crate) fn new(tally: &ErrorTally) -> Self {
         LaneTally {
             per_step: std::array::from_fn(|j| tally.per_step[j % 3]),
             pre_scale: std::array::from_fn(|j| tally.pre_scale[j % 3]),
@@ -137,7 +137,7 @@ impl<const CLAMPED: bool> LaneTally<CLAMPED> {
     /// Adds the first `used` lanes of coordinates `x`, which decode to
     /// `d` (lanes past `used` must decode to themselves).
     #[inline(always)]
-    pub(super) fn add(&mut self, x: &[f32; grid::LANES], d: &[f32; grid::LANES], used: usize) {
+    pub(crate) fn add(&mut self, x: &[f32; grid::LANES], d: &[f32; grid::LANES], used: usize) {
         // Coordinates exactly on the grid (all of a scene made from the
         // MD2) add nothing: a zero error raises no maximum and adds +0 to
         // the squares.
@@ -188,7 +188,7 @@ impl<const CLAMPED: bool> LaneTally<CLAMPED> {
     }
 
     /// Puts what was added into `tally`.
-    pub(super) fn add_to(self, tally: &mut ErrorTally) {
+    pub(crate) fn add_to(self, tally: &mut ErrorTally) {
         tally.squares = self.squares;
         for j in 0..grid::LANES {
             let k = j % 3;

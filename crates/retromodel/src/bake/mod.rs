@@ -1,28 +1,37 @@
-//! Posing the scene for every frame: which vertices count, and their
-//! positions and normals in Quake's axes.
+//! Baking a [`Scene`] into frames, below the formats that store frames
+//! of 8-bit vertices (Quake's MDL, Quake II's MD2): which poses become
+//! frames ([`plan`]), posing the scene for every frame, the 8-bit grids
+//! positions are quantised to ([`grid`]) with their error tally
+//! ([`tally`]), and welding vertices whose bytes agree in every frame
+//! ([`weld`]). Each format's compiler builds its file from these; no
+//! format calls another.
 //!
 //! Every mesh of the scene takes part, posed by [`Pose`] (skinning, morph
 //! weights and the node transforms of the mesh's ancestors). Only the
-//! vertices that a triangle uses become MD2 vertices; triangles with an
+//! vertices that a triangle uses become model vertices; triangles with an
 //! index out of range are left out. Positions and normals are mapped with
-//! [`to_quake`], the inverse of [`md2_axes`](crate::md2::md2_axes).
+//! [`to_quake`] to Quake's axes (the same in Quake and Quake II).
 //! A mesh without normals gets, in each frame, the area-weighted sum of
 //! its posed counter-clockwise triangles' normals.
 
+pub(crate) mod grid;
+pub(crate) mod plan;
+pub(crate) mod tally;
+pub(crate) mod weld;
+
 use glam::Vec3;
 
-use super::plan::Plan;
 use crate::error::{Error, Result};
 use crate::scene::{Pose, Scene};
+use plan::Plan;
 
 /// The most vertex positions (frames × vertices) a compile bakes: 12
 /// bytes each, so about 600 MB. Far above any model an engine loads.
 pub(crate) const MAX_SAMPLES: usize = 50_000_000;
 
-/// Scene axes to Quake's: the inverse of [`md2_axes`]
-/// (`(y, z, x)` back to `(x, y, z)`), a rotation.
-///
-/// [`md2_axes`]: crate::md2::md2_axes
+/// Scene axes (glTF's: Y up) to Quake's (Z up): `(y, z, x)` back to
+/// `(x, y, z)`, a rotation (the inverse of the axes the MD2 and MDL
+/// readers lift with).
 pub(crate) fn to_quake(v: [f32; 3]) -> [f32; 3] {
     [v[2], v[0], v[1]]
 }
@@ -39,15 +48,19 @@ pub(crate) struct Source {
     pub triangles: Vec<[u32; 3]>,
     /// Per triangle: the mesh's material.
     pub materials: Vec<Option<usize>>,
+    /// Per triangle: its mesh and its index among the mesh's triangles.
+    pub origins: Vec<(usize, usize)>,
     /// Triangles left out for indices out of range.
     pub dropped: usize,
     /// Per mesh: the used-vertex index of each of its vertices.
     remap: Vec<Vec<Option<u32>>>,
+    /// The format compiled to, as messages name it (`MD2`, `MDL`).
+    format: &'static str,
 }
 
 impl Source {
-    /// Per mesh, per vertex: the MD2 vertex it became, given each used
-    /// vertex's MD2 vertex.
+    /// Per mesh, per vertex: the model vertex it became, given each used
+    /// vertex's model vertex.
     pub fn vertex_map(&self, md2_vertex_of_used: &[u32]) -> Vec<Vec<Option<u32>>> {
         self.remap
             .iter()
@@ -59,13 +72,17 @@ impl Source {
             .collect()
     }
 
-    /// The used vertices and triangles of `scene`.
-    pub fn new(scene: &Scene) -> Source {
-        let mut s = Source::default();
+    /// The used vertices and triangles of `scene`, compiled to `format`
+    /// (as messages name it: `MD2`, `MDL`).
+    pub fn new(scene: &Scene, format: &'static str) -> Source {
+        let mut s = Source {
+            format,
+            ..Source::default()
+        };
         for (m, mesh) in scene.meshes.iter().enumerate() {
             let n = mesh.positions.len();
             let mut remap = vec![None; n];
-            for t in mesh.indices.chunks_exact(3) {
+            for (k, t) in mesh.indices.chunks_exact(3).enumerate() {
                 if t.iter().any(|&i| i as usize >= n) {
                     s.dropped += 1;
                     continue;
@@ -81,6 +98,7 @@ impl Source {
                 }
                 s.triangles.push(tri);
                 s.materials.push(mesh.material);
+                s.origins.push((m, k));
             }
             s.remap.push(remap);
         }
@@ -167,7 +185,7 @@ fn not_finite(
     source: &Source,
     positions: &[[f32; 3]],
     f: usize,
-    fp: &super::plan::FramePose,
+    fp: &plan::FramePose,
 ) -> Error {
     let u = positions
         .iter()
@@ -182,11 +200,116 @@ fn not_finite(
     Error::InvalidScene {
         path: format!("meshes[{m}] ({mesh:?}) vertex {v}"),
         message: format!(
-            "posed at {:?} in {when} (MD2 frame {f}): not a finite position, so there is nothing \
+            "posed at {:?} in {when} ({} frame {f}): not a finite position, so there is nothing \
              to quantise (a position, transform or skin that overflows)",
-            positions.get(u).copied().unwrap_or_default()
+            positions.get(u).copied().unwrap_or_default(),
+            source.format
         ),
     }
+}
+
+/// Posed frames: positions and normals, frame after frame.
+pub(crate) type Posed = (Vec<[f32; 3]>, Vec<[f32; 3]>);
+
+/// Every frame of `plan` posed: frames × used vertices positions in
+/// Quake's axes (unscaled) and, when `with_normals`, their unit normals
+/// (else an empty vector). Pieces of the frame range are posed at once
+/// (a pose depends only on its time).
+pub(crate) fn pose_all(
+    scene: &Scene,
+    plan: &Plan,
+    source: &Source,
+    with_normals: bool,
+) -> Result<Posed> {
+    let frames = plan.frame_count();
+    let used = source.vertices.len();
+    let mut positions = vec![[0.0f32; 3]; frames * used];
+    let mut normals = vec![[0.0f32; 3]; if with_normals { frames * used } else { 0 }];
+    let mut tasks = Vec::new();
+    let (mut rest_positions, mut rest_normals) = (&mut positions[..], &mut normals[..]);
+    for range in crate::parallel::ranges(frames, crate::parallel::pieces(frames, frames * used)) {
+        let (p, p_rest) = rest_positions.split_at_mut(range.len() * used);
+        let n_len = if with_normals { range.len() * used } else { 0 };
+        let (n, n_rest) = rest_normals.split_at_mut(n_len);
+        (rest_positions, rest_normals) = (p_rest, n_rest);
+        tasks.push((range, p, n));
+    }
+    let posed = crate::parallel::map(tasks, |(range, positions, normals)| {
+        let start = range.start;
+        for_frames(scene, plan, source, with_normals, range, |f, p, n| {
+            let at = (f - start) * used;
+            positions[at..at + used].copy_from_slice(p);
+            if !n.is_empty() {
+                normals[at..at + used].copy_from_slice(n);
+            }
+        })
+    });
+    posed.into_iter().collect::<Result<()>>()?;
+    Ok((positions, normals))
+}
+
+/// How tall the points are: the span of their z over every frame (`NaN`
+/// or infinite when they hold no finite height).
+pub(crate) fn height(positions: &[[f32; 3]]) -> f32 {
+    let (lo, hi) = positions
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p[2]), hi.max(p[2]))
+        });
+    hi - lo
+}
+
+/// The bytes of every position of `frames × n` positions (frame `f` on
+/// `grids[f]`) and each frame's errors, pieces of the frame range at
+/// once.
+pub(crate) fn quantize_all(
+    positions: &[[f32; 3]],
+    n: usize,
+    grids: &[grid::FrameGrid],
+) -> (Vec<[u8; 3]>, Vec<tally::FrameErrors>) {
+    let frames = grids.len();
+    let pieces = crate::parallel::ranges(frames, crate::parallel::pieces(frames, positions.len()));
+    let quantized = crate::parallel::map(pieces, |range| {
+        let positions = &positions[range.start * n..range.end * n];
+        quantize_frames(positions, n, &grids[range])
+    });
+    let mut bytes = Vec::with_capacity(positions.len());
+    let mut errors = Vec::with_capacity(frames);
+    for (b, e) in quantized {
+        bytes.extend_from_slice(&b);
+        errors.extend(e);
+    }
+    (bytes, errors)
+}
+
+/// The bytes of frames of `n` positions each (frame `f` on `grids[f]`)
+/// and each frame's errors.
+fn quantize_frames(
+    positions: &[[f32; 3]],
+    n: usize,
+    grids: &[grid::FrameGrid],
+) -> (Vec<[u8; 3]>, Vec<tally::FrameErrors>) {
+    use tally::{ErrorTally, LaneTally};
+    let mut bytes = Vec::with_capacity(positions.len());
+    let mut errors = Vec::with_capacity(grids.len());
+    if n == 0 {
+        return (
+            bytes,
+            grids.iter().map(|g| ErrorTally::new(g).finish()).collect(),
+        );
+    }
+    let mut frame_bytes = Vec::with_capacity(n);
+    for (frame, grid) in positions.chunks_exact(n).zip(grids) {
+        let mut tally = ErrorTally::new(grid);
+        let mut lanes = LaneTally::<true>::new(&tally);
+        grid::quantize_fast(grid, frame, &mut frame_bytes, |x, d, used| {
+            lanes.add(x, d, used)
+        });
+        lanes.add_to(&mut tally);
+        bytes.extend_from_slice(&frame_bytes);
+        errors.push(tally.finish());
+    }
+    (bytes, errors)
 }
 
 /// Fails when baking `frames` frames of `vertices` vertices would take
@@ -230,12 +353,13 @@ fn face_normals(positions: &[[f32; 3]], indices: &[u32], out: &mut [[f32; 3]]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::md2::md2_axes;
 
     #[test]
-    fn to_quake_undoes_md2_axes() {
-        let v = [1.5, -2.0, 7.25];
-        assert_eq!(to_quake(md2_axes(v)), v);
-        assert_eq!(md2_axes(to_quake(v)), v);
+    fn to_quake_turns_y_up_into_z_up() {
+        // glTF's up (+Y) is Quake's up (+Z); glTF's +Z (towards the
+        // viewer) is Quake's +X (forward); glTF's +X is Quake's +Y (left).
+        assert_eq!(to_quake([0.0, 1.0, 0.0]), [0.0, 0.0, 1.0]);
+        assert_eq!(to_quake([0.0, 0.0, 1.0]), [1.0, 0.0, 0.0]);
+        assert_eq!(to_quake([1.0, 0.0, 0.0]), [0.0, 1.0, 0.0]);
     }
 }
