@@ -29,6 +29,14 @@
 //!   sampling) and [`GroupMesh::build_all`] (one indexed, skinnable vertex
 //!   buffer per group): what an importer such as Assimp's delivers.
 //!
+//! For an `.mdl` file:
+//!
+//! - `memcpy` as above;
+//! - `ours_parse`: [`Mdl::from_bytes`];
+//! - `ours_parse_decode`: parse, then decode every simple frame's
+//!   positions (`byte × scale + origin`) and normals (the 162-entry table)
+//!   to `f32` into buffers that hold all frames, allocated once.
+//!
 //! For a `.glb` file:
 //!
 //! - `memcpy` as above;
@@ -39,7 +47,8 @@
 //!
 //! Output lines: `RESULT <what> <file> <median µs per op> <fastest µs per op>`.
 
-use retromodel::md2::Md2;
+use retromodel::md2::{Md2, NORMALS, NORMAL_COUNT};
+use retromodel::mdl::Mdl;
 use retromodel::ms3d::{GroupMesh, Ms3d, Skeleton};
 use retromodel_bench::time_per_op;
 use std::hint::black_box;
@@ -58,6 +67,55 @@ fn parse_and_decode(bytes: &[u8], positions: &mut [[f32; 3]], normals: &mut [[f3
         frame.decode(&mut positions[at..at + n], &mut normals[at..at + n]);
     }
     model
+}
+
+/// Parses an MDL and decodes every simple frame into the buffers.
+fn mdl_parse_and_decode(bytes: &[u8], positions: &mut [[f32; 3]], normals: &mut [[f32; 3]]) -> Mdl {
+    let model = Mdl::from_bytes(bytes).expect("the file parsed before");
+    let (scale, origin) = (model.scale, model.origin);
+    let mut at = 0;
+    for frame in model.simple_frames() {
+        for v in &frame.vertices {
+            let p = v.position;
+            positions[at] = [
+                f32::from(p[0]) * scale[0] + origin[0],
+                f32::from(p[1]) * scale[1] + origin[1],
+                f32::from(p[2]) * scale[2] + origin[2],
+            ];
+            normals[at] = NORMALS[usize::from(v.normal_index) % NORMAL_COUNT];
+            at += 1;
+        }
+    }
+    model
+}
+
+/// Times the MDL operations on `bytes`.
+fn time_mdl(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
+    let model = match Mdl::from_bytes(bytes) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("cannot parse {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let total: usize = model.simple_frames().map(|f| f.vertices.len()).sum();
+    let (mut positions, mut normals) = (vec![[0.0f32; 3]; total], vec![[0.0f32; 3]; total]);
+    black_box(mdl_parse_and_decode(bytes, &mut positions, &mut normals));
+    time_memcpy(iterations, name, bytes);
+    let (med, min) = time_per_op(iterations, || {
+        black_box(Mdl::from_bytes(black_box(bytes)).is_ok());
+    });
+    println!("RESULT ours_parse {name} {med:.3} {min:.3}");
+    let (med, min) = time_per_op(iterations, || {
+        black_box(mdl_parse_and_decode(
+            black_box(bytes),
+            &mut positions,
+            &mut normals,
+        ));
+        black_box((&positions, &normals));
+    });
+    println!("RESULT ours_parse_decode {name} {med:.3} {min:.3}");
+    ExitCode::SUCCESS
 }
 
 /// Times the MD2 operations on `bytes`.
@@ -206,6 +264,7 @@ fn main() -> ExitCode {
         let status = match ext.as_str() {
             "ms3d" => time_ms3d(iterations, &name, path, &bytes),
             "glb" => time_glb(iterations, &name, path, &bytes),
+            "mdl" => time_mdl(iterations, &name, path, &bytes),
             _ => time_md2(iterations, &name, path, &bytes),
         };
         if status != ExitCode::SUCCESS {

@@ -93,11 +93,11 @@ fn frame0_positions_match_assimp() {
         };
         assert_eq!(obj.faces.len(), m.triangles.len(), "{name}");
         for (i, (face, tri)) in obj.faces.iter().zip(&m.triangles).enumerate() {
-            for c in 0..3 {
+            for (c, &corner) in face.iter().enumerate() {
                 let v = frame0.vertices[tri.vertices[2 - c] as usize];
                 let ours = m.decode_position(v);
                 let mapped = [ours[0], ours[2], -ours[1]];
-                let theirs = obj.positions[face[c]];
+                let theirs = obj.positions[corner];
                 let axis_of = [0, 2, 1];
                 for a in 0..3 {
                     let k = axis_of[a];

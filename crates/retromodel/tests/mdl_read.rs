@@ -558,3 +558,19 @@ fn repair_drops_bad_triangles_and_fixes_normals() {
     let again = Mdl::from_bytes(&m.to_bytes().unwrap()).unwrap();
     assert_eq!(again, m);
 }
+
+#[test]
+fn a_model_built_in_memory_validates_without_stored_counts() {
+    // Read, then forget what the header stored: the writer stores the
+    // data's counts and the variant's version, so nothing is faulted.
+    let mut m = Mdl::from_bytes(&tetra_quake()).unwrap();
+    (m.version, m.num_vertices, m.num_triangles, m.num_frames) = (0, 0, 0, 0);
+    assert!(m.validate().is_empty(), "{:?}", m.validate());
+    assert_eq!(m.to_bytes().unwrap(), tetra_quake());
+    // A stored count that is set but wrong is a warning.
+    (m.num_vertices, m.num_triangles, m.num_frames) = (4, 4, 5);
+    let p = m.validate();
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].path, "header.num_frames");
+    assert_eq!(p[0].offset, Some(68));
+}

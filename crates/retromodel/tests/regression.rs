@@ -310,3 +310,24 @@ fn mdl_repair_steps_intervals_past_f32_precision() {
     assert!(model.validate().is_empty(), "{:?}", model.validate());
     assert!(mdl_checks::exercise_parse(&data).is_some());
 }
+
+/// Found by `mdl_parse`: the message about an onseam vertex already on
+/// the back half adds half the skin width to its `s`, which overflowed
+/// `i32` for `s` near `i32::MAX` (a panic in debug builds). The
+/// hand-made file has such a vertex (texcoord 1, `s` = 2147483647) on a
+/// back-facing triangle.
+#[test]
+fn mdl_onseam_s_near_i32_max_validates() {
+    use retromodel::mdl::Mdl;
+    let path = crate_dir().join("tests/regression/mdl_onseam_s_near_i32_max.mdl");
+    let data = std::fs::read(&path).expect("regression input");
+    let model = Mdl::from_bytes(&data).expect("parses");
+    assert_eq!(model.texcoords[1].s, i32::MAX);
+    let problems = model.validate();
+    let seam = problems
+        .iter()
+        .find(|p| p.path == "texcoords[1].s" && p.message.contains("back half"))
+        .expect("the back-half warning");
+    assert!(seam.message.contains("lands at 2147483649"), "{seam}");
+    assert!(mdl_checks::exercise_parse(&data).is_some());
+}

@@ -262,7 +262,9 @@ pub enum Skin {
 pub struct Mdl {
     /// Which variant the file is (its magic and version follow from it).
     pub variant: Variant,
-    /// The version word as stored (6 or 50 for a sound file).
+    /// The version word as stored (the reader takes only the variant's:
+    /// 6, 50 or 3). The writer writes the variant's version whatever this
+    /// holds.
     pub version: i32,
     /// Scale of the packed positions, shared by every frame.
     pub scale: [f32; 3],

@@ -119,9 +119,7 @@ fn variant_of(data: &[u8]) -> Result<Variant> {
 /// the items start at).
 fn items<'a>(r: &mut Reader<'a>, count: i32, size: u64, path: &str) -> Result<&'a [u8]> {
     // `count` was checked non-negative by the caller.
-    let total = u64::from(count.unsigned_abs())
-        .checked_mul(size)
-        .unwrap_or(u64::MAX);
+    let total = u64::from(count.unsigned_abs()).saturating_mul(size);
     let at = r.pos();
     let left = r.remaining();
     if total > left {

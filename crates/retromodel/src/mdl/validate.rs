@@ -21,6 +21,11 @@ pub const MAX_SKIN_HEIGHT: i32 = 480;
 /// `anorms.h`).
 const NORMAL_COUNT: u8 = 162;
 
+/// The largest offset [`Mdl::offsets`] gives (a model built in memory
+/// may claim a skin size no file holds): far below `u64::MAX`, so that
+/// adding an index's bytes to it cannot overflow.
+const OFFSET_CAP: u64 = 1 << 62;
+
 /// Byte offsets of a model's parts in the file it writes (which, for a
 /// model read, is the file it was read from).
 pub(super) struct Offsets {
@@ -36,27 +41,38 @@ pub(super) struct Offsets {
 
 impl Mdl {
     pub(super) fn offsets(&self) -> Offsets {
+        // Saturating: a model built in memory may claim any skin size.
         let skin_bytes = (self.skin_width.max(0) as u64) * (self.skin_height.max(0) as u64);
         let mut at = self.variant.header_size() as u64;
         let mut skins = Vec::with_capacity(self.skins.len());
         for s in &self.skins {
             skins.push(at);
-            at += match s {
+            at = at.saturating_add(match s {
                 Skin::Single(_) => 4 + skin_bytes,
-                Skin::Group { images, .. } => 8 + images.len() as u64 * (4 + skin_bytes),
-            };
+                Skin::Group { images, .. } => (images.len() as u64)
+                    .saturating_mul(4 + skin_bytes)
+                    .saturating_add(8),
+            });
+            at = at.min(OFFSET_CAP);
         }
         let texcoords = at;
-        let triangles = texcoords + self.texcoords.len() as u64 * TEXCOORD_SIZE;
-        at = triangles + self.triangles.len() as u64 * TRIANGLE_SIZE;
+        let triangles = texcoords
+            .saturating_add(self.texcoords.len() as u64 * TEXCOORD_SIZE)
+            .min(OFFSET_CAP);
+        at = triangles
+            .saturating_add(self.triangles.len() as u64 * TRIANGLE_SIZE)
+            .min(OFFSET_CAP);
         let frame = self.frame_size();
         let mut frames = Vec::with_capacity(self.frames.len());
         for f in &self.frames {
             frames.push(at);
-            at += match f {
+            at = at.saturating_add(match f {
                 Frame::Single(_) => 4 + frame,
-                Frame::Group { group, .. } => 16 + group.frames.len() as u64 * (4 + frame),
-            };
+                Frame::Group { group, .. } => (group.frames.len() as u64)
+                    .saturating_mul(4 + frame)
+                    .saturating_add(16),
+            });
+            at = at.min(OFFSET_CAP);
         }
         Offsets {
             skins,
@@ -100,18 +116,6 @@ impl Mdl {
 
     fn check_header(&self, c: &mut Collector) {
         let h = |f: &str| Some(header_offset(f));
-        if self.version != self.variant.version() {
-            c.error(
-                "header.version",
-                format!(
-                    "version {} is not {}'s {}",
-                    self.version,
-                    self.variant.title(),
-                    self.variant.version()
-                ),
-                Some(4),
-            );
-        }
         if self.skins.is_empty() {
             c.error(
                 "header.num_skins",
@@ -149,12 +153,17 @@ impl Mdl {
             );
         }
         let nv = self.vertex_count();
+        // A model built in memory that never set the stored counts (all
+        // 0) is not faulted for them: the writer stores the data's. (A
+        // file read with all three 0 has no vertices, triangles or frames,
+        // so this hides nothing of a file.)
+        let unset = (self.num_vertices, self.num_triangles, self.num_frames) == (0, 0, 0);
         for (field, stored, actual) in [
             ("num_vertices", self.num_vertices, nv),
             ("num_triangles", self.num_triangles, self.triangles.len()),
             ("num_frames", self.num_frames, self.frames.len()),
         ] {
-            if usize::try_from(stored).ok() != Some(actual) {
+            if !unset && usize::try_from(stored).ok() != Some(actual) {
                 c.warn(
                     format!("header.{field}"),
                     format!("stored count {stored} is not the model's {actual} (a rewrite stores {actual})"),
@@ -391,7 +400,8 @@ impl Mdl {
                         "onseam vertex already on the back half (s {} ≥ {}): its back-side copy lands at {}",
                         st.s,
                         w / 2,
-                        st.s + w / 2
+                        // In 64 bits: s near `i32::MAX` (found by `mdl_parse`).
+                        i64::from(st.s) + i64::from(w / 2)
                     ),
                     Some(o.texcoords + i as u64 * TEXCOORD_SIZE + 4),
                 );
