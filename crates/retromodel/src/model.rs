@@ -334,7 +334,7 @@ impl Model {
                     name: name(&defaults.name),
                     palette: options.palette.clone(),
                 };
-                Ok(Scene::from_mdl(m, &o))
+                Scene::from_mdl(m, &o)
             }
             Model::Imported(i) => {
                 let mut scene = i.scene.clone();

@@ -136,7 +136,7 @@ fn corpus_frames_positions_and_skins_match_the_bytes() {
     for (name, fact) in facts {
         let bytes = std::fs::read(dir.join("mdl").join(name)).unwrap();
         let model = Mdl::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let scene = Scene::from_mdl(&model, &options);
+        let scene = Scene::from_mdl(&model, &options).unwrap();
         let mesh = &scene.meshes[0];
         assert_eq!(
             mesh.morph_targets.len() as u64,
@@ -321,7 +321,8 @@ fn the_back_triangle_samples_the_right_half_of_the_skin() {
             palette: Some(Palette::new(colors)),
             ..MdlSceneOptions::default()
         },
-    );
+    )
+    .unwrap();
     let mesh = &scene.meshes[0];
     let skin = pixels(&scene.textures[0].image);
     let source: Vec<u64> = mesh.extras["attributes"][VERTEX_ATTRIBUTE]
@@ -368,7 +369,7 @@ fn the_back_triangle_samples_the_right_half_of_the_skin() {
 #[test]
 fn without_a_palette_the_skins_have_no_image_and_the_extras_say_so() {
     let model = Mdl::from_bytes(&seam_model()).unwrap();
-    let scene = Scene::from_mdl(&model, &MdlSceneOptions::default());
+    let scene = Scene::from_mdl(&model, &MdlSceneOptions::default()).unwrap();
     assert!(!scene.textures.iter().any(|t| t.has_image()));
     assert_eq!(scene.materials[0].texture, None);
     assert_eq!(scene.extras["mdl"]["palette"], "missing");
@@ -428,6 +429,30 @@ fn the_glb_validates_and_three_js_poses_it_as_the_bytes_say() {
             .expect("node runs");
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{name}: validator: {text}");
+
+        // The glb read back: the material's emissive map is the lift's
+        // fullbright image, pixel for pixel.
+        let back = retromodel::gltf::import(&glb_bytes, None, &Default::default()).unwrap();
+        let lifted = conversion.scene().unwrap();
+        let glow = |s: &Scene| {
+            s.materials[0].emissive_texture.map(|t| {
+                s.textures[t]
+                    .image
+                    .as_ref()
+                    .unwrap()
+                    .to_pixels()
+                    .unwrap()
+                    .into_owned()
+            })
+        };
+        assert_eq!(
+            glow(&back.scene),
+            glow(lifted),
+            "{name}: emissive map read back"
+        );
+        if name.contains("flame") {
+            assert!(glow(lifted).is_some(), "{name}: a flame has fullbrights");
+        }
 
         // The frame groups' intervals, read from the bytes here: after the
         // skins, texcoords and triangles, each frame's type, then for a
@@ -592,7 +617,7 @@ fn hexen_ii_triangles_index_their_own_texture_coordinates() {
         b.extend_from_slice(&v);
     }
     let model = Mdl::from_bytes(&b).unwrap();
-    let scene = Scene::from_mdl(&model, &MdlSceneOptions::default());
+    let scene = Scene::from_mdl(&model, &MdlSceneOptions::default()).unwrap();
     let mesh = &scene.meshes[0];
     let source: Vec<u64> = mesh.extras["attributes"][VERTEX_ATTRIBUTE]
         .as_array()
@@ -616,4 +641,158 @@ fn hexen_ii_triangles_index_their_own_texture_coordinates() {
     assert_eq!(uv_of(1, 1), [2.5 / 8.0, 0.5 / 2.0]);
     assert_eq!(uv_of(1, 2), [0.5 / 8.0, 0.5 / 2.0]);
     assert_eq!(scene.extras["mdl"]["variant"], "hexen2");
+}
+
+/// OBJ of a model with fullbrights: the MTL names the emissive map
+/// (`map_Ke`) beside the skin (`map_Kd`), and that PNG holds the
+/// fullbright texels of the file's skin (indices ≥ 224, read here), black
+/// elsewhere.
+#[test]
+fn the_obj_names_the_fullbright_map() {
+    use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+    let Some(dir) = corpus() else { return };
+    let pal = std::fs::read(dir.join("quake/palette.lmp")).unwrap();
+    let options = ConvertOptions {
+        palette: Some(Palette::from_raw_768(&pal).unwrap()),
+        ..ConvertOptions::default()
+    };
+    let bytes = std::fs::read(dir.join("mdl/c0burn_progs_flame2.mdl")).unwrap();
+    let raw = parse(&bytes);
+    let conversion = Converter::new(&options)
+        .convert(&bytes, "flame2.mdl", OutputFormat::Obj, "flame2.obj")
+        .unwrap();
+    let files = conversion.files().unwrap();
+    let mtl = files
+        .iter()
+        .find(|f| f.name.ends_with(".mtl"))
+        .unwrap()
+        .to_vec();
+    let mtl = String::from_utf8(mtl).unwrap();
+    let glow_name = mtl
+        .lines()
+        .find_map(|l| l.strip_prefix("map_Ke "))
+        .unwrap_or_else(|| panic!("no map_Ke in {mtl}"));
+    let png = files.iter().find(|f| f.name == glow_name).unwrap().to_vec();
+    let glow = retromodel::texture::decode(&png).unwrap();
+    for (p, &index) in raw.skin0.iter().enumerate() {
+        let (x, y) = ((p % raw.w) as u32, (p / raw.w) as u32);
+        let want: &[u8] = if index >= 224 {
+            &pal[3 * usize::from(index)..3 * usize::from(index) + 3]
+        } else {
+            &[0, 0, 0]
+        };
+        assert_eq!(&glow.pixel(x, y).unwrap()[..3], want, "texel {x},{y}");
+    }
+}
+
+/// A hostile Hexen II file of about a megabyte (one vertex, 60000 texture
+/// coordinates that 20000 triangles use, 800 frames of four bytes) whose
+/// scene would need 1.1 GiB of morph targets: an error naming the limit,
+/// at once, not an allocation.
+#[test]
+fn a_morph_bomb_is_refused() {
+    let (st, tris, frames) = (60_000u16, 20_000usize, 800);
+    let mut b = Vec::new();
+    let f = |b: &mut Vec<u8>, x: f32| b.extend_from_slice(&x.to_le_bytes());
+    let i = |b: &mut Vec<u8>, x: i32| b.extend_from_slice(&x.to_le_bytes());
+    b.extend_from_slice(b"RAPO");
+    i(&mut b, 50);
+    for x in [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0] {
+        f(&mut b, x);
+    }
+    for x in [1, 4, 1, 1, tris as i32, frames, 0, 0] {
+        i(&mut b, x);
+    }
+    f(&mut b, 0.0);
+    i(&mut b, i32::from(st));
+    i(&mut b, 0);
+    b.extend_from_slice(&[0; 4]);
+    for k in 0..st {
+        i(&mut b, 0);
+        i(&mut b, i32::from(k % 4));
+        i(&mut b, i32::from(k / 4));
+    }
+    for t in 0..tris {
+        i(&mut b, 1);
+        for _ in 0..3 {
+            b.extend_from_slice(&0u16.to_le_bytes());
+        }
+        for k in 0..3 {
+            b.extend_from_slice(&((3 * t + k) as u16).to_le_bytes());
+        }
+    }
+    for _ in 0..frames {
+        i(&mut b, 0);
+        b.extend_from_slice(&[0; 8]);
+        b.extend_from_slice(b"f\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0");
+        b.extend_from_slice(&[0, 0, 0, 5]);
+    }
+    let model = Mdl::from_bytes(&b).unwrap();
+    let started = std::time::Instant::now();
+    let err = Scene::from_mdl(&model, &MdlSceneOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("limit"), "{err}");
+    assert!(started.elapsed().as_secs_f32() < 2.0);
+}
+
+/// Corpus files with bytes flipped at random (a fixed seed): whatever
+/// the reader accepts, the lift maps without panicking, and every index
+/// of the scene it makes is in range.
+#[test]
+fn mutated_files_never_panic_the_lift() {
+    let Some(dir) = corpus() else { return };
+    let pal = std::fs::read(dir.join("quake/palette.lmp")).unwrap();
+    let options = MdlSceneOptions {
+        palette: Some(Palette::from_raw_768(&pal).unwrap()),
+        ..MdlSceneOptions::default()
+    };
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut read, mut lifted) = (0, 0);
+    for name in ["c0burn_progs_flame2.mdl", "c0burn_progs_armor.mdl"] {
+        let original = std::fs::read(dir.join("mdl").join(name)).unwrap();
+        for _ in 0..120 {
+            let mut bytes = original.clone();
+            for _ in 0..1 + next() % 8 {
+                // Mostly the header and the sections after the skins.
+                let at = if next() % 2 == 0 {
+                    (next() % 84) as usize
+                } else {
+                    (next() % bytes.len() as u64) as usize
+                };
+                bytes[at] = next() as u8;
+            }
+            let Ok(model) = Mdl::from_bytes(&bytes) else {
+                continue;
+            };
+            read += 1;
+            let Ok(scene) = Scene::from_mdl(&model, &options) else {
+                continue;
+            };
+            lifted += 1;
+            let mesh = &scene.meshes[0];
+            let n = mesh.positions.len();
+            assert!(mesh.indices.iter().all(|&i| (i as usize) < n), "{name}");
+            assert_eq!(mesh.uvs.len(), n);
+            for t in &mesh.morph_targets {
+                assert_eq!(t.positions.len(), n);
+            }
+            for a in &scene.animations {
+                for c in &a.channels {
+                    assert!(
+                        c.times.windows(2).all(|w| w[0] < w[1]),
+                        "{name}: {}",
+                        a.name
+                    );
+                    assert_eq!(c.values.len(), c.times.len() * mesh.morph_targets.len());
+                }
+            }
+        }
+    }
+    eprintln!("{read} mutated files read, {lifted} lifted");
+    assert!(lifted > 0);
 }

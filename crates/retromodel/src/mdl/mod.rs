@@ -34,7 +34,9 @@ mod write;
 
 pub use info::{flag_names, GroupInfo, Info, SkinInfo};
 #[cfg(feature = "scene")]
-pub use lift::{mdl_axes, MdlSceneOptions, DEFAULT_FPS, FLAG_HOLEY, MDL_KEY, VERTEX_ATTRIBUTE};
+pub use lift::{
+    mdl_axes, MdlSceneOptions, DEFAULT_FPS, FLAG_HOLEY, MAX_MORPH_BYTES, MDL_KEY, VERTEX_ATTRIBUTE,
+};
 pub use repair::RepairReport;
 pub use validate::MAX_SKIN_HEIGHT;
 pub use write::Layout;

@@ -115,8 +115,9 @@ fn material_names(scene: &Scene) -> Vec<String> {
 /// Each mesh becomes an `o` object with its own `v`/`vt`/`vn` lines (one
 /// per scene vertex) and `f v/vt/vn` triangles; triangles with an index out
 /// of range are left out. Each material becomes a `newmtl` with `Kd` (base
-/// colour), `d` (alpha), `Ke` (emissive) and `map_Kd` when its texture has
-/// a file in `options`.
+/// colour), `d` (alpha), `Ke` (emissive), and `map_Kd` (and `map_Ke`, the
+/// emissive map, e.g. a Quake skin's fullbrights) when its texture has a
+/// file in `options`.
 pub fn to_obj(scene: &Scene, options: &ObjOptions) -> ObjFiles {
     let names = material_names(scene);
     let mut obj = String::new();
@@ -195,6 +196,13 @@ pub fn to_obj(scene: &Scene, options: &ObjOptions) -> ObjFiles {
             .and_then(Option::as_ref);
         if let Some(file) = file {
             let _ = writeln!(mtl, "map_Kd {}", clean(file));
+        }
+        let glow = m
+            .emissive_texture
+            .and_then(|t| options.texture_files.get(t))
+            .and_then(Option::as_ref);
+        if let Some(file) = glow {
+            let _ = writeln!(mtl, "map_Ke {}", clean(file));
         }
     }
     ObjFiles { obj, mtl }

@@ -1,6 +1,7 @@
 //! Materials (metallic-roughness factors, base colour texture, alpha,
-//! double-sidedness, emissive, extras), the images their base colour
-//! textures use (as PNG), and `KHR_texture_transform`.
+//! double-sidedness, emissive factor and map, extras), the images their
+//! base colour and emissive textures use (as PNG), and
+//! `KHR_texture_transform`.
 
 use std::collections::BTreeMap;
 
@@ -40,22 +41,29 @@ impl Materials {
         let mut uses = Vec::with_capacity(list.len());
         // Document texture used by each material's base colour.
         let mut textures: Vec<Option<usize>> = Vec::with_capacity(list.len());
+        // Document texture of each material's emissive map.
+        let mut emissive: Vec<Option<usize>> = Vec::with_capacity(list.len());
         for i in 0..list.len() {
             let at = ctx.item("materials", i, String::new)?;
-            let (material, texture, usage) = material(ctx, &at, i)?;
+            let (material, texture, glow, usage) = material(ctx, &at, i)?;
             scene.materials.push(material);
             textures.push(texture);
+            emissive.push(glow);
             uses.push(usage);
         }
         // The images those textures show, in document order.
         let mut images: BTreeMap<usize, Option<usize>> = BTreeMap::new();
-        let mut image_of: Vec<Option<usize>> = Vec::with_capacity(textures.len());
-        for (i, t) in textures.iter().enumerate() {
-            let image = match *t {
+        let mut image_of: Vec<Option<usize>> = Vec::with_capacity(2 * textures.len());
+        let referrers = textures
+            .iter()
+            .map(|&t| (t, "pbrMetallicRoughness/baseColorTexture"))
+            .chain(emissive.iter().map(|&t| (t, "emissiveTexture")));
+        for (k, (t, slot)) in referrers.enumerate() {
+            let i = k % textures.len().max(1);
+            let image = match t {
                 None => None,
                 Some(t) => {
-                    let referrer =
-                        || format!("/materials/{i}/pbrMetallicRoughness/baseColorTexture/index");
+                    let referrer = || format!("/materials/{i}/{slot}/index");
                     let tex = ctx.item("textures", t, referrer)?;
                     let source = tex.opt_usize("source")?;
                     if source.is_none() {
@@ -84,10 +92,16 @@ impl Materials {
             let texture = load_image(ctx, image)?;
             scene.textures.push(texture);
         }
-        for (m, image) in scene.materials.iter_mut().zip(&image_of) {
-            m.texture = image.and_then(|i| images.get(&i).copied().flatten());
+        let (base_of, glow_of) = image_of.split_at(textures.len());
+        let first = scene.materials.len() - textures.len();
+        for (k, m) in scene.materials[first..].iter_mut().enumerate() {
+            let scene_texture =
+                |image: Option<usize>| image.and_then(|i| images.get(&i).copied().flatten());
+            m.texture = scene_texture(base_of[k]);
+            m.emissive_texture = scene_texture(glow_of[k]);
         }
-        for (u, image) in uses.iter_mut().zip(&image_of) {
+        let image_of = base_of;
+        for (u, image) in uses.iter_mut().zip(image_of) {
             u.textured = image.is_some();
         }
         Ok(Materials {
@@ -131,7 +145,7 @@ impl Materials {
 }
 
 /// One material, with the document texture of its base colour.
-fn material(ctx: &Ctx, at: &At, i: usize) -> Result<(Material, Option<usize>, Use)> {
+fn material(ctx: &Ctx, at: &At, i: usize) -> Result<(Material, Option<usize>, Option<usize>, Use)> {
     let mut m = Material {
         name: at.opt_str("name")?.unwrap_or_default().to_string(),
         metallic: 1.0,
@@ -192,6 +206,7 @@ fn material(ctx: &Ctx, at: &At, i: usize) -> Result<(Material, Option<usize>, Us
             ctx.warn(error_path(&e), format!("{}; ignored", error_message(&e)));
         }
     }
+    let emissive = emissive_texture(ctx, at, i, &usage);
     if let Some(e) = at.opt_floats::<3>("emissiveFactor")? {
         m.emissive = e;
     }
@@ -211,7 +226,30 @@ fn material(ctx: &Ctx, at: &At, i: usize) -> Result<(Material, Option<usize>, Us
         }
     };
     m.double_sided = at.opt_bool("doubleSided")?.unwrap_or(false);
-    Ok((m, texture, usage))
+    Ok((m, texture, emissive, usage))
+}
+
+/// The document texture of a material's emissive map, when the scene can
+/// show it: read through the base colour's texture coordinates (the
+/// scene's meshes carry one set), without a transform of its own.
+/// Otherwise a warning, and the material keeps its emissive factor alone.
+fn emissive_texture(ctx: &Ctx, at: &At, i: usize, usage: &Use) -> Option<usize> {
+    let info = at.opt_object("emissiveTexture").ok().flatten()?;
+    let index = info.usize("index").ok()?;
+    let set = info.opt_usize("texCoord").ok().flatten().unwrap_or(0);
+    let transformed = info
+        .extension("KHR_texture_transform")
+        .ok()
+        .flatten()
+        .is_some();
+    if set != usage.tex_coord || transformed || usage.transform.is_some() {
+        ctx.warn(
+            format!("/materials/{i}/emissiveTexture"),
+            "the emissive map reads other texture coordinates than the base colour (or a transform); ignored",
+        );
+        return None;
+    }
+    Some(index)
 }
 
 /// Checks the form of a texture reference that the scene has no slot for

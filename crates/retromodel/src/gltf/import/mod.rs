@@ -24,10 +24,12 @@
 //!   bind matrices (identity when absent).
 //! - **Materials** (all, in order; a default one is added for primitives
 //!   without): name, base colour factor and texture, alpha mode and cutoff,
-//!   double-sidedness, emissive, metallic and roughness factors, `extras`.
+//!   double-sidedness, emissive, metallic and roughness factors, `extras`,
+//!   and the emissive map when it reads the base colour's texture
+//!   coordinates (a Quake MDL's fullbright texels).
 //!   `KHR_texture_transform` on the base colour texture is baked into the
 //!   texture coordinates.
-//! - **Textures**: the images that base colour textures use, in document
+//! - **Textures**: the images that base colour and emissive textures use, in document
 //!   order, as PNG: a PNG is kept as it is, after checking that it decodes
 //!   within the limits (re-encoding would lose 16-bit channels and colour
 //!   chunks for nothing); other formats (JPEG ...) are decoded and encoded

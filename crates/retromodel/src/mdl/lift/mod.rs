@@ -6,13 +6,16 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
-use super::{Frame, Mdl, Skin, Variant, FIRST_FULLBRIGHT};
+mod skins;
+
+use super::{Frame, Mdl, Variant};
 use crate::quake::{animations_from_runs, normal};
 use crate::scene::{
     repair_normals, AlphaMode, Animation, Channel, Interpolation, Material, Mesh, MorphTarget,
     Scene, Target, Texture, TextureImage,
 };
-use crate::texture::{Palette, Rgba8Image};
+use crate::texture::Palette;
+use skins::{hex, skin_textures, SkinTextures};
 
 /// Quake plays a model's frames at 10 per second: QuakeC's frame macros
 /// (`void() army_run1 = [$run1, army_run2] {...}`) compile to `OP_STATE`,
@@ -24,6 +27,11 @@ pub const DEFAULT_FPS: f32 = 10.0;
 /// flag: palette index 255 is transparent on this model's skins
 /// (QuakeSpasm `Quake/gl_model.h`, used in `Mod_LoadAllSkins`).
 pub const FLAG_HOLEY: i32 = 1 << 14;
+
+/// The most bytes [`Scene::from_mdl`] gives the morph targets' positions
+/// and normals (1 GiB: a real model of 65536 vertices and 256 frames
+/// needs 400 MiB).
+pub const MAX_MORPH_BYTES: u64 = 1 << 30;
 
 /// The key under which a scene's extras (and its mesh's) carry what the
 /// MDL holds that glTF cannot.
@@ -55,7 +63,9 @@ pub struct MdlSceneOptions {
     /// frame groups keep their own intervals.
     pub fps: f32,
     /// Whether each frame-name animation gets one more key, one frame
-    /// after its last, back at its first frame (for looping players).
+    /// after its last, back at its first frame, and each frame group's
+    /// end key is its first frame rather than its last held (for looping
+    /// players).
     pub close_loops: bool,
     /// Name of the scene and of its mesh.
     pub name: String,
@@ -242,8 +252,9 @@ fn one_hot(frames: &[usize], targets: usize) -> Vec<f32> {
 /// first whose interval exceeds the time modulo the last interval).
 /// GLQuake (`WinQuake/gl_rmain.c`, `R_SetupAliasFrame`) shows each frame
 /// for the FIRST interval only; the ports since follow the file's
-/// intervals. The times end with one more key, at the last interval,
-/// holding the last frame. Intervals that are not positive, finite and
+/// intervals. The times end with one more key, at the last interval:
+/// the last frame held, or (with `close_loops`) the first again, as the
+/// engine loops the group. Intervals that are not positive, finite and
 /// increasing (a malformed file) give `None`.
 fn group_times(intervals: &[f32]) -> Option<Vec<f32>> {
     let mut prev = 0.0f32;
@@ -323,7 +334,13 @@ fn mdl_animations(model: &Mdl, targets: usize, options: &MdlSceneOptions) -> Vec
                     None => ((0..=n).map(|i| i as f32 / fps).collect(), true),
                 };
                 let mut frames: Vec<usize> = (first..first + n).collect();
-                frames.push(first + n - 1);
+                // The end key: the group starts over (a looping player's
+                // view, `close_loops`) or holds its last frame.
+                frames.push(if options.close_loops {
+                    first
+                } else {
+                    first + n - 1
+                });
                 out.push(Animation {
                     name,
                     channels: vec![Channel {
@@ -363,144 +380,6 @@ fn mdl_animations(model: &Mdl, targets: usize, options: &MdlSceneOptions) -> Vec
     out
 }
 
-/// An image of palette indices as RGBA (index 255 transparent on a holey
-/// model), and its fullbright texels (indices 224–255) on black, when it
-/// has any. `None` when the pixel count is not the skin size.
-fn decode_skin(
-    indices: &[u8],
-    width: i32,
-    height: i32,
-    palette: &Palette,
-    holey: bool,
-) -> Option<(Rgba8Image, Option<Rgba8Image>)> {
-    let (w, h) = (u32::try_from(width).ok()?, u32::try_from(height).ok()?);
-    if u64::from(w) * u64::from(h) != indices.len() as u64 {
-        return None;
-    }
-    let colors = palette.colors();
-    let mut rgba = Vec::with_capacity(4 * indices.len());
-    let mut glow = Vec::with_capacity(4 * indices.len());
-    let mut any_glow = false;
-    for &i in indices {
-        let c = colors[usize::from(i)];
-        let alpha = if holey && i == 255 { 0 } else { 255 };
-        rgba.extend_from_slice(&[c[0], c[1], c[2], alpha]);
-        if i >= FIRST_FULLBRIGHT && alpha != 0 {
-            any_glow = true;
-            glow.extend_from_slice(&[c[0], c[1], c[2], 255]);
-        } else {
-            glow.extend_from_slice(&[0, 0, 0, 255]);
-        }
-    }
-    let image = Rgba8Image::new(w, h, rgba)?;
-    let glow = if any_glow {
-        Rgba8Image::new(w, h, glow)
-    } else {
-        None
-    };
-    Some((image, glow))
-}
-
-/// Lower-case hex of `bytes`.
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The skins as textures: every image of every skin, in file order (a
-/// skin group's images one after the other), decoded with the palette;
-/// the first image is the material's. Also the fullbright map of the
-/// first image, when it has fullbright texels, and the skins' structure
-/// (which textures each skin is, a group's intervals) for the extras.
-fn skin_textures(model: &Mdl, palette: Option<&Palette>, name: &str) -> SkinTextures {
-    let holey = model.flags & FLAG_HOLEY != 0;
-    let mut out = SkinTextures::default();
-    let add = |indices: &[u8], label: String, out: &mut SkinTextures| {
-        let decoded = palette
-            .and_then(|p| decode_skin(indices, model.skin_width, model.skin_height, p, holey));
-        let index = out.textures.len();
-        if let (Some(p), Some(_)) = (palette, &decoded) {
-            if !nearest_recovers(indices, p, holey) {
-                out.indices.push((index, hex(indices)));
-            }
-        }
-        match decoded {
-            Some((image, glow)) => {
-                out.textures.push(Texture {
-                    path: label.clone(),
-                    image: Some(TextureImage::Pixels(image)),
-                });
-                if index == 0 {
-                    out.glow = glow.map(|g| (format!("{label}_fullbright"), g));
-                }
-            }
-            None => {
-                if palette.is_some() {
-                    out.undecodable.push(index);
-                }
-                out.textures.push(Texture::default());
-            }
-        }
-        index
-    };
-    for (i, skin) in model.skins.iter().enumerate() {
-        match skin {
-            Skin::Single(px) => {
-                let t = add(px, format!("{name}_skin{i}"), &mut out);
-                out.layout.push(json!({ "kind": 0, "textures": [t] }));
-            }
-            Skin::Group {
-                kind,
-                intervals,
-                images,
-            } => {
-                let textures: Vec<usize> = images
-                    .iter()
-                    .enumerate()
-                    .map(|(j, px)| add(px, format!("{name}_skin{i}_{j}"), &mut out))
-                    .collect();
-                out.layout.push(json!({
-                    "kind": kind,
-                    "intervals": intervals,
-                    "textures": textures,
-                }));
-            }
-        }
-    }
-    out
-}
-
-/// What [`skin_textures`] makes.
-#[derive(Default)]
-struct SkinTextures {
-    textures: Vec<Texture>,
-    /// The first image's fullbright map and its name.
-    glow: Option<(String, Rgba8Image)>,
-    /// Per skin: its kind, intervals and textures.
-    layout: Vec<Value>,
-    /// Textures whose pixel count is not the skin size (malformed).
-    undecodable: Vec<usize>,
-    /// The palette indices (hex) of the images whose colours do not give
-    /// them back: see [`nearest_recovers`].
-    indices: Vec<(usize, String)>,
-}
-
-/// Whether mapping each decoded colour to the lowest palette index of
-/// that colour (what a nearest-colour search that breaks ties towards the
-/// lower index, as `Palette::nearest` does, finds) gives back `indices`.
-/// Quake's palette holds 11 colours twice (0 and 48, 111 and 192, ...),
-/// so a skin that uses the higher of a pair needs its indices kept.
-/// Transparent texels (index 255 of a holey model) are index 255 again.
-fn nearest_recovers(indices: &[u8], palette: &Palette, holey: bool) -> bool {
-    let colors = palette.colors();
-    let mut lowest = [0u8; 256];
-    for (i, c) in colors.iter().enumerate() {
-        lowest[i] = colors.iter().position(|d| d == c).unwrap_or(i) as u8;
-    }
-    indices
-        .iter()
-        .all(|&i| lowest[usize::from(i)] == i || (holey && i == 255))
-}
-
 /// What the MDL holds that the scene's own fields cannot: the header's
 /// fields as stored, every simple frame's raw 16-byte name and bounding
 /// box (8 bytes: min then max, each x y z normal), the frame and skin
@@ -508,7 +387,7 @@ fn nearest_recovers(indices: &[u8], palette: &Palette, holey: bool) -> bool {
 /// facesfront flags and the texture coordinates as stored (onseam, s, t),
 /// the bytes after the last frame, and the palette indices of any skin
 /// image whose colours would not give them back (`skin_indices`, by
-/// texture; see [`nearest_recovers`]).
+/// texture; see `skins::nearest_recovers`).
 fn mdl_record(model: &Mdl, c: &Corners, skins: &SkinTextures, palette: bool) -> Value {
     let mut names = Vec::new();
     let mut boxes = Vec::new();
@@ -632,7 +511,11 @@ impl Scene {
     ///   bytes, and the palette indices of skin images that use the
     ///   second of a palette's duplicate colours (the colours alone would
     ///   not give them back).
-    pub fn from_mdl(model: &Mdl, options: &MdlSceneOptions) -> Scene {
+    ///
+    /// Fails only when the morph targets would take more than
+    /// [`MAX_MORPH_BYTES`] (a hostile file: few bytes per frame, many
+    /// distinct vertex and texture coordinate pairs).
+    pub fn from_mdl(model: &Mdl, options: &MdlSceneOptions) -> crate::Result<Scene> {
         let vertex_count = model
             .simple_frames()
             .map(|f| f.vertices.len())
@@ -640,6 +523,20 @@ impl Scene {
             .unwrap_or(0)
             .max(usize::try_from(model.num_vertices).unwrap_or(0));
         let c = corners(model, vertex_count);
+        let frames = model.simple_frames().count() as u64;
+        let need = frames
+            .saturating_mul(c.source.len() as u64)
+            .saturating_mul(24);
+        if need > MAX_MORPH_BYTES {
+            return Err(crate::Error::InvalidScene {
+                path: "meshes[0].morph_targets".to_string(),
+                message: format!(
+                    "{frames} frames of {} vertices would take {need} bytes, over the {} MiB limit",
+                    c.source.len(),
+                    MAX_MORPH_BYTES >> 20
+                ),
+            });
+        }
         let skins = skin_textures(model, options.palette.as_ref(), &options.name);
         let record = mdl_record(model, &c, &skins, options.palette.is_some());
         let mesh_extras = json!({ "attributes": { VERTEX_ATTRIBUTE: c.source } });
@@ -668,7 +565,7 @@ impl Scene {
         } else {
             mdl_animations(model, targets, options)
         };
-        Scene {
+        Ok(Scene {
             name: options.name.clone(),
             meshes: vec![mesh],
             materials: vec![material],
@@ -677,6 +574,82 @@ impl Scene {
             skins: Vec::new(),
             animations,
             extras: json!({ "source": "MDL", MDL_KEY: record }),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mdl::{FrameGroup, SimpleFrame, TriVertex};
+
+    fn grouped(intervals: Vec<f32>) -> Mdl {
+        let frame = |x: u8| SimpleFrame {
+            vertices: vec![TriVertex {
+                position: [x, 0, 0],
+                normal_index: 5,
+            }],
+            ..SimpleFrame::default()
+        };
+        Mdl {
+            scale: [1.0; 3],
+            num_vertices: 1,
+            frames: vec![
+                Frame::Single(frame(9)),
+                Frame::Group {
+                    kind: 1,
+                    group: FrameGroup {
+                        intervals,
+                        frames: vec![frame(1), frame(2), frame(3)],
+                        ..FrameGroup::default()
+                    },
+                },
+            ],
+            ..Mdl::default()
+        }
+    }
+
+    /// The key frame of each key of the group's one channel.
+    fn keys(a: &Animation, targets: usize) -> Vec<usize> {
+        a.channels[0]
+            .values
+            .chunks(targets)
+            .map(|w| w.iter().position(|&x| x == 1.0).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_frame_group_plays_on_its_intervals_as_end_times() {
+        let model = grouped(vec![0.1, 0.3, 0.35]);
+        let scene = Scene::from_mdl(&model, &MdlSceneOptions::default()).unwrap();
+        let group = &scene.animations[1];
+        let c = &group.channels[0];
+        assert_eq!(c.interpolation, Interpolation::Step);
+        // Frame k from interval k − 1 (0 first) to interval k; the last held.
+        assert_eq!(c.times, [0.0, 0.1, 0.3, 0.35]);
+        assert_eq!(keys(group, 4), [1, 2, 3, 3]);
+        // A looping player's view: the group starts over at its end.
+        let looping = MdlSceneOptions {
+            close_loops: true,
+            ..MdlSceneOptions::default()
+        };
+        let scene = Scene::from_mdl(&model, &looping).unwrap();
+        assert_eq!(keys(&scene.animations[1], 4), [1, 2, 3, 1]);
+    }
+
+    #[test]
+    fn unusable_intervals_fall_back_to_tenths_and_say_so() {
+        for bad in [
+            vec![0.1, 0.1, 0.2],
+            vec![0.0, 0.1, 0.2],
+            vec![0.1, f32::NAN, 0.3],
+            vec![0.1],
+        ] {
+            let scene =
+                Scene::from_mdl(&grouped(bad.clone()), &MdlSceneOptions::default()).unwrap();
+            let group = &scene.animations[1];
+            assert_eq!(group.channels[0].times, [0.0, 0.1, 0.2, 0.3], "{bad:?}");
+            assert_eq!(group.extras["intervals_unusable"], true);
         }
     }
 }
