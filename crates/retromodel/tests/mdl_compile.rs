@@ -288,6 +288,10 @@ fn shapekeys_every_corner_within_half_a_step_and_its_own_texel() {
 
     let step = d.scale;
     let mut worst = 0.0f32;
+    // Per axis: the largest error of ours, and every source coordinate
+    // (for the bounding-box grid's error, the baseline).
+    let mut ours = [0.0f32; 3];
+    let mut coords: [Vec<f32>; 3] = Default::default();
     for (f, &t) in frames.iter().zip(&when) {
         let w = sample(&times, &weights, targets.len(), "LINEAR", t);
         for (tri, &(mesh, k)) in c.triangle_sources.iter().enumerate() {
@@ -306,6 +310,8 @@ fn shapekeys_every_corner_within_half_a_step_and_its_own_texel() {
                 for a in 0..3 {
                     let e = (got[a] - q[a]).abs();
                     worst = worst.max(e / step[a]);
+                    ours[a] = ours[a].max(e);
+                    coords[a].push(q[a]);
                     assert!(
                         e <= 0.5 * step[a] + 1e-5 * (1.0 + q[a].abs()),
                         "frame {} triangle {tri} corner {corner} axis {a}: {} vs {} (step {})",
@@ -333,6 +339,31 @@ fn shapekeys_every_corner_within_half_a_step_and_its_own_texel() {
         c.report.max_step_fraction, c.report.max_error, c.report.vertices, c.report.onseam_vertices, c.report.welded_vertices
     );
     assert!(worst <= 0.5 + 1e-3);
+    // The baseline: each axis on the bounding box of every frame, 255
+    // steps, each coordinate on its nearest byte. Ours is no worse on any
+    // axis.
+    for a in 0..3 {
+        let (lo, hi) = coords[a]
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+        let s = (hi - lo) / 255.0;
+        let baseline = coords[a]
+            .iter()
+            .map(|&x| {
+                let b = ((x - lo) / s).round().clamp(0.0, 255.0);
+                (b * s + lo - x).abs()
+            })
+            .fold(0.0f32, f32::max);
+        eprintln!(
+            "shapekeys axis {a}: largest error {:.6} (ours) vs {:.6} (bounding-box grid), step {:.6} vs {:.6}",
+            ours[a], baseline, step[a], s
+        );
+        assert!(
+            ours[a] <= baseline * 1.0001 + 1e-7,
+            "axis {a}: {} > {baseline}",
+            ours[a]
+        );
+    }
 }
 
 /// Frame counts and the seam on the other two glTFs (a skinned walker with
@@ -604,4 +635,186 @@ fn emissive_texels_are_fullbright_groups_and_limits() {
     // No palette: an error that says to give one.
     let err = compile(&scene, &CompileOptions::default()).unwrap_err();
     assert!(err.to_string().contains("palette"), "{err}");
+}
+
+/// Blender's skinned walker against three.js (GLTFLoader, AnimationMixer,
+/// skinning on the CPU: `acceptance/skin_three.mjs`): compiled at 30 fps,
+/// every frame of `idle` (at k / 30 s, where three.js poses it) and the
+/// first and last frame of `walk` decode to within half a step of
+/// three.js's vertex positions, corner by corner. Skipped without node
+/// and `acceptance/node_modules` (required under CI).
+#[test]
+fn walker_within_half_a_step_of_three_js() {
+    let Some(corpus) = corpus() else { return };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    if !retromodel_testkit::node::node_with_three(&root) {
+        eprintln!("skipped: node or acceptance/node_modules missing");
+        return;
+    }
+    let file = corpus.join("gltf/blender_walker.glb");
+    let dir = std::env::temp_dir().join(format!("retromodel-mdl-three-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("walker.json");
+    let ran = std::process::Command::new("node")
+        .arg(root.join("acceptance/skin_three.mjs"))
+        .arg(&file)
+        .arg(&json)
+        .status()
+        .unwrap();
+    assert!(ran.success());
+    let three: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    let scene = retromodel::gltf::import(&bytes, None, &Default::default())
+        .unwrap()
+        .scene;
+    let c = compile(
+        &scene,
+        &CompileOptions {
+            fps: 30.0,
+            ..options(&corpus)
+        },
+    )
+    .unwrap();
+    let d = check_common("walker at 30 fps", &c);
+    let frames: Vec<&DecodedFrame> = d.frames().collect();
+    let indices: Vec<usize> = three["meshes"][0]["indices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.as_u64().unwrap() as usize)
+        .collect();
+    let anims = three["animations"].as_array().unwrap();
+    let by_name = |n: &str| anims.iter().find(|a| a["name"] == n).unwrap();
+    let (idle, walk) = (by_name("idle"), by_name("walk"));
+    // idle: 31 frames at k / 30; walk: 1.25 s, 38 intervals, frames 31..=69.
+    assert_eq!(frames.len(), 31 + 39);
+    let walk_last = idle["times"].as_array().unwrap().len() + 38;
+    let walk_times = walk["times"].as_array().unwrap();
+    let checks: Vec<(usize, &serde_json::Value)> = (0..31)
+        .map(|k| (k, &idle["poses"][k][0]))
+        .chain([
+            (31, &walk["poses"][0][0]),
+            (walk_last, &walk["poses"][walk_times.len() - 1][0]),
+        ])
+        .collect();
+    assert_eq!(
+        walk_times.last().unwrap().as_f64().unwrap(),
+        1.25,
+        "three.js poses the end"
+    );
+    let step = d.scale;
+    let mut worst = 0.0f32;
+    for (f, pose) in checks {
+        let p = pose.as_array().unwrap();
+        for (tri, &(mesh, k)) in c.triangle_sources.iter().enumerate() {
+            assert_eq!(mesh, 0);
+            for (corner, i) in [0, 2, 1].into_iter().enumerate() {
+                let v = indices[3 * k + i];
+                let q = to_quake([0, 1, 2].map(|a| p[3 * v + a].as_f64().unwrap() as f32));
+                let got = d.position(frames[f].vertices[d.triangles[tri].1[corner]].0);
+                for a in 0..3 {
+                    let e = (got[a] - q[a]).abs();
+                    worst = worst.max(e / step[a]);
+                    assert!(
+                        e <= 0.5 * step[a] + 2e-5 * (1.0 + q[a].abs()),
+                        "frame {f} triangle {tri} corner {corner} axis {a}: {} vs three.js {} (step {})",
+                        got[a],
+                        q[a],
+                        step[a]
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("walker vs three.js: worst {worst:.4} of a step over 33 frames");
+}
+
+/// Odd input never crashes and is said: texture coordinates that are
+/// `NaN` or outside 0..1 are clamped (with a warning), a skin 6 pixels wide
+/// is padded to 8 with its last column (the texels keep their place), a
+/// skin 1,000 pixels tall is scaled to id's 480 (with a warning naming
+/// smaller textures), and every corner still decodes inside the skin.
+#[test]
+fn odd_uvs_and_skin_sizes_are_clamped_padded_and_scaled_with_warnings() {
+    use retromodel::mdl::compile::CompileWarning;
+    use retromodel::scene::{Material, Mesh, Texture, TextureImage};
+    let grey = Palette::new(std::array::from_fn(|i| [i as u8; 3]));
+    let scene_with = |w: u32, h: u32, uvs: Vec<[f32; 2]>| {
+        // Column x of the texture has grey level 10·x.
+        let pixels: Vec<u8> = (0..h)
+            .flat_map(|_| {
+                (0..w).flat_map(|x| [(10 * x) as u8, (10 * x) as u8, (10 * x) as u8, 255])
+            })
+            .collect();
+        Scene {
+            meshes: vec![Mesh {
+                positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+                uvs,
+                indices: vec![0, 1, 2],
+                material: Some(0),
+                ..Default::default()
+            }],
+            materials: vec![Material {
+                texture: Some(0),
+                ..Default::default()
+            }],
+            textures: vec![Texture {
+                path: "t.png".into(),
+                image: Some(TextureImage::Pixels(
+                    retromodel::texture::Rgba8Image::new(w, h, pixels).unwrap(),
+                )),
+            }],
+            ..Default::default()
+        }
+    };
+    let options = CompileOptions {
+        palette: Some(grey),
+        ..CompileOptions::default()
+    };
+    // NaN and out-of-range coordinates on a 6×2 texture.
+    let c = compile(
+        &scene_with(6, 2, vec![[f32::NAN, 0.5], [7.0, -3.0], [0.5, 0.5]]),
+        &options,
+    )
+    .unwrap();
+    assert!(
+        c.warnings
+            .contains(&CompileWarning::UvsClamped { corners: 2 }),
+        "{:?}",
+        c.warnings
+    );
+    assert!(
+        c.warnings
+            .contains(&CompileWarning::SkinPadded { from: 6, to: 8 }),
+        "{:?}",
+        c.warnings
+    );
+    let d = decode(&c.model.to_bytes().unwrap());
+    assert_eq!((d.skin_width, d.skin_height), (8, 2));
+    // Columns 0..6 keep their grey (10·x), 6 and 7 repeat column 5.
+    let row: Vec<u8> = d.skins[0][..8].to_vec();
+    assert_eq!(row, [0, 10, 20, 30, 40, 50, 50, 50]);
+    for t in 0..d.triangles.len() {
+        for k in 0..3 {
+            let st = d.corner_st(t, k);
+            assert!(
+                st[0] > 0.0 && st[0] < 6.0 && st[1] > 0.0 && st[1] < 2.0,
+                "{st:?}"
+            );
+        }
+    }
+    // A texture taller than id's 480.
+    let c = compile(
+        &scene_with(4, 1000, vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]),
+        &options,
+    )
+    .unwrap();
+    let scaled = c
+        .warnings
+        .iter()
+        .find(|w| matches!(w, CompileWarning::SkinScaled { .. }))
+        .expect("a scaled skin is said");
+    assert!(scaled.advice().is_some());
+    assert_eq!(c.model.skin_height, 480);
+    assert_eq!(c.model.skin_width % 4, 0);
 }

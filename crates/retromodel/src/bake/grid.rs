@@ -278,6 +278,13 @@ pub(crate) fn decode_axis(b: u8, scale: f32, translate: f32) -> f32 {
 /// The grid of one axis for the values `values` (see the module
 /// documentation), non-finite ones left out; `(scale, translate)`.
 fn axis_grid(values: &[f32]) -> (f32, f32) {
+    let (scale, translate, _) = axis_grid_and_error(values);
+    (scale, translate)
+}
+
+/// [`axis_grid`] and its largest error over the finite `values` (0 for
+/// a flat axis; infinite when none is finite).
+fn axis_grid_and_error(values: &[f32]) -> (f32, f32, f32) {
     let mut lo = f32::INFINITY;
     let mut hi = f32::NEG_INFINITY;
     let mut finite = 0usize;
@@ -289,11 +296,11 @@ fn axis_grid(values: &[f32]) -> (f32, f32) {
         }
     }
     if finite == 0 {
-        return (0.0, 0.0);
+        return (0.0, 0.0, f32::INFINITY);
     }
     let extent = hi - lo;
     if extent <= 0.0 || !extent.is_finite() {
-        return (0.0, lo);
+        return (0.0, lo, 0.0);
     }
     let kept: Vec<f32>;
     let values = if finite == values.len() {
@@ -316,7 +323,7 @@ fn axis_grid(values: &[f32]) -> (f32, f32) {
             break;
         }
     }
-    (best.1, lo)
+    (best.1, lo, best.0)
 }
 
 /// The grid of one axis for one grid over a whole model (MDL): the
@@ -364,8 +371,10 @@ fn axis_grid_centred(values: &[f32]) -> (f32, f32) {
 pub(crate) fn model_grid_of(positions: &[[f32; 3]]) -> FrameGrid {
     let mut scale = [0.0; 3];
     let mut translate = [0.0; 3];
+    let mut values = Vec::with_capacity(positions.len());
     for k in 0..3 {
-        let values: Vec<f32> = positions.iter().map(|p| p[k]).collect();
+        values.clear();
+        values.extend(positions.iter().map(|p| p[k]));
         (scale[k], translate[k]) = axis_grid_centred(&values);
     }
     FrameGrid { scale, translate }

@@ -25,10 +25,9 @@
 //!   axis, the grid over all frames' positions with the smallest largest
 //!   error among the bounding-box grids (`origin = min`, `scale = extent
 //!   / k`, `k` in 240..=255, as qdata and modelgen do for `k = 255`) and
-//!   the centred grids (`scale = extent / (k + 1)`, `origin = min +
-//!   scale / 2`, whose error bound `extent / 512` beats the box's `extent
-//!   / 510`); each position takes the byte whose decoded value is
-//!   nearest. So no coordinate errs by more than half a step
+//!   the centred grid (`scale = extent / 256`, `origin = min + scale /
+//!   2`, whose error bound `extent / 512` beats the box's `extent /
+//!   510`); each position takes the byte whose decoded value is nearest. So no coordinate errs by more than half a step
 //!   ([`CompileReport::max_step_fraction`] ≤ 0.5), reported in units and
 //!   in steps.
 //! - **Welding.** Vertices whose bytes agree in every frame are one
@@ -91,6 +90,11 @@ pub struct Compiled {
     pub triangle_sources: Vec<(usize, usize)>,
 }
 
+/// Up to how many positions (frames × vertices) a compile keeps every
+/// frame's normals from posing the frames once (4 M, 48 MB of normals),
+/// rather than posing them a second time for the normals.
+const KEEP_NORMALS: usize = 4_000_000;
+
 /// The error for a limit passed.
 fn limit_error(
     path: &str,
@@ -132,6 +136,16 @@ fn group_name(name: &str, options: &CompileOptions) -> (bool, String) {
 
 /// Compiles `scene` into a Quake MDL (see the [module documentation](self)).
 pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
+    compile_keeping_normals(scene, options, KEEP_NORMALS)
+}
+
+/// [`compile`], keeping the frames' normals from the first posing up to
+/// `keep` positions.
+fn compile_keeping_normals(
+    scene: &Scene,
+    options: &CompileOptions,
+    keep: usize,
+) -> Result<Compiled> {
     options::check_options(options)?;
     let limits = options.limits;
     let Some(palette) = options.palette.as_ref() else {
@@ -154,16 +168,6 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
         ));
     }
     let source = bake::Source::new(scene, "MDL");
-    if source.triangles.len() > limits.max_triangles {
-        return Err(limit_error(
-            "header.num_triangles",
-            Quantity::Triangles,
-            limits.max_triangles,
-            source.triangles.len(),
-            limits.title,
-            vec![Remedy::Decimate],
-        ));
-    }
     if source.triangles.is_empty() {
         return Err(Error::InvalidOptions {
             message: "the scene has no triangles to compile".to_string(),
@@ -173,7 +177,10 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
     let n = source.vertices.len();
 
     // Pose, scale.
-    let (mut positions, normals) = bake::pose_all(scene, &plan, &source, true)?;
+    // Normals kept from this posing up to KEEP_NORMALS positions; past
+    // that the frames are posed again for them, one at a time.
+    let keep_normals = frames * n <= keep;
+    let (mut positions, normals) = bake::pose_all(scene, &plan, &source, keep_normals)?;
     let scale = match (options.scale, options.fit_height) {
         (Some(s), _) => s,
         (None, Some(h)) => {
@@ -213,6 +220,16 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
     if dropped > 0 {
         warnings.push(CompileWarning::TrianglesDropped { count: dropped });
     }
+    if tris.len() > limits.max_triangles {
+        return Err(limit_error(
+            "header.num_triangles",
+            Quantity::Triangles,
+            limits.max_triangles,
+            tris.len(),
+            limits.title,
+            vec![Remedy::Decimate],
+        ));
+    }
     if tris.is_empty() {
         return Err(Error::unwritable(
             "header.num_triangles",
@@ -241,11 +258,9 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
     for &t in &kept {
         let tri = source.triangles[t];
         for u in [tri[0], tri[2], tri[1]] {
-            let (p, c) = skin.map(source.materials[t], source.uvs[u as usize]);
+            let ([s, tt], c) = skin.texel(source.materials[t], source.uvs[u as usize]);
             clamped += usize::from(c);
-            let s = (p[0].floor() as i32).clamp(0, sw - 1);
-            let tt = (p[1].floor() as i32).clamp(0, sh - 1);
-            corner_st.push([s, tt]);
+            corner_st.push([s.clamp(0, sw - 1), tt.clamp(0, sh - 1)]);
         }
     }
     if clamped > 0 {
@@ -273,14 +288,21 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
     }
     let mut sums = vec![Vec3::ZERO; welded];
     let mut simple = Vec::with_capacity(frames);
-    let mut normal_of = vec![0u8; welded];
-    for f in 0..frames {
+    // Each position's table normal in the frame before (none yet: an
+    // index past the table).
+    let mut normal_of = vec![u8::MAX; welded];
+    let mut frame = |f: usize, frame_normals: &[[f32; 3]]| {
         sums.fill(Vec3::ZERO);
         for (u, &w) in vertex_of.iter().enumerate() {
-            sums[w as usize] += Vec3::from(normals[f * n + u]);
+            sums[w as usize] += Vec3::from(frame_normals[u]);
         }
         for (w, s) in sums.iter().enumerate() {
-            normal_of[w] = nearest_normal_index(s.try_normalize().unwrap_or(Vec3::Z).to_array());
+            // The frame before's normal is surely the answer while the
+            // direction stays close to it (most vertices, frame to frame):
+            // one dot product instead of a look-up.
+            let unit = s.try_normalize().unwrap_or(Vec3::Z).to_array();
+            normal_of[w] = crate::normals::nearest::nearest_near(unit, normal_of[w])
+                .unwrap_or_else(|| nearest_normal_index(unit));
         }
         let vertices: Vec<TriVertex> = seams
             .welded_of
@@ -291,6 +313,13 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
             })
             .collect();
         simple.push(vertices);
+    };
+    if keep_normals {
+        for f in 0..frames {
+            frame(f, &normals[f * n..(f + 1) * n]);
+        }
+    } else {
+        bake::for_each_frame(scene, &plan, &source, true, |f, _, nrm| frame(f, nrm))?;
     }
 
     // Frame list: names, groups.
@@ -447,4 +476,67 @@ fn bbox(vertices: &[TriVertex]) -> (TriVertex, TriVertex) {
             normal_index: 0,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Animation, Channel, Interpolation, Mesh, MorphTarget, Target};
+    use crate::texture::Palette;
+
+    /// A quad that bends up by a morph target over 1 s.
+    fn bending_quad() -> Scene {
+        Scene {
+            meshes: vec![Mesh {
+                positions: vec![
+                    [0.0, 0.0, 0.0],
+                    [1.0, 0.0, 0.0],
+                    [1.0, 0.0, 1.0],
+                    [0.0, 0.0, 1.0],
+                ],
+                uvs: vec![[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]],
+                indices: vec![0, 1, 2, 0, 2, 3],
+                morph_targets: vec![MorphTarget {
+                    positions: vec![[0.0; 3], [0.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.0; 3]],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            animations: vec![Animation {
+                name: "bend".into(),
+                channels: vec![Channel {
+                    target: Target::MorphWeights { mesh: 0 },
+                    interpolation: Interpolation::Linear,
+                    times: vec![0.0, 1.0],
+                    values: vec![0.0, 1.0],
+                }],
+                extras: serde_json::Value::Null,
+            }],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn posing_again_for_the_normals_makes_the_same_model() {
+        let colors = std::array::from_fn(|i| [i as u8; 3]);
+        let options = CompileOptions {
+            palette: Some(Palette::new(colors)),
+            ..CompileOptions::default()
+        };
+        let scene = bending_quad();
+        let kept = compile_keeping_normals(&scene, &options, usize::MAX).unwrap();
+        let posed_again = compile_keeping_normals(&scene, &options, 0).unwrap();
+        assert_eq!(kept, posed_again);
+        assert_eq!(kept.model.frames.len(), 11);
+        // The quad bends: its normals change between the first and last
+        // frame.
+        let normals = |f: &SimpleFrame| {
+            f.vertices
+                .iter()
+                .map(|v| v.normal_index)
+                .collect::<Vec<_>>()
+        };
+        let frames: Vec<&SimpleFrame> = kept.model.simple_frames().collect();
+        assert_ne!(normals(frames[0]), normals(frames[10]));
+    }
 }

@@ -58,10 +58,12 @@ pub(super) struct SkinImage {
 }
 
 impl SkinImage {
-    /// The skin pixel coordinate of `uv` on a triangle of material
-    /// `material` (continuous: texel `i` spans `i..i + 1`), and whether it
-    /// had to be clamped.
-    pub fn map(&self, material: Option<usize>, uv: [f32; 2]) -> ([f32; 2], bool) {
+    /// The skin texel `[s, t]` that `uv` on a triangle of material
+    /// `material` falls in (`⌊u · w⌋` in its tile, so the texel's centre
+    /// is within half a texel of `uv`), kept inside the tile (never in the
+    /// padding nor a neighbour: `u = 1` is the last texel), and whether
+    /// `uv` had to be clamped.
+    pub fn texel(&self, material: Option<usize>, uv: [f32; 2]) -> ([i32; 2], bool) {
         let tile = self
             .tiles
             .iter()
@@ -82,11 +84,16 @@ impl SkinImage {
             }
         };
         let (u, v) = (c(uv[0]), c(uv[1]));
-        let p = [
-            (tile.x as f32 + u * tile.w as f32) * self.factor[0],
-            v * tile.h as f32 * self.factor[1],
-        ];
-        (p, clamped)
+        let [fx, fy] = self.factor;
+        let (x0, x1) = (tile.x as f32 * fx, (tile.x + tile.w) as f32 * fx);
+        let y1 = tile.h as f32 * fy;
+        let s = ((tile.x as f32 + u * tile.w as f32) * fx).floor();
+        let t = (v * tile.h as f32 * fy).floor();
+        // The tile's texels: from the one its left edge is in to the one
+        // before its right edge.
+        let s = s.clamp(x0.floor(), (x1.ceil() - 1.0).max(x0.floor()));
+        let t = t.clamp(0.0, (y1.ceil() - 1.0).max(0.0));
+        ([s as i32, t as i32], clamped)
     }
 }
 
