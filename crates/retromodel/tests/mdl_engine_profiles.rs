@@ -244,24 +244,8 @@ fn triangles_at_each_limit_and_one_past() {
     }
 }
 
-#[test]
-fn poses_at_each_limit_and_one_past() {
-    for row in &TABLE {
-        match row.poses {
-            Some(n) => limit(
-                row.engine,
-                "frames",
-                &model(3, 1, n, 1, 8, 8),
-                &model(3, 1, n + 1, 1, 8, 8),
-                Severity::Error,
-            ),
-            None => {
-                let p = model(3, 1, 3000, 1, 8, 8).validate_for(row.engine);
-                assert!(p.is_empty(), "{}: {p:?}", row.engine);
-            }
-        }
-    }
-    // Poses are counted inside groups: GLQuake's 256 as one group of 257.
+/// One frame: a group of `poses` poses at steady 0.1 s steps.
+fn grouped(poses: usize) -> Mdl {
     let mut m = model(3, 1, 1, 1, 8, 8);
     let Frame::Single(f) = m.frames[0].clone() else {
         unreachable!()
@@ -269,13 +253,40 @@ fn poses_at_each_limit_and_one_past() {
     m.frames[0] = Frame::Group {
         kind: 1,
         group: FrameGroup {
-            intervals: (1..=257).map(|k| 0.1 * k as f32).collect(),
-            frames: vec![f; 257],
+            intervals: (1..=poses).map(|k| 0.1 * k as f32).collect(),
+            frames: vec![f; poses],
             ..FrameGroup::default()
         },
     };
-    assert_eq!(at(&m.validate_for(Engine::Glquake), "frames").len(), 1);
-    assert!(m.validate_for(Engine::Quakespasm).is_empty());
+    m
+}
+
+#[test]
+fn poses_at_each_limit_and_one_past() {
+    for row in &TABLE {
+        match row.poses {
+            // Poses in a group (QuakeSpasm-Spiked cuts a frame list over
+            // 1024 before counting poses, so single frames cannot reach
+            // its pose limit).
+            Some(n) => limit(
+                row.engine,
+                "frames",
+                &grouped(n),
+                &grouped(n + 1),
+                Severity::Error,
+            ),
+            None => {
+                let p = grouped(3000).validate_for(row.engine);
+                assert!(p.is_empty(), "{}: {p:?}", row.engine);
+            }
+        }
+    }
+    // Single frames count as poses too: GLQuake's 256.
+    let p = model(3, 1, 257, 1, 8, 8).validate_for(Engine::Glquake);
+    assert_eq!(at(&p, "frames").len(), 1, "{p:?}");
+    assert!(model(3, 1, 256, 1, 8, 8)
+        .validate_for(Engine::Glquake)
+        .is_empty());
 }
 
 /// QuakeSpasm-Spiked cuts the frame list at MAXALIASFRAMES (1024) with a
@@ -289,6 +300,13 @@ fn qss_ignores_frames_past_1024() {
     let hits = at(&p, "header.num_frames");
     assert_eq!(hits.len(), 1, "{p:?}");
     assert_eq!(hits[0].severity, Severity::Warning);
+    // 1025 real frames: it keeps 1024, so its 1024 poses are within
+    // MAXALIASFRAMES; GLQuake, Ironwail count them all.
+    let m = model(3, 1, 1025, 1, 8, 8);
+    let p = m.validate_for(Engine::QuakespasmSpiked);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].path, "header.num_frames");
+    assert_eq!(at(&m.validate_for(Engine::Ironwail), "frames").len(), 1);
 }
 
 #[test]

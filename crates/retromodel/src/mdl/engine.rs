@@ -172,7 +172,9 @@ impl Engine {
             // skins and triangles are allocated to fit (no upper bound).
             // r_alias.c, R_AliasTransformFinalVert: fv->flags =
             // pstverts->onseam, and d_polyse.c tests it with ALIAS_ONSEAM
-            // (0x20): its other bits are the ALIAS_*_CLIP flags.
+            // (0x20): its other bits are the ALIAS_*_CLIP flags (FTE's
+            // Mod_LoadQ1Model warns of such a word: "may crash
+            // software-rendered engines").
             Engine::Winquake => MdlEngineLimits {
                 max_vertices: fatal(2000),
                 max_triangles: None,
@@ -411,7 +413,7 @@ fn check_engine(mdl: &Mdl, engine: Engine, c: &mut Collector) {
             Some(at::VERSION),
         );
     }
-    let counts = Counts::of(mdl);
+    let counts = Counts::of(mdl, &l);
     // "1025 vertices exceed GLQuake's limit of 1024 (by 1): it stops ...".
     let mut over = |path: &str, what: &str, n: i64, limit: Option<Limit>, offset: u64| {
         if let Some(limit) = limit.filter(|l| n > l.max) {
@@ -562,12 +564,28 @@ struct Counts {
 }
 
 impl Counts {
-    fn of(mdl: &Mdl) -> Counts {
+    /// The counts of `mdl` as an engine with limits `l` loads it: where
+    /// it ignores frames past its limit (QuakeSpasm-Spiked), the poses of
+    /// the frames it keeps.
+    fn of(mdl: &Mdl, l: &MdlEngineLimits) -> Counts {
+        let kept = match l.max_frames {
+            Some(Limit {
+                max,
+                over: Over::Ignored,
+            }) => usize::try_from(max).unwrap_or(usize::MAX),
+            _ => usize::MAX,
+        };
+        let poses: usize = (mdl.frames.iter().take(kept))
+            .map(|f| match f {
+                Frame::Single(_) => 1,
+                Frame::Group { group, .. } => group.frames.len(),
+            })
+            .sum();
         Counts {
             vertices: i64::from(mdl.num_vertices),
             triangles: i64::from(mdl.num_triangles),
             frames: i64::from(mdl.num_frames),
-            poses: mdl.simple_frames().count() as i64,
+            poses: poses as i64,
             skins: mdl.skins.len() as i64,
         }
     }
