@@ -5,7 +5,8 @@
 // from 0 to its duration (its end included), each vertex skinned and
 // morphed on the CPU (Mesh.getVertexPosition, then the world matrix).
 // Writes JSON to OUT:
-//   { meshes: [{ node, primitive, indices: [...], vertices }],
+//   { meshes: [{ node, primitive, indices: [...], vertices,
+//                skin: null | { bones: [glTF node name], joints: [4 per vertex], weights: [4 per vertex] } }],
 //     rest: [[x, y, z, ...] per mesh],
 //     animations: [{ name, duration, times: [...], poses: [[[...] per mesh] per time] }] }
 //
@@ -69,7 +70,27 @@ const meshes = objects.map(([key, o]) => {
   const index = o.geometry.index;
   const count = o.geometry.attributes.position.count;
   const indices = index ? Array.from(index.array) : Array.from({ length: count }, (_, i) => i);
-  return { node, primitive, indices, vertices: count };
+  // A skinned primitive's influences as three.js reads them (denormalised,
+  // meshopt-decoded), its bones by the glTF node names.
+  let skin = null;
+  if (o.isSkinnedMesh && o.geometry.attributes.skinIndex && o.geometry.attributes.skinWeight) {
+    const ji = o.geometry.attributes.skinIndex;
+    const wi = o.geometry.attributes.skinWeight;
+    const json = gltf.parser.json.nodes || [];
+    const bones = o.skeleton.bones.map((b) => {
+      const at = gltf.parser.associations.get(b);
+      const index = at && at.nodes !== undefined ? at.nodes : -1;
+      return index >= 0 && json[index] ? json[index].name || "" : "";
+    });
+    const joints = [];
+    const weights = [];
+    for (let i = 0; i < count; i++) {
+      joints.push(ji.getX(i), ji.getY(i), ji.getZ(i), ji.getW(i));
+      weights.push(wi.getX(i), wi.getY(i), wi.getZ(i), wi.getW(i));
+    }
+    skin = { bones, joints, weights };
+  }
+  return { node, primitive, indices, vertices: count, skin };
 });
 const animations = gltf.animations.map((clip) => {
   const times = [];

@@ -66,7 +66,11 @@ pub struct Args {
     /// MD2 (same animations, order and times, --player table included).
     /// Needs a model with joints or animated nodes (a glTF skin, an MS3D
     /// skeleton, an MD5), not shape-key animation. For the MD5 files
-    /// alone, write OUT.md5mesh.
+    /// alone, write OUT.md5mesh. MDL output (progs/NAME.mdl): also the
+    /// Quake rerelease's MD5 that Ironwail, vkQuake and FTE draw in its
+    /// place, progs/NAME.md5mesh and progs/NAME.md5anim beside it (frame k
+    /// of the anim is MDL frame k; a frame group is its first pose), and
+    /// its skin as progs/NAME_00_00.png (+ _luma.png for fullbrights).
     #[arg(long)]
     rerelease: bool,
     /// Section layout of an MD2 output (MS3D files are always rewritten
@@ -141,7 +145,9 @@ pub struct Args {
     grid_from: Option<PathBuf>,
     /// .md2 output: the engine whose limits the model must meet (quake2,
     /// yquake2, q2pro, kmquake2, ufoai; default quake2). .mdl output:
-    /// quake (id's limits, the default) or none.
+    /// quake (id's limits, the default), an engine that loads MDL
+    /// (winquake, glquake, quakespasm, quakespasm-spiked, ironwail,
+    /// vkquake, fte, quake-rerelease) for its loader's limits, or none.
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     engine: Option<String>,
     /// A Quake MDL input: the palette its 8-bit skins index (gfx/palette.lmp,
@@ -316,7 +322,6 @@ impl Args {
             (self.skin_format.is_some(), "--skin-format"),
             (self.skin_name.is_some(), "--skin-name"),
             (self.skin_size.is_some(), "--skin-size"),
-            (self.rerelease, "--rerelease"),
         ];
         if let Some((_, flag)) = md2_only.iter().find(|(given, _)| *given) {
             bail!("{flag} applies to .md2 output, not .mdl");
@@ -340,9 +345,18 @@ impl Args {
         o.random_sync = self.random_sync;
         if let Some(name) = &self.engine {
             o.limits = match name.to_ascii_lowercase().as_str() {
-                "quake" | "winquake" | "glquake" => MdlLimits::QUAKE,
+                "quake" => MdlLimits::QUAKE,
                 "none" => MdlLimits::UNLIMITED,
-                _ => bail!("--engine {name}: unknown for .mdl output (known: quake, the default, with id's limits; none)"),
+                _ => {
+                    let engine = engine(name)?;
+                    match MdlLimits::for_engine(engine) {
+                        Some(limits) => limits,
+                        None => bail!(
+                            "--engine {name}: {} does not load Quake MDL files (for .mdl output: quake, the default, with id's limits; winquake, glquake, quakespasm, quakespasm-spiked, ironwail, vkquake, fte, quake-rerelease; none)",
+                            engine.title()
+                        ),
+                    }
+                }
             };
         }
         Ok(Some(o))

@@ -98,6 +98,16 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                     continue;
                 }
             },
+            Ok(model) if engine == Some(retromodel::Engine::QuakeRerelease) => {
+                match quake_rerelease(path, &model) {
+                    Ok(problems) => problems,
+                    Err(err) => {
+                        outln!("{}: error: {:#}", path.display(), err);
+                        failed += 1;
+                        continue;
+                    }
+                }
+            }
             Ok(model) => match engine {
                 Some(engine) => model.validate_for(engine),
                 None => model.validate(),
@@ -173,5 +183,70 @@ fn companion(
             Ok(Some(m))
         }
         _ => Ok(None),
+    }
+}
+
+/// `--engine quake-rerelease`: an MDL with the MD5 the ports draw in its
+/// place when there is one (`progs/NAME.md5mesh` and `NAME.md5anim` beside
+/// `progs/NAME.mdl`), or an .md5mesh with the MDL it replaces beside it;
+/// each checked as the engines load the pair. A file without its other
+/// half is checked alone, with a note on stderr.
+fn quake_rerelease(
+    path: &std::path::Path,
+    model: &retromodel::Model,
+) -> Result<Vec<retromodel::Problem>> {
+    use retromodel::mdl::rerelease::{check_pair, md5_paths, mdl_path_for};
+    let engine = retromodel::Engine::QuakeRerelease;
+    let text = path.to_string_lossy();
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match model {
+        retromodel::Model::Mdl(mdl) => {
+            let paths = md5_paths(&text);
+            let mesh = std::path::Path::new(&paths.mesh);
+            if !mesh.is_file() {
+                return Ok(model.validate_for(engine));
+            }
+            let mut md5 =
+                parse(mesh, &read_file(mesh)?).with_context(|| mesh.display().to_string())?;
+            let anim = std::path::PathBuf::from(&paths.anim);
+            if anim.is_file() {
+                crate::load::add_md5_animations(&mut md5, &[anim])?;
+            }
+            let retromodel::Model::Md5(md5) = md5 else {
+                anyhow::bail!("{} is not an MD5 mesh", mesh.display());
+            };
+            let mut problems = model.validate_for(engine);
+            problems.extend(
+                mdl.validate_for_rerelease(Some(&md5), Some(&stem))
+                    .into_iter()
+                    .filter(|p| p.path.starts_with("md5.")),
+            );
+            Ok(problems)
+        }
+        retromodel::Model::Md5(md5) => {
+            let other = std::path::PathBuf::from(mdl_path_for(&text));
+            if other.is_file() {
+                if let retromodel::Model::Mdl(mdl) = parse(&other, &read_file(&other)?)
+                    .with_context(|| other.display().to_string())?
+                {
+                    // The MD5's own problems, then the pair's (which include
+                    // what the engines require of the MD5 alone).
+                    let mut problems = model.validate();
+                    problems.extend(check_pair(&mdl, md5, Some(&stem)));
+                    return Ok(problems);
+                }
+            } else {
+                eprintln!(
+                    "{}: note: no {} beside it: the pair is not compared",
+                    path.display(),
+                    other.display()
+                );
+            }
+            Ok(model.validate_for(engine))
+        }
+        _ => Ok(model.validate_for(engine)),
     }
 }

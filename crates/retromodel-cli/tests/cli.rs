@@ -556,3 +556,62 @@ bounds {{ ( 0 0 0 ) ( 2 1 0 ) }} baseframe {{ ( 0 0 0 ) ( 0 0 0 ) ( 1 0 0 ) ( 0 
     assert!(text.contains("Ironwail refuses the pair"), "{text}");
     assert!(!text.contains("::"), "{text}");
 }
+
+/// `validate --engine quake-rerelease progs/ogre.mdl` with
+/// `progs/ogre.md5mesh` and `ogre.md5anim` beside it: the pair as the
+/// ports load it. A one-frame md5anim for an MDL of many frames is a
+/// warning naming the MDL's frame count (from the corpus's independent
+/// facts); the same check from the md5mesh's side finds the MDL; without
+/// the MD5 the MDL is checked alone.
+#[test]
+fn validate_quake_rerelease_checks_an_mdl_with_its_md5() {
+    let Some(corpus) = corpus_dir() else { return };
+    let facts: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(corpus.join("mdl/facts.json")).expect("mdl/facts.json"),
+    )
+    .unwrap();
+    let frames = facts["c0burn_progs_ogre.mdl"]["frames"].as_u64().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let progs = dir.path().join("progs");
+    std::fs::create_dir(&progs).unwrap();
+    let mdl = progs.join("ogre.mdl");
+    std::fs::copy(corpus.join("mdl/c0burn_progs_ogre.mdl"), &mdl).unwrap();
+    let mdl = mdl.to_str().unwrap();
+    let alone = run(&["validate", "--engine", "quake-rerelease", mdl]);
+    let text = String::from_utf8_lossy(&alone.stdout);
+    assert_eq!(alone.status.code(), Some(0), "{text}");
+    assert!(!text.contains("md5"), "{text}");
+
+    let mesh = progs.join("ogre.md5mesh");
+    std::fs::write(
+        &mesh,
+        "MD5Version 10 commandline \"\" numJoints 1 numMeshes 1
+joints { \"root\" -1 ( 0 0 0 ) ( 0 0 0 ) }
+mesh { shader \"ogre\" numverts 3
+ vert 0 ( 0 0 ) 0 1 vert 1 ( 1 0 ) 1 1 vert 2 ( 0 1 ) 2 1
+ numtris 1 tri 0 0 1 2
+ numweights 3 weight 0 0 1 ( 0 0 0 ) weight 1 0 1 ( 1 0 0 ) weight 2 0 1 ( 0 1 0 ) }",
+    )
+    .unwrap();
+    std::fs::write(
+        progs.join("ogre.md5anim"),
+        "MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 10
+numAnimatedComponents 0 hierarchy { \"root\" -1 0 0 }
+bounds { ( 0 0 0 ) ( 2 1 0 ) } baseframe { ( 0 0 0 ) ( 0 0 0 ) } frame 0 { }",
+    )
+    .unwrap();
+    let wanted = format!("fewer than the MDL's {frames}");
+    let pair = run(&["validate", "--engine", "quake-rerelease", mdl]);
+    let text = String::from_utf8_lossy(&pair.stdout);
+    assert_eq!(pair.status.code(), Some(0), "{text}");
+    assert!(text.contains(&wanted) && text.contains("md5."), "{text}");
+    let from_mesh = run(&[
+        "validate",
+        "--engine",
+        "quake-rerelease",
+        mesh.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&from_mesh.stdout);
+    assert!(text.contains(&wanted), "{text}");
+    assert!(!text.contains("::"), "{text}");
+}

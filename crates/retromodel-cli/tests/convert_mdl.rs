@@ -152,3 +152,161 @@ fn refusals_name_flags() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(i32_at(&std::fs::read(&out).unwrap(), 68), 301);
 }
+
+/// `--engine NAME` for .mdl output takes that engine's loader limits: 400
+/// separate triangles (1,200 vertices) are past GLQuake's 1,024 vertices
+/// (`MAXALIASVERTS` in id's gl_model.h) and within QuakeSpasm's 2,000
+/// (its r_local.h/gl_model.h raise it), so the first refuses, naming the
+/// engine and its limit, and the second writes a file whose header holds
+/// 1,200 vertices; an engine that loads no MDL is refused by name.
+#[test]
+fn engine_limits_for_mdl_output() {
+    let d = dir("engine");
+    let pal = palette(&d);
+    let mut b = Builder::new();
+    let positions: Vec<f32> = (0..400)
+        .flat_map(|i| {
+            // 20 × 20 triangles 10 units apart, each 3 units wide: on a
+            // 200-unit grid of 256 steps no two corners share a point.
+            let (x, y) = ((i % 20) as f32 * 10.0, (i / 20) as f32 * 10.0);
+            [x, y, 0.0, x + 3.0, y, 0.0, x, y + 3.0, 3.0]
+        })
+        .collect();
+    let pos = b.floats(&positions, "VEC3");
+    b.triangle_mesh(json!({"POSITION": pos}), None, 4);
+    let src = d.join("many.glb");
+    std::fs::write(&src, b.glb()).unwrap();
+    let convert = |engine: &str, out: &Path| {
+        run(&[
+            "convert",
+            src.to_str().unwrap(),
+            out.to_str().unwrap(),
+            "--palette",
+            pal.to_str().unwrap(),
+            "--engine",
+            engine,
+        ])
+    };
+    let gl = d.join("gl.mdl");
+    let o = convert("glquake", &gl);
+    assert_ne!(o.status.code(), Some(0));
+    let e = stderr(&o);
+    assert!(e.contains("GLQuake") && e.contains("1024"), "{e}");
+    assert!(!gl.exists());
+    let qs = d.join("qs.mdl");
+    let o = convert("quakespasm", &qs);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bytes = std::fs::read(&qs).unwrap();
+    let num_verts = i32::from_le_bytes(bytes[60..64].try_into().unwrap());
+    assert_eq!(num_verts, 1200);
+    let o = convert("q2pro", &d.join("q2.mdl"));
+    let e = stderr(&o);
+    assert!(e.contains("Q2PRO does not load Quake MDL files"), "{e}");
+    assert!(!e.contains("::"), "{e}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The Quake MDL's file fields this test needs, read from its bytes
+/// (Quake's `mdl_t` header, single skins, single frames): the grid and
+/// every frame's decoded positions.
+fn decode_mdl_frames(bytes: &[u8]) -> (Vec<Vec<[f64; 3]>>, [f64; 3]) {
+    let i32_at = |o: usize| i32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    let f32_at = |o: usize| f32::from_le_bytes(bytes[o..o + 4].try_into().unwrap()) as f64;
+    let scale = [f32_at(8), f32_at(12), f32_at(16)];
+    let origin = [f32_at(20), f32_at(24), f32_at(28)];
+    let (skins, w, h) = (
+        i32_at(48) as usize,
+        i32_at(52) as usize,
+        i32_at(56) as usize,
+    );
+    let (nv, nt, nf) = (
+        i32_at(60) as usize,
+        i32_at(64) as usize,
+        i32_at(68) as usize,
+    );
+    let mut at = 84;
+    for _ in 0..skins {
+        assert_eq!(i32_at(at), 0, "a single skin");
+        at += 4 + w * h;
+    }
+    at += 12 * nv + 16 * nt;
+    let mut frames = Vec::new();
+    for _ in 0..nf {
+        assert_eq!(i32_at(at), 0, "a single frame");
+        at += 4 + 8 + 16;
+        let frame = (0..nv)
+            .map(|v| {
+                let b = &bytes[at + 4 * v..at + 4 * v + 3];
+                [0, 1, 2].map(|c| b[c] as f64 * scale[c] + origin[c])
+            })
+            .collect();
+        frames.push(frame);
+        at += 4 * nv;
+    }
+    (frames, scale)
+}
+
+/// `convert walker.glb progs/walker.mdl --rerelease`: beside the MDL the
+/// ports' MD5 pair (progs/walker.md5mesh, .md5anim) and its skin
+/// (walker_00_00.png, the name Ironwail's Mod_LoadMD5Skins builds). The
+/// MD5, evaluated by the test kit's own MD5 evaluator, matches the MDL
+/// decoded from its bytes frame for frame: every MDL vertex has an MD5
+/// vertex within half a grid step (plus 1e-4 of a unit) on each axis, and
+/// every MD5 vertex an MDL vertex; the anim has as many frames as the MDL.
+#[test]
+fn rerelease_md5_beside_an_mdl_plays_its_frames() {
+    let Some(corpus) = retromodel_testkit::corpus::corpus_dir() else {
+        return;
+    };
+    let d = dir("rerelease");
+    let progs = d.join("progs");
+    std::fs::create_dir_all(&progs).unwrap();
+    let mdl = progs.join("walker.mdl");
+    let o = run(&[
+        "convert",
+        corpus.join("gltf/blender_walker.glb").to_str().unwrap(),
+        mdl.to_str().unwrap(),
+        "--palette",
+        corpus.join("quake/palette.lmp").to_str().unwrap(),
+        "--fit-height",
+        "56",
+        "--rerelease",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let png = std::fs::read(progs.join("walker_00_00.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let mesh = std::fs::read_to_string(progs.join("walker.md5mesh")).unwrap();
+    let anim = std::fs::read_to_string(progs.join("walker.md5anim")).unwrap();
+    assert!(mesh.contains("shader \"walker\""), "the skin's name");
+    let (frames, step) = decode_mdl_frames(&std::fs::read(&mdl).unwrap());
+    let anim_frames: usize = anim
+        .split_whitespace()
+        .skip_while(|w| *w != "numFrames")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(anim_frames, frames.len());
+    let allowed = step.map(|s| s / 2.0 + 1e-4);
+    let near = |a: &[f64; 3], b: &[f64; 3]| (0..3).all(|c| (a[c] - b[c]).abs() <= allowed[c]);
+    for (k, mdl_frame) in frames.iter().enumerate() {
+        let md5: Vec<[f64; 3]> =
+            retromodel_testkit::md5_builder::reference_pose(&mesh, &anim, None, k)
+                .into_iter()
+                .flatten()
+                .collect();
+        for (v, p) in mdl_frame.iter().enumerate() {
+            assert!(
+                md5.iter().any(|q| near(p, q)),
+                "frame {k}: MDL vertex {v} {p:?} has no MD5 vertex near"
+            );
+        }
+        for (v, q) in md5.iter().enumerate() {
+            assert!(
+                mdl_frame.iter().any(|p| near(p, q)),
+                "frame {k}: MD5 vertex {v} {q:?} has no MDL vertex near"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

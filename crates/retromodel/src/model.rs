@@ -165,6 +165,16 @@ impl Model {
     pub fn validate_for(&self, engine: crate::md2::Engine) -> Vec<Problem> {
         match self {
             Model::Md2(m) => m.validate_for(engine),
+            // The engine's own rules first; then the structural problems
+            // `validate` finds that the engine check did not already
+            // report at the same place (a skin width both flag, say).
+            Model::Mdl(m) => {
+                let mut problems = m.validate_for(engine);
+                let seen: std::collections::HashSet<String> =
+                    problems.iter().map(|p| p.path.clone()).collect();
+                problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));
+                problems
+            }
             // The Quake rerelease's MD5 replacement, without its MDL.
             Model::Md5(m)
                 if matches!(

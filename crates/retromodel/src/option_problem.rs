@@ -217,7 +217,7 @@ impl OptionProblem {
                 format!("{list} {apply} to .md2 and .md5mesh output")
             }
             OptionProblem::RereleaseNeedsMd2Output => format!(
-                "{list} {apply} to .md2 output (write .md5mesh output for the MD5 files alone)"
+                "{list} {apply} to .md2 output and .mdl output compiled from another format (write .md5mesh output for the MD5 files alone)"
             ),
             OptionProblem::MdlCompileNeedsMdlOutput => format!(
                 "{list} {apply} to .mdl output compiled from another format (an MDL is rewritten as it is)"

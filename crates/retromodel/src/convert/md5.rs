@@ -13,7 +13,7 @@ use crate::md5::compile::{compile, FrameTime, Md5CompileOptions};
 use crate::scene::Scene;
 
 /// Files (names and bytes) and the warnings of making them.
-type Files = (Vec<(String, Vec<u8>)>, Vec<Warning>);
+pub(super) type Files = (Vec<(String, Vec<u8>)>, Vec<Warning>);
 
 /// The files (`<prefix><stem>.md5anim`, `.md5scale` when a joint's scale
 /// animates, then `.md5mesh`), and the compile's warnings.
@@ -25,16 +25,40 @@ pub(super) fn md5_files(
     output_name: &str,
     prefix: &str,
 ) -> Result<Files> {
-    let frames = frame_times(scene, options)?
-        .into_iter()
-        .map(|(animation, seconds)| FrameTime { animation, seconds })
+    let frames = frame_times(scene, options)?;
+    md5_files_on(
+        scene,
+        &frames,
+        options.fps,
+        scale,
+        shader,
+        output_name,
+        prefix,
+    )
+}
+
+/// The MD5 files of `scene` posed at `frames` (an animation, or `None` for
+/// the rest pose, and seconds into it: frame `k` of the md5anim), at
+/// `scale`, named after `output_name` with `prefix`; as [`md5_files`].
+pub(super) fn md5_files_on(
+    scene: &Scene,
+    frames: &[(Option<usize>, f32)],
+    fps: f32,
+    scale: f32,
+    shader: Option<String>,
+    output_name: &str,
+    prefix: &str,
+) -> Result<Files> {
+    let frames = frames
+        .iter()
+        .map(|&(animation, seconds)| FrameTime { animation, seconds })
         .collect();
     let name = stem(output_name);
     let compiled = compile(
         scene,
         &Md5CompileOptions {
             frames,
-            fps: options.fps,
+            fps,
             scale,
             shader,
             name: name.clone(),

@@ -275,14 +275,19 @@ impl ConvertOptions {
             && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
         let mdl_compiled = format == OutputFormat::Mdl && !matches!(model, Model::Mdl(_));
         #[cfg(feature = "textures")]
-        if self.mdl.is_some() && !mdl_compiled {
+        if self
+            .mdl
+            .as_ref()
+            .is_some_and(|o| o.sets_header_or_groups() || format != OutputFormat::Mdl)
+            && !mdl_compiled
+        {
             return invalid(OptionProblem::MdlCompileNeedsMdlOutput);
         }
         let bakes = md2_out || ms3d_compiled || mdl_compiled;
         if bakes && !self.anim.is_empty() && (self.frame.is_some() || self.time.is_some()) {
             return invalid(OptionProblem::PoseWhenBaking);
         }
-        if self.rerelease && !md2_out {
+        if self.rerelease && !md2_out && !mdl_compiled {
             return invalid(OptionProblem::RereleaseNeedsMd2Output);
         }
         if self.compile.is_some() && !md2_out && format != OutputFormat::Md5 {

@@ -362,8 +362,6 @@ impl Mdl {
     /// ```
     pub fn validate_for(&self, engine: Engine) -> Vec<Problem> {
         let mut c = Collector::default();
-        // The lead: once mdl/validate.rs lands, prepend self.validate()'s
-        // problems here as Md2::validate_for does with validate_structure.
         check_engine(self, engine, &mut c);
         c.finish()
     }

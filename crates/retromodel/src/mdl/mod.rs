@@ -32,6 +32,9 @@ pub mod rerelease;
 mod validate;
 mod write;
 
+pub use engine::{Engine, GroupTiming, Limit, MdlEngineLimits, Over};
+pub use external::external_skin_files;
+
 pub use info::{flag_names, GroupInfo, Info, SkinInfo};
 #[cfg(feature = "scene")]
 pub use lift::{
@@ -40,9 +43,6 @@ pub use lift::{
 pub use repair::RepairReport;
 pub use validate::MAX_SKIN_HEIGHT;
 pub use write::Layout;
-
-pub use engine::{Engine, GroupTiming, Limit, MdlEngineLimits, Over};
-pub use external::external_skin_files;
 
 /// The four bytes a Quake MDL starts with.
 pub const MAGIC_QUAKE: [u8; 4] = *b"IDPO";

@@ -35,6 +35,7 @@ mod finite;
 mod images;
 mod influences;
 mod info;
+pub(crate) mod inverse_bind;
 mod pose;
 
 #[cfg(feature = "textures")]

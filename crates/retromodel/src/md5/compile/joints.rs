@@ -4,10 +4,11 @@
 //! placing a rigid mesh, the inverse of its rest transform), its parent,
 //! a unique name and its bind placement in MD5 space.
 
-use glam::{DMat3, DMat4, DQuat, DVec3, Mat4};
+use glam::{DMat4, DQuat, DVec3, Mat4};
 
 use super::axes;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::scene::inverse_bind::{inverse_bind, InverseBind};
 use crate::scene::{Pose, Scene};
 
 /// One MD5 joint.
@@ -68,38 +69,6 @@ pub(super) fn skinned(scene: &Scene, m: usize) -> Option<usize> {
     let mesh = scene.meshes.get(m)?;
     let s = mesh.skin.as_ref()?;
     (s.skin < scene.skins.len() && s.fits(mesh.positions.len())).then_some(s.skin)
-}
-
-/// How ill-conditioned (`‖L‖·‖L⁻¹‖`, Frobenius norms, 3 for a rotation)
-/// the linear part `L` of an inverse bind matrix may be. A singular
-/// matrix stored as `f32` keeps only rounding as its rank and comes out
-/// near 10⁷ or more; a joint bound with a scale of 1000 to 1 is near 10³.
-const MAX_CONDITION: f64 = 1e6;
-
-/// The bind transform an inverse bind matrix stands for: the inverse of
-/// its affine part (glTF: its fourth row MUST be `[0, 0, 0, 1]`; posing
-/// uses the matrix as it is, and any bind placement poses exactly, so
-/// the fourth row only matters here, where it could make the inverse
-/// explode). `Err` says why there is none: not finite, or singular.
-fn bind_of(ibm: &[f32; 16]) -> std::result::Result<DMat4, &'static str> {
-    if !ibm.iter().all(|x| x.is_finite()) {
-        return Err("is not finite");
-    }
-    let m = dmat(ibm);
-    let linear = DMat3::from_mat4(m);
-    let inverse = linear.inverse();
-    let norm = |a: &DMat3| a.to_cols_array().iter().map(|x| x * x).sum::<f64>().sqrt();
-    let condition = norm(&linear) * norm(&inverse);
-    if !(inverse.is_finite() && condition.is_finite() && condition <= MAX_CONDITION) {
-        return Err("is singular");
-    }
-    let affine = DMat4::from_cols(
-        m.x_axis.truncate().extend(0.0),
-        m.y_axis.truncate().extend(0.0),
-        m.z_axis.truncate().extend(0.0),
-        m.w_axis.truncate().extend(1.0),
-    );
-    Ok(affine.inverse())
 }
 
 /// The placement `(position, orientation)` as the md5mesh will hold it:
@@ -173,13 +142,9 @@ impl Skeleton {
                     .get(node)
                     .map(|n| n.name.clone())
                     .unwrap_or_default();
-                let (ibm, bind) = match skin.inverse_bind_matrices.get(k) {
-                    None => (DMat4::IDENTITY, DMat4::IDENTITY),
-                    Some(m) => match bind_of(m) {
-                        Ok(bind) => (dmat(m), bind),
-                        Err(why) => return Err(not_invertible(s, k, node, &name, why)),
-                    },
-                };
+                // Refused when singular or not finite (the rule the MS3D
+                // compile shares).
+                let InverseBind { ibm, bind } = inverse_bind(scene, s, k)?;
                 md5[k] = joints.len();
                 binds.push(bind);
                 joints.push(SkeletonJoint {
@@ -252,17 +217,6 @@ impl Skeleton {
             rigid: rigid_meshes,
             origin: unweighted_origin,
         })
-    }
-}
-
-/// The refusal of skin `s`'s inverse bind matrix `k` (joint `name`,
-/// node `node`), which `why` ("is singular", "is not finite").
-fn not_invertible(s: usize, k: usize, node: usize, name: &str, why: &str) -> Error {
-    Error::InvalidScene {
-        path: format!("skins[{s}].inverseBindMatrices[{k}]"),
-        message: format!(
-            "the inverse bind matrix of joint {name:?} (node {node}) {why}: it is the inverse of no bind pose (it flattens the points it binds onto a plane, a line or a point), so the joint has no bind placement an MD5 joint could hold; export the skin again from the modelling tool"
-        ),
     }
 }
 

@@ -134,6 +134,35 @@ fn group_name(name: &str, options: &CompileOptions) -> (bool, String) {
     (listed, name.to_string())
 }
 
+/// The pose each entry of the MDL frame list [`compile`] makes with
+/// `options` stands for, in order: a scene animation (or `None`, the rest
+/// pose) and seconds into it. A frame group is one entry, its first pose
+/// (QuakeC selects the group as one frame; the engine plays the rest by
+/// itself). What the Quake rerelease's MD5 beside the MDL plays: the ports
+/// draw MD5 frame `k` for MDL frame `k` (`mdl::rerelease`).
+///
+/// ```
+/// use retromodel::mdl::compile::{frame_times, CompileOptions};
+/// use retromodel::scene::Scene;
+/// let scene = Scene::default();
+/// // A scene without animations is one frame, the rest pose.
+/// assert_eq!(frame_times(&scene, &CompileOptions::default())?, vec![(None, 0.0)]);
+/// # Ok::<(), retromodel::Error>(())
+/// ```
+pub fn frame_times(scene: &Scene, options: &CompileOptions) -> Result<Vec<(Option<usize>, f32)>> {
+    options::check_options(options)?;
+    let plan = plan::animations_plan(scene, &options.animations, options.fps)?;
+    let mut times = Vec::new();
+    for g in &plan.groups {
+        if group_name(&g.name, options).0 {
+            times.extend(g.poses.first().map(|p| (p.animation, p.time)));
+        } else {
+            times.extend(g.poses.iter().map(|p| (p.animation, p.time)));
+        }
+    }
+    Ok(times)
+}
+
 /// Compiles `scene` into a Quake MDL (see the [module documentation](self)).
 pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
     compile_keeping_normals(scene, options, KEEP_NORMALS)

@@ -45,6 +45,37 @@ impl Limits {
     };
 }
 
+impl Limits {
+    /// The limits `engine`'s MDL loader sets on what the compiler makes
+    /// (vertices, triangles, poses, skin height; from
+    /// [`Engine::mdl_limits`](crate::Engine), where each is cited), or
+    /// `None` for an engine that does not load Quake MDL files.
+    ///
+    /// ```
+    /// use retromodel::mdl::compile::Limits;
+    /// use retromodel::Engine;
+    /// assert_eq!(Limits::for_engine(Engine::Glquake).unwrap().max_vertices, 1024);
+    /// assert_eq!(Limits::for_engine(Engine::Quakespasm).unwrap().max_vertices, 2000);
+    /// assert!(Limits::for_engine(Engine::Quake2).is_none());
+    /// ```
+    pub fn for_engine(engine: crate::Engine) -> Option<Limits> {
+        if !engine.loads(crate::EngineFormat::Mdl) {
+            return None;
+        }
+        let l = engine.mdl_limits()?;
+        let max = |limit: Option<crate::mdl::Limit>| {
+            limit.map_or(i32::MAX as usize, |l| usize::try_from(l.max).unwrap_or(0))
+        };
+        Some(Limits {
+            title: engine.title(),
+            max_vertices: max(l.max_vertices),
+            max_triangles: max(l.max_triangles),
+            max_frames: max(l.max_poses).min(max(l.max_frames)),
+            max_skin_height: l.max_skin_height.map(|h| u32::try_from(h.max).unwrap_or(0)),
+        })
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits::QUAKE
@@ -106,6 +137,20 @@ impl Default for CompileOptions {
             random_sync: false,
             limits: Limits::QUAKE,
         }
+    }
+}
+
+impl CompileOptions {
+    /// Whether these options ask for something only a compile does with
+    /// an MDL's header or frame list (frame groups, effect flags, an eye
+    /// position, random sync). An MDL converted to .mdl is rewritten as it
+    /// is, so those are refused for it; the rest (palette, frame rate,
+    /// scale, limits) also serve other outputs and are simply unused.
+    pub fn sets_header_or_groups(&self) -> bool {
+        !self.frame_groups.is_empty()
+            || self.flags != 0
+            || self.eye_position.is_some()
+            || self.random_sync
     }
 }
 

@@ -27,8 +27,9 @@ use std::collections::HashMap;
 use glam::{DMat3, DMat4, DVec3, Vec3};
 
 use super::joints::{Binding, JointPlan, Slot};
+use super::poses::{Near, Poses};
 use super::smoothing::smoothing_groups;
-use super::weights::{encode, Stored};
+use super::weights::{encode, encode_by, Stored};
 use crate::error::{Error, Result};
 use crate::ms3d::{Triangle, Vertex, VertexExtra};
 use crate::scene::{Mesh, Scene};
@@ -127,11 +128,16 @@ fn set_path(set: usize) -> String {
     }
 }
 
-/// The stored influences of each vertex of skinned mesh `m`.
+/// The stored influences of each vertex of skinned mesh `m`, whose
+/// vertices are at `positions` (baked): each vertex's weights rounded to
+/// the whole percents that keep it nearest to the source over `poses`
+/// (see [`super::weights::encode_by`]).
 fn influences(
     scene: &Scene,
     plan: &JointPlan,
     m: usize,
+    positions: &[[f32; 3]],
+    poses: &Poses,
     geometry: &mut Geometry,
 ) -> Result<Vec<Stored>> {
     let mesh = &scene.meshes[m];
@@ -156,6 +162,8 @@ fn influences(
         ));
     }
     let mut out = Vec::with_capacity(n);
+    let mut near = Near::new(poses);
+    let mut done = HashMap::new();
     for i in 0..n {
         let mut list: Vec<(u8, f64)> = Vec::with_capacity(4);
         let mut remainder = 0.0f64;
@@ -212,7 +220,25 @@ fn influences(
                 e.1 /= total;
             }
         }
-        let (stored, report) = encode(&list);
+        let posed =
+            !poses.is_empty() && list.len() > 1 && list.iter().all(|e| poses.has(usize::from(e.0)));
+        let (stored, report) = if posed {
+            // Vertices of one place and weights (a seam's) round alike.
+            let mut key = ([0u32; 3], [(0u8, 0u64); 4]);
+            key.0 = positions[i].map(f32::to_bits);
+            for (k, e) in list.iter().enumerate() {
+                key.1[k] = (e.0, e.1.to_bits());
+            }
+            *done.entry(key).or_insert_with(|| {
+                near.prepare(DVec3::from(positions[i].map(f64::from)), &list);
+                encode_by(
+                    &list,
+                    Some(&mut |stored: &[(u8, u32)]| near.distance(stored)),
+                )
+            })
+        } else {
+            encode(&list)
+        };
         geometry.weight_error = geometry.weight_error.max(report.error);
         geometry.made_whole += usize::from(report.made_whole);
         out.push(stored);
@@ -220,8 +246,10 @@ fn influences(
     Ok(out)
 }
 
-/// Builds the geometry of `scene` with the joints of `plan`.
-pub(crate) fn build(scene: &Scene, plan: &JointPlan) -> Result<Geometry> {
+/// Builds the geometry of `scene` with the joints of `plan`, whose
+/// skinning matrices at a few poses are `poses` (for the weights'
+/// rounding).
+pub(crate) fn build(scene: &Scene, plan: &JointPlan, poses: &Poses) -> Result<Geometry> {
     let mut g = Geometry::default();
     let bad = |path: String, message: String| Error::InvalidScene { path, message };
     let mut corner_normals: Vec<[[f32; 3]; 3]> = Vec::new();
@@ -236,7 +264,7 @@ pub(crate) fn build(scene: &Scene, plan: &JointPlan) -> Result<Geometry> {
             }
         };
         let stored: Vec<Stored> = match &plan.bindings[m] {
-            Binding::Skinned { .. } => influences(scene, plan, m, &mut g)?,
+            Binding::Skinned { .. } => influences(scene, plan, m, &positions, poses, &mut g)?,
             Binding::Rigid { joint, .. } => {
                 let (s, _) = encode(&[(u8::try_from(*joint).unwrap_or(u8::MAX), 1.0)]);
                 vec![s; n]

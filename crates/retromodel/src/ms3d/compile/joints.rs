@@ -45,6 +45,7 @@ use glam::{DMat4, DQuat, DVec3};
 use super::bind;
 use super::rigid::{euler_to_quat, quat_to_euler, Rigid};
 use crate::error::{Error, Result};
+use crate::scene::inverse_bind::{inverse_bind, InverseBind};
 use crate::scene::{Scene, Target};
 
 /// What a skin joint becomes.
@@ -285,7 +286,7 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool], chosen: &[usize]) -> Result
     let mut shapes: Vec<DMat4> = Vec::with_capacity(scene.skins.len());
     for (s, skin) in scene.skins.iter().enumerate() {
         let mut skin_slots = Vec::with_capacity(skin.joints.len());
-        let mut entries: Vec<(usize, usize, DMat4)> = Vec::with_capacity(skin.joints.len());
+        let mut entries: Vec<(usize, usize, DMat4, DMat4)> = Vec::with_capacity(skin.joints.len());
         for (k, &node) in skin.joints.iter().enumerate() {
             if node >= n {
                 return Err(bad(
@@ -301,37 +302,22 @@ pub(crate) fn plan(scene: &Scene, animated: &[bool], chosen: &[usize]) -> Result
                 skin_slots.push(Some(h));
                 continue;
             }
-            let ibm = match skin.inverse_bind_matrices.get(k) {
-                Some(m) if m.iter().all(|x| x.is_finite()) => {
-                    DMat4::from_cols_array(&m.map(f64::from))
-                }
-                Some(_) => {
-                    return Err(bad(
-                        format!("skins[{s}].inverseBindMatrices[{k}]"),
-                        "not finite".to_string(),
-                    ))
-                }
-                None => DMat4::IDENTITY,
-            };
-            if ibm.determinant().abs() < 1e-30 {
-                return Err(bad(
-                    format!("skins[{s}].inverseBindMatrices[{k}]"),
-                    "the inverse bind matrix is singular".to_string(),
-                ));
-            }
-            entries.push((k, node, ibm));
+            // Refused when singular or not finite (the rule the MD5
+            // compile shares).
+            let InverseBind { ibm, bind } = inverse_bind(scene, s, k)?;
+            entries.push((k, node, ibm, bind));
             skin_slots.push(None);
         }
         let pairs: Vec<(DMat4, DMat4)> = entries
             .iter()
-            .map(|&(_, node, ibm)| (rest_global[node], ibm))
+            .map(|&(_, node, ibm, _)| (rest_global[node], ibm))
             .collect();
         let shape = bind::shape(&pairs, reach);
-        for (&(k, node, ibm), &agrees) in entries.iter().zip(&shape.agrees) {
+        for (&(k, node, _, bind), &agrees) in entries.iter().zip(&shape.agrees) {
             let x = if agrees {
                 rest_global[node]
             } else {
-                shape.w * ibm.inverse()
+                shape.w * bind
             };
             match bind_of.get(&node) {
                 Some(other) => {

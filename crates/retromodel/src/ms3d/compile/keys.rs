@@ -46,6 +46,7 @@ use glam::{DMat4, DQuat, DVec3};
 
 use super::joints::{trs, JointPlan};
 use super::layout::Layout;
+use super::poses::relative;
 use super::rigid::{angle_between, quat_to_euler, same_hemisphere, Rigid};
 use super::times;
 use super::track::{position_at, rotation_at};
@@ -456,16 +457,7 @@ pub(crate) fn targets(
                 }
             }
             for (j, joint) in plan.joints.iter().enumerate() {
-                let mut m = DMat4::IDENTITY;
-                for &node in &joint.path {
-                    m *= locals[node];
-                }
-                if let Some(c) = joint.parent.and_then(|p| inverse_corrections[p]) {
-                    m = c * m;
-                }
-                if let Some(c) = joint.correction {
-                    m *= c;
-                }
+                let m = relative(plan, j, &locals, &inverse_corrections);
                 let Some((rigid, residual)) = Rigid::of_matrix(&m) else {
                     return Err(Error::InvalidScene {
                         path: format!("animations[{}]", placed.animation),

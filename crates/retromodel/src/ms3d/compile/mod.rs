@@ -52,7 +52,10 @@
 //!   A joint scaled to 0 poses as MilkShape can (its vertices do not
 //!   collapse), never refused.
 //! - **Weights**: vertex extras subversion 2 (10-byte records; see
-//!   [`WEIGHTS_SUBVERSION`]), whole percentages by largest remainder.
+//!   [`WEIGHTS_SUBVERSION`]), whole percentages: of the roundings of a
+//!   vertex's weights (each down or up, summing to 100) the one that keeps
+//!   the vertex nearest to the source over a few poses of the animations,
+//!   largest remainder where none is nearer.
 //! - **Timeline and clips**: animations one after another from frame 1,
 //!   stored as the model comment's clip line
 //!   ([`CLIP_LINE_PREFIX`](crate::ms3d::CLIP_LINE_PREFIX)).
@@ -78,6 +81,7 @@ mod keys;
 mod layout;
 mod materials;
 mod names;
+mod poses;
 mod report;
 mod rigid;
 mod smoothing;
@@ -367,7 +371,9 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
             vec![Remedy::FewerJoints],
         ));
     }
-    let geometry = geometry::build(scene, &plan)?;
+    let layout = layout::layout(scene, &chosen, options.fps, options.reuse_ms3d_keys);
+    let poses = poses::Poses::new(scene, &plan, &layout);
+    let geometry = geometry::build(scene, &plan, &poses)?;
     if geometry.vertices.len() > limits::VERTICES {
         return Err(over_limit(
             Quantity::Vertices,
@@ -457,7 +463,6 @@ pub fn compile(scene: &Scene, options: &Ms3dCompileOptions) -> Result<Ms3dCompil
         1.0
     };
     let radius = radii(&plan.joints, &geometry.vertices, &geometry.records);
-    let layout = layout::layout(scene, &chosen, options.fps, options.reuse_ms3d_keys);
     let targets = keys::targets(scene, &plan, &layout, &radius)?;
     let budget = f64::from(options.tolerance) * f64::from(extent);
     // The budget shared out along a chain of one joint first (errors down

@@ -8,6 +8,15 @@
 //! to the largest remainders (earlier influences first on ties). That is
 //! the rounding to a fixed total with the smallest largest error (below 1
 //! percentage point, and below ½ unless the remainders force more).
+//!
+//! But the weight nearest weight by weight is not the vertex nearest: an
+//! error of ½ point on a weight whose joint moves the vertex far from
+//! where the others do costs more than one on a joint that moves it
+//! alike. So where the animations tell the roundings apart, a vertex's
+//! weights go to the rounding (each weight down or up, the same total)
+//! that keeps it nearest to the source at the farthest of a few poses
+//! ([`encode_by`], the poses from `poses`); a vertex of 8-bit quantized
+//! weights (`k / 255`) this way lands nearest to where glTF puts it.
 
 use crate::ms3d::VertexExtra;
 
@@ -68,8 +77,60 @@ pub(crate) struct Encoded {
 /// fractions and joints past 127 already removed, at most four) whose
 /// fractions sum to `whole` or less: `whole − Σ` is a share MilkShape
 /// leaves out (the vertex moves by less than all of its bones). An empty
-/// list is a vertex no joint moves.
+/// list is a vertex no joint moves. Whole percentages by largest
+/// remainder (see [`encode_by`]).
 pub(crate) fn encode(influences: &[(u8, f64)]) -> (Stored, Encoded) {
+    encode_by(influences, None)
+}
+
+/// The ways to round `quotas` to whole numbers summing to `total`, each
+/// quota down or up (a whole quota as it is: within 1e-5, as whole
+/// percents read from 32-bit weights are; an 8- or 16-bit weight
+/// `k / 255`, `k / 65535` is never that near a whole percent but when it
+/// is one), in the order of the bits that choose them.
+fn roundings(quotas: &[f64], total: u32) -> Vec<Vec<u32>> {
+    let floors: Vec<u32> = quotas.iter().map(|q| q.floor() as u32).collect();
+    let whole: Vec<bool> = quotas
+        .iter()
+        .map(|q| (q - q.round()).abs() < 1e-5)
+        .collect();
+    let n = quotas.len();
+    let mut out = Vec::new();
+    for mask in 0u32..(1 << n) {
+        let mut p = Vec::with_capacity(n);
+        let mut ok = true;
+        for k in 0..n {
+            let up = mask & (1 << k) != 0;
+            if whole[k] {
+                ok &= !up;
+                p.push(quotas[k].round() as u32);
+            } else {
+                p.push(floors[k] + u32::from(up));
+            }
+        }
+        if ok && p.iter().sum::<u32>() == total {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// How far a stored `(joint, percent)` list puts a vertex from the source.
+pub(crate) type Cost<'a> = dyn FnMut(&[(u8, u32)]) -> f64 + 'a;
+
+/// [`encode`], choosing among the roundings of the weights to whole
+/// percents that MilkShape can store (each weight rounded down or up, the
+/// stored ones summing to the same total; a weight rounded to 0 leaves
+/// the list) the one `cost` finds least: `cost` gets the stored
+/// `(joint, percent)` list and says how far that puts the vertex from
+/// where the source puts it (the largest distance over a few poses; see
+/// `geometry`). Largest remainder is kept unless another rounding costs
+/// less by more than a thousandth (so a vertex no pose tells apart, or
+/// `cost` `None`, rounds as [`apportion`] does).
+pub(crate) fn encode_by(
+    influences: &[(u8, f64)],
+    cost: Option<&mut Cost<'_>>,
+) -> (Stored, Encoded) {
     let mut report = Encoded::default();
     if influences.is_empty() {
         let none = Stored {
@@ -94,38 +155,63 @@ pub(crate) fn encode(influences: &[(u8, f64)]) -> (Stored, Encoded) {
         report.made_whole = short;
         (100, influences.iter().map(|i| i.1).collect())
     };
-    let mut percent = apportion(&shares, total);
+    let percent = apportion(&shares, total);
     // Influences rounded to 0 % end the list where MilkShape would stop:
     // give their (under ½ %) share to nobody, but keep the order of the
     // rest by dropping them and apportioning again.
     let kept: Vec<usize> = (0..percent.len()).filter(|&k| percent[k] > 0).collect();
-    let (joints, percent) = if kept.len() < percent.len() {
+    let mut stored: Vec<(u8, u32)> = if kept.len() < percent.len() {
         let shares: Vec<f64> = kept.iter().map(|&k| shares[k]).collect();
         let again = apportion(&shares, total);
-        (
-            kept.iter().map(|&k| influences[k].0).collect::<Vec<u8>>(),
-            again,
-        )
+        kept.iter().map(|&k| influences[k].0).zip(again).collect()
     } else {
-        (
-            influences.iter().map(|i| i.0).collect::<Vec<u8>>(),
-            std::mem::take(&mut percent),
-        )
+        influences.iter().map(|i| i.0).zip(percent).collect()
     };
-    for (k, (_, w)) in influences.iter().enumerate() {
-        let stored = joints
-            .iter()
-            .position(|&j| j == influences[k].0)
-            .map_or(0.0, |p| f64::from(percent[p]));
-        let scale = if report.made_whole && sum > 0.0 {
-            1.0 / sum
+    if let Some(cost) = cost {
+        let share_sum: f64 = shares.iter().sum();
+        let quotas: Vec<f64> = if share_sum > 0.0 && share_sum.is_finite() {
+            shares
+                .iter()
+                .map(|s| s / share_sum * f64::from(total))
+                .collect()
         } else {
-            1.0
+            Vec::new()
         };
-        report.error = report.error.max((stored - w * 100.0 * scale).abs());
+        let options = roundings(&quotas, total);
+        if options.len() > 1 {
+            let mut best = cost(&stored);
+            for p in options {
+                let list: Vec<(u8, u32)> = influences
+                    .iter()
+                    .zip(p)
+                    .filter(|(_, p)| *p > 0)
+                    .map(|(i, p)| (i.0, p))
+                    .collect();
+                if list == stored {
+                    continue;
+                }
+                let c = cost(&list);
+                if c < best * (1.0 - 1e-3) {
+                    best = c;
+                    stored = list;
+                }
+            }
+        }
     }
-    let id = |k: usize| joints.get(k).map_or(-1, |&j| j as i8);
-    let pct = |k: usize| percent.get(k).map_or(0, |&p| p as u8);
+    let scale = if report.made_whole && sum > 0.0 {
+        1.0 / sum
+    } else {
+        1.0
+    };
+    for (joint, w) in influences {
+        let s = stored
+            .iter()
+            .find(|s| s.0 == *joint)
+            .map_or(0.0, |s| f64::from(s.1));
+        report.error = report.error.max((s - w * 100.0 * scale).abs());
+    }
+    let id = |k: usize| stored.get(k).map_or(-1, |s| s.0 as i8);
+    let pct = |k: usize| stored.get(k).map_or(0, |s| s.1 as u8);
     let stored = Stored {
         bone_id: id(0),
         extra: VertexExtra {
