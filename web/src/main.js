@@ -157,8 +157,8 @@ function convert(format) {
   return state.model.convert(format, JSON.stringify(options()), $('opt-autoskin').checked);
 }
 
-async function showGlb(glb, images, materialImages) {
-  return showClips(await viewer.show(glb, images, materialImages));
+async function showGlb(glb, images, materialImages, emissiveImages = []) {
+  return showClips(await viewer.show(glb, images, materialImages, emissiveImages));
 }
 
 /** Fills the animation list with the clips of the model just shown, and frames it. */
@@ -196,8 +196,9 @@ async function loadModel(path, started = performance.now()) {
     const drawn = model.display(JSON.stringify(options()), $('opt-autoskin').checked);
     state.skinGiven = drawn.skin ?? null;
     const materialImages = [...drawn.materialImages()];
+    const emissiveImages = [...drawn.materialEmissiveImages()];
     const images = [];
-    for (const i of materialImages) {
+    for (const i of [...materialImages, ...emissiveImages]) {
       if (i >= 0 && !images[i]) images[i] = { width: drawn.imageWidth(i), height: drawn.imageHeight(i), pixels: drawn.imagePixels(i) };
     }
     const warnings = JSON.parse(drawn.warnings());
@@ -211,7 +212,7 @@ async function loadModel(path, started = performance.now()) {
       showClips(viewer.showArrays(arrays, images[materialImages[arrays.materialIndex] ?? -1] ?? null));
       arrays.free();
     } else {
-      await showGlb(glb, images, materialImages);
+      await showGlb(glb, images, materialImages, emissiveImages);
     }
     phases.three = performance.now();
     await viewer.nextFrame();

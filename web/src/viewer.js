@@ -315,10 +315,10 @@ export class Viewer {
    * pixels, filters, wrapping, orientation and colour space), so the
    * model looks as the GLB with the images embedded would.
    */
-  async show(glb, images = [], materialImages = []) {
+  async show(glb, images = [], materialImages = [], emissiveImages = []) {
     const buffer = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength);
     const gltf = await this.loader.parseAsync(buffer, '');
-    this.addTextures(gltf, images, materialImages);
+    this.addTextures(gltf, images, materialImages, emissiveImages);
     this.showModel(gltf.scene, gltf.animations);
     return this.clips;
   }
@@ -335,8 +335,12 @@ export class Viewer {
     return this.clips;
   }
 
-  /** Gives the GLB's materials the decoded images it leaves out (see `show`). */
-  addTextures(gltf, images, materialImages) {
+  /**
+   * Gives the GLB's materials the decoded images it leaves out (see
+   * `show`): base colour images as maps, `emissiveImages[i]` (a Quake
+   * MDL skin's fullbright texels) as material `i`'s emissive map.
+   */
+  addTextures(gltf, images, materialImages, emissiveImages = []) {
     if (images.some(Boolean)) {
       const textures = images.map((image) => image && imageTexture(image));
       gltf.scene.traverse((o) => {
@@ -346,6 +350,11 @@ export class Viewer {
           const texture = textures[materialImages[index] ?? -1];
           if (texture && !m.map) {
             m.map = texture;
+            m.needsUpdate = true;
+          }
+          const emissive = textures[emissiveImages[index] ?? -1];
+          if (emissive && !m.emissiveMap) {
+            m.emissiveMap = emissive;
             m.needsUpdate = true;
           }
         }
@@ -464,7 +473,11 @@ export class Viewer {
     for (const h of this.helpers) this.scene.add(h);
   }
 
-  /** Puts a PNG (bytes) on every mesh as its colour texture. */
+  /**
+   * Puts a PNG (bytes) on every mesh as its colour texture. An emissive
+   * map (a Quake MDL skin's fullbright texels) belonged to the skin
+   * replaced: it goes, and the material no longer glows.
+   */
   async setSkin(png) {
     const bitmap = await createImageBitmap(new Blob([png], { type: 'image/png' }));
     const texture = new THREE.Texture(bitmap);
@@ -476,6 +489,10 @@ export class Viewer {
         m.map?.dispose();
         m.map = texture;
         m.color?.set(0xffffff);
+        if (m.emissiveMap) {
+          m.emissiveMap = null;
+          m.emissive?.set(0x000000);
+        }
         m.needsUpdate = true;
       }
     }

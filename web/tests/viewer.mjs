@@ -395,17 +395,26 @@ test('a Quake MDL with gfx/palette.lmp: info, animations, every skin image, a fr
       assert.equal(got.textured, true);
       assert.ok(got.clips.length > 0, 'no animation');
       await page.uncheck('#grid');
-      // Playing changes the canvas (a frame group's frames play too).
+      // Playing changes the canvas: the longest animation (a frame
+      // group's, for the flame, whose first entry is a single frame).
+      const longest = got.clips.reduce((best, c, i) => (c.duration > got.clips[best].duration ? i : best), 0);
+      await page.selectOption('#animations', String(longest));
       const a = await canvasShot(page);
       await page.waitForTimeout(400);
       const b = await canvasShot(page);
       assert.notEqual(a, b, 'the canvas did not change while playing');
       await page.screenshot({ path: join(shots, `mdl-${name.replace('.mdl', '')}.png`) });
+      // Drawn with the skin's colours (a skin with fullbright texels drew
+      // white when its emissive map was left out).
+      const stats = await page.evaluate(() => window.retromodel.viewer.pixelStats());
+      assert.ok(stats.fraction > 0.02, `the model covers ${(stats.fraction * 100).toFixed(2)}% of the canvas`);
+      assert.ok(stats.colours > 150, `only ${stats.colours} colours: drawn without its skin?`);
       if (skins.length > 1) {
         // Another skin image: other pixels at the same pose.
         const before = await poseHash(page, 0.35);
         await page.selectOption('#skins', String(skins.length - 1));
-        await page.waitForTimeout(200);
+        await page.waitForTimeout(300);
+        assert.equal(await page.evaluate(() => window.retromodel.state.error), null);
         assert.notEqual(await poseHash(page, 0.35), before, 'the skin did not change');
       }
       await page.check('#grid');

@@ -249,29 +249,17 @@ pub fn palette_from_bytes(bytes: &[u8]) -> PyResult<Palette> {
     })
 }
 
-/// The compile limits of `engine`'s MDL loader, or an error naming the
-/// engines that load MDL.
+/// The compile limits of `engine`'s MDL loader (the library's, as the
+/// command line's `--engine` takes them), or an error naming the engines
+/// that load MDL.
 pub fn compile_limits(engine: retromodel::Engine) -> PyResult<retromodel::mdl::compile::Limits> {
-    use retromodel::mdl::compile::Limits;
-    let l = engine.mdl_limits().ok_or_else(|| {
+    retromodel::mdl::compile::Limits::for_engine(engine).ok_or_else(|| {
         let names: Vec<&str> = retromodel::Engine::MDL.iter().map(|e| e.name()).collect();
         Error::new_err(format!(
             "engine {:?}: loads no MDL (one of {})",
             engine.name(),
             names.join(", ")
         ))
-    })?;
-    let max = |limit: Option<retromodel::mdl::Limit>, none: usize| {
-        limit.map_or(none, |l| usize::try_from(l.max).unwrap_or(usize::MAX))
-    };
-    Ok(Limits {
-        title: engine.title(),
-        max_vertices: max(l.max_vertices, Limits::UNLIMITED.max_vertices),
-        max_triangles: max(l.max_triangles, Limits::UNLIMITED.max_triangles),
-        max_frames: max(l.max_poses, Limits::UNLIMITED.max_frames),
-        max_skin_height: l
-            .max_skin_height
-            .map(|h| u32::try_from(h.max).unwrap_or(u32::MAX)),
     })
 }
 

@@ -69,9 +69,10 @@ fn options_for(seed: u8, scene: &Scene) -> CompileOptions {
 /// Whether any material of the scene glows (then fullbright indices are
 /// the compile's to use).
 fn emissive(scene: &Scene) -> bool {
-    scene.materials.iter().any(|m| {
-        m.emissive_texture.is_some() || m.emissive.iter().any(|&c| c > 0.0)
-    })
+    scene
+        .materials
+        .iter()
+        .any(|m| m.emissive_texture.is_some() || m.emissive.iter().any(|&c| c > 0.0))
 }
 
 /// Compiles `scene`; when that succeeds, checks the model (see the module
@@ -86,7 +87,11 @@ fn check(scene: &Scene, seed: u8) -> bool {
     };
     let bytes = compiled.model.to_bytes().expect("a compiled MDL writes");
     let read = Mdl::from_bytes(&bytes).expect("the MDL written reads back");
-    assert_eq!(read.to_bytes().ok(), Some(bytes.clone()), "MDL written again differs");
+    assert_eq!(
+        read.to_bytes().ok(),
+        Some(bytes.clone()),
+        "MDL written again differs"
+    );
     let problems = read.validate();
     assert!(problems.is_empty(), "validate: {problems:?}");
     let r = &compiled.report;
@@ -98,10 +103,18 @@ fn check(scene: &Scene, seed: u8) -> bool {
     let simple = read.simple_frames().count();
     assert_eq!(simple, r.simple_frames, "simple frames");
     let entries = frame_times(scene, &options).expect("the frame list of a compile that worked");
-    assert_eq!(entries.len(), read.frames.len(), "one frame-list entry per pose");
+    assert_eq!(
+        entries.len(),
+        read.frames.len(),
+        "one frame-list entry per pose"
+    );
     for (k, f) in read.frames.iter().enumerate() {
         if let Frame::Group { group, .. } = f {
-            assert_eq!(group.intervals.len(), group.frames.len(), "frames[{k}] intervals");
+            assert_eq!(
+                group.intervals.len(),
+                group.frames.len(),
+                "frames[{k}] intervals"
+            );
         }
     }
     if !emissive(scene) {

@@ -199,6 +199,11 @@ pub struct Display {
     /// [`images`](Self::images) of its base colour image, if it has one
     /// there.
     pub material_images: Vec<Option<usize>>,
+    /// Per material, the index in [`images`](Self::images) of its
+    /// emissive image (a Quake MDL skin's fullbright texels), if it has
+    /// one there: the GLB leaves it out as it leaves the base colour
+    /// image out.
+    pub material_emissive_images: Vec<Option<usize>>,
     /// What the conversion passed over (the `.glb` download's warnings).
     pub warnings: Vec<WarningEntry>,
     /// The dropped image given as `--skin`, if any.
@@ -241,11 +246,21 @@ pub fn display(
                 .filter(|&t| decoded.images.get(t).is_some_and(Option::is_some))
         })
         .collect();
+    let material_emissive_images = decoded
+        .scene
+        .materials
+        .iter()
+        .map(|m| {
+            m.emissive_texture
+                .filter(|&t| decoded.images.get(t).is_some_and(Option::is_some))
+        })
+        .collect();
     Ok(Display {
         glb,
         morph,
         images: decoded.images,
         material_images,
+        material_emissive_images,
         warnings: decoded.warnings.iter().map(warning_entry).collect(),
         skin: options.skin,
     })

@@ -323,6 +323,18 @@ impl Shown {
 
     /// Per material of the GLB (in order), the index of its base colour
     /// image among the images here, or -1 (none, or embedded in the GLB).
+    #[wasm_bindgen(js_name = materialEmissiveImages)]
+    /// Per material of the GLB (in order), the index of its emissive
+    /// image among the images here (a Quake MDL skin's fullbright
+    /// texels), or -1.
+    pub fn material_emissive_images(&self) -> Vec<i32> {
+        self.display
+            .material_emissive_images
+            .iter()
+            .map(|i| i.and_then(|i| i32::try_from(i).ok()).unwrap_or(-1))
+            .collect()
+    }
+
     #[wasm_bindgen(js_name = materialImages)]
     pub fn material_images(&self) -> Vec<i32> {
         self.display

@@ -83,7 +83,6 @@ pub mod md5;
 pub mod mdl;
 mod model;
 pub mod ms3d;
-mod normals;
 #[cfg(feature = "scene")]
 pub mod obj;
 #[cfg(feature = "scene")]

@@ -4,7 +4,8 @@
 //! loop can run every frame without allocating.
 
 use super::{Frame, Md2, PackedVertex};
-use crate::normals::{normal, NORMALS_PADDED};
+use crate::quake::anorms::NORMALS_PADDED;
+use crate::quake::normal;
 
 /// Vertices per block in the decoding loops. A whole block is decoded by
 /// a kernel whose bounds the compiler knows (the `sse2` module on x86 with SSE2,

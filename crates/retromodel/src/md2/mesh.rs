@@ -4,7 +4,7 @@
 
 use super::decode::blend_vertex;
 use super::Md2;
-use crate::normals::NORMALS_PADDED;
+use crate::quake::anorms::NORMALS_PADDED;
 
 /// One GPU vertex: position, normal and texture coordinate, 32 bytes,
 /// `#[repr(C)]` and [`bytemuck::Pod`] so a slice of them casts to bytes.

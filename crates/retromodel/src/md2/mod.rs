@@ -43,11 +43,12 @@ pub mod sample;
 mod validate;
 mod write;
 
-pub use crate::normals::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
+pub use crate::quake::vertex_normals;
+pub use crate::quake::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
 pub use animation::{
     animations_from_names, Animation, DEFAULT_FPS, PLAYER_ANIMATIONS, WEAPON_FRAME_COUNT,
 };
-pub use encode::{encode_frame, vertex_normals};
+pub use encode::encode_frame;
 pub use engine::{Engine, EngineLimits};
 pub use header::Header;
 pub use info::{AnimationInfo, Info};

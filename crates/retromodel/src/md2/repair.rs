@@ -1,7 +1,7 @@
 //! `Md2::repair`: fixing the faults lenient reading lets through.
 
 use super::{gl_commands, vertex_normals, Md2, NORMAL_COUNT};
-use crate::normals::nearest_normal_index;
+use crate::quake::nearest_normal_index;
 
 /// What [`Md2::repair`] changed.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

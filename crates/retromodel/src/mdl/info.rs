@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::{flags, Frame, Mdl, Skin, Variant};
-use crate::md2::{animations_from_names, AnimationInfo};
+use crate::quake::animations_from_runs;
 
 /// The names of the header's effect flags a variant's engines know, by
 /// bit: Quake's `EF_*` (`WinQuake/gl_model.h`) and QuakeSpasm's `MF_HOLEY`
@@ -81,6 +81,19 @@ pub struct GroupInfo {
     pub frames: usize,
     /// Its intervals (end times in seconds).
     pub intervals: Vec<f32>,
+}
+
+/// One animation in an [`Info`]: a run of frames whose names share a
+/// prefix (`run1`..`run8`).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct AnimationInfo {
+    /// Name.
+    pub name: String,
+    /// Index of its first frame.
+    pub first_frame: usize,
+    /// Number of frames.
+    pub frame_count: usize,
 }
 
 /// A summary of an MDL model and the file it came from. `Display` gives
@@ -219,7 +232,7 @@ impl Mdl {
                     Frame::Single(_) => None,
                 })
                 .collect(),
-            animations: animations_from_names(names.iter().map(String::as_str))
+            animations: animations_from_runs(names.iter().map(String::as_str))
                 .into_iter()
                 .map(|a| AnimationInfo {
                     name: a.name,

@@ -35,7 +35,7 @@ mod write;
 pub use engine::{Engine, GroupTiming, Limit, MdlEngineLimits, Over};
 pub use external::external_skin_files;
 
-pub use info::{flag_names, GroupInfo, Info, SkinInfo};
+pub use info::{flag_names, AnimationInfo, GroupInfo, Info, SkinInfo};
 #[cfg(feature = "scene")]
 pub use lift::{
     mdl_axes, MdlSceneOptions, DEFAULT_FPS, FLAG_HOLEY, MAX_MORPH_BYTES, MDL_KEY, VERTEX_ATTRIBUTE,

@@ -2,7 +2,7 @@
 
 use super::validate::bounds;
 use super::{Frame, Mdl, SimpleFrame, Skin, TriVertex, Variant};
-use crate::md2::{nearest_normal_index, vertex_normals, NORMAL_COUNT};
+use crate::quake::{nearest_normal_index, vertex_normals, NORMAL_COUNT};
 
 /// The interval a repaired group step takes (id's default frame interval,
 /// 0.1 s, as `modelgen.c` writes it).

@@ -6,6 +6,8 @@
 pub(crate) mod anorms;
 pub mod frame_names;
 pub(crate) mod nearest;
+mod vertex_normals;
 
 pub use anorms::{nearest_normal_index, normal, NORMALS, NORMAL_COUNT};
 pub use frame_names::{animations_from_runs, Animation};
+pub use vertex_normals::vertex_normals;

@@ -118,7 +118,7 @@ impl FrameMaker<'_> {
     ///
     /// `TRY_LAST_NORMAL`: try a changed normal against the vertex's table
     /// normal of the frame before
-    /// ([`nearest_near`](crate::normals::nearest::nearest_near)) before looking
+    /// ([`nearest_near`](crate::quake::nearest::nearest_near)) before looking
     /// it up. Baked animation turns normals a little from one frame to the
     /// next, so the try mostly succeeds (46–58 % on the corpus's skinned
     /// models) and costs a dot product where a look-up costs several. Off
@@ -169,7 +169,7 @@ impl FrameMaker<'_> {
                     // skinned model's, frame to frame): no look-up.
                     let unit = unit.to_array();
                     let near = if TRY_LAST_NORMAL {
-                        crate::normals::nearest::nearest_near(unit, *last_index)
+                        crate::quake::nearest::nearest_near(unit, *last_index)
                     } else {
                         None
                     };

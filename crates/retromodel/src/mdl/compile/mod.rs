@@ -71,7 +71,7 @@ use crate::advice::{Advice, Limit, Quantity, Remedy};
 use crate::bake::{self, grid, plan, weld};
 use crate::error::{Error, Result};
 use crate::mdl::{Frame, FrameGroup, Mdl, SimpleFrame, Skin, TriVertex, Variant, VERSION_QUAKE};
-use crate::normals::nearest_normal_index;
+use crate::quake::nearest_normal_index;
 use crate::scene::Scene;
 
 /// What [`compile`] made.
@@ -330,7 +330,7 @@ fn compile_keeping_normals(
             // direction stays close to it (most vertices, frame to frame):
             // one dot product instead of a look-up.
             let unit = s.try_normalize().unwrap_or(Vec3::Z).to_array();
-            normal_of[w] = crate::normals::nearest::nearest_near(unit, normal_of[w])
+            normal_of[w] = crate::quake::nearest::nearest_near(unit, normal_of[w])
                 .unwrap_or_else(|| nearest_normal_index(unit));
         }
         let vertices: Vec<TriVertex> = seams
