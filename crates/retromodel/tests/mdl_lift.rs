@@ -3,6 +3,8 @@
 //! indices), `quake/palette.lmp` read here (colours), and a model built
 //! byte by byte here (the seam rule).
 
+#![cfg(all(feature = "gltf", feature = "textures"))]
+
 use retromodel::mdl::{Mdl, MdlSceneOptions, VERTEX_ATTRIBUTE};
 use retromodel::scene::{Scene, TextureImage};
 use retromodel::texture::{Palette, Rgba8Image};

@@ -334,6 +334,8 @@ fn axis_grid_and_error(values: &[f32]) -> (f32, f32, f32) {
 /// most `extent / 512`, below the bounding-box grid's `extent / 510`.
 /// The candidate with the smallest largest error over `values` wins (the
 /// bounding-box grids on ties). `(scale, translate)`.
+// Used by the MDL compile, which needs `textures` (it quantises skins).
+#[cfg_attr(not(feature = "textures"), allow(dead_code))]
 fn axis_grid_centred(values: &[f32]) -> (f32, f32) {
     let (scale, translate) = axis_grid(values);
     if scale <= 0.0 || !scale.is_finite() {
@@ -368,6 +370,8 @@ fn axis_grid_centred(values: &[f32]) -> (f32, f32) {
 /// The grid of every point of a whole model (one grid for all frames, as
 /// an MDL has): per axis the best of the bounding-box and centred grids
 /// ([`axis_grid_centred`]).
+// Used by the MDL compile, which needs `textures` (it quantises skins).
+#[cfg_attr(not(feature = "textures"), allow(dead_code))]
 pub(crate) fn model_grid_of(positions: &[[f32; 3]]) -> FrameGrid {
     let mut scale = [0.0; 3];
     let mut translate = [0.0; 3];

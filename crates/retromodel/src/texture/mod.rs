@@ -51,7 +51,6 @@ mod codecs;
 mod error;
 mod lookup;
 mod memory;
-#[cfg(feature = "textures")]
 mod palette;
 #[cfg(feature = "textures")]
 pub mod pcx;
@@ -65,7 +64,6 @@ pub use alpha_map::apply_alpha_map;
 #[cfg(feature = "textures")]
 pub use error::{CodecError, TextureError};
 pub use memory::MemorySource;
-#[cfg(feature = "textures")]
 pub use palette::Palette;
 pub use resolve::{
     Refusal, ResolveError, ResolvedTexture, SkipReason, Skipped, TextureResolver, TextureSource,

@@ -11,7 +11,9 @@
 
 use std::collections::HashMap;
 
-use super::{ImageFormat, Rgba8Image, TextureError};
+use super::Rgba8Image;
+#[cfg(feature = "textures")]
+use super::{ImageFormat, TextureError};
 
 /// A palette of 256 RGB colours, as Quake II's PCX skins (and its
 /// `pics/colormap.pcx`) carry at their end.
@@ -26,6 +28,7 @@ impl Palette {
         Palette { colors }
     }
 
+    #[cfg(feature = "textures")]
     /// The palette at the end of an 8-bit PCX file: the `0x0C` marker
     /// and 768 bytes, the last 769 bytes of the file. Quake II's own
     /// palette is in `baseq2/pics/colormap.pcx` (retromodel does not ship
@@ -71,6 +74,7 @@ impl Palette {
         Palette::from_raw_768(&data[at + 1..])
     }
 
+    #[cfg(feature = "textures")]
     /// A palette from 768 bytes of RGB triplets (a `.pal` or `.lmp`
     /// palette file, such as Quake's `palette.lmp`).
     pub fn from_raw_768(data: &[u8]) -> Result<Palette, TextureError> {
