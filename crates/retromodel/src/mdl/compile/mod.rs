@@ -58,6 +58,7 @@
 
 mod names;
 mod options;
+mod record;
 mod report;
 mod seams;
 mod skin;
@@ -151,13 +152,27 @@ fn group_name(name: &str, options: &CompileOptions) -> (bool, String) {
 /// ```
 pub fn frame_times(scene: &Scene, options: &CompileOptions) -> Result<Vec<(Option<usize>, f32)>> {
     options::check_options(options)?;
-    let plan = plan::animations_plan(scene, &options.animations, options.fps)?;
+    let mut plan = plan::animations_plan(scene, &options.animations, options.fps)?;
+    record::key_poses(scene, &mut plan);
     let mut times = Vec::new();
+    let mut any_group = false;
     for g in &plan.groups {
         if group_name(&g.name, options).0 {
+            any_group = true;
             times.extend(g.poses.first().map(|p| (p.animation, p.time)));
         } else {
             times.extend(g.poses.iter().map(|p| (p.animation, p.time)));
+        }
+    }
+    // A scene lifted from an MDL gets its frame groups back (record.rs).
+    if !any_group {
+        if let Some(starts) =
+            record::record_of(scene).and_then(|r| r.entry_starts(options, times.len()))
+        {
+            return Ok(starts
+                .into_iter()
+                .filter_map(|k| times.get(k).copied())
+                .collect());
         }
     }
     Ok(times)
@@ -184,7 +199,9 @@ fn compile_keeping_normals(
         .map_err(|e: Error| e.advised(Advice::new(None, vec![Remedy::QuakePalette])));
     };
     let mut warnings = Vec::new();
-    let plan = plan::animations_plan(scene, &options.animations, options.fps)?;
+    let mut plan = plan::animations_plan(scene, &options.animations, options.fps)?;
+    // An MDL's frame groups, lifted, come back one frame per key.
+    record::key_poses(scene, &mut plan);
     let frames = plan.frame_count();
     if frames > limits.max_frames {
         return Err(limit_error(
@@ -447,6 +464,10 @@ fn compile_keeping_normals(
         area / model.triangles.len().max(1) as f32
     });
     model.size = size;
+    // What the MDL the scene was lifted from held that glTF cannot.
+    if let Some(record) = record::record_of(scene) {
+        record::apply(&record, &mut model, options);
+    }
 
     // Report.
     let squares: f64 = errors.iter().map(|e| f64::from(e.squares)).sum();
