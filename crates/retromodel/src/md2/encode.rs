@@ -10,7 +10,7 @@ use crate::quake::nearest_normal_index;
 /// which decodes exactly.
 ///
 /// `normals` may be shorter than `positions` (missing normals get index 0);
-/// compute them with [`vertex_normals`] when the source has none.
+/// compute them with [`vertex_normals`](crate::quake::vertex_normals) when the source has none.
 ///
 /// ```
 /// use retromodel::md2::encode_frame;

@@ -123,6 +123,17 @@ fn limit_error(
     ))
 }
 
+/// The error for a model whose grid or decoded positions do not fit in
+/// 32-bit floats (coordinates near ±3.4e38: the file would hold
+/// infinities, which every engine and `validate` reject).
+fn too_far() -> Error {
+    Error::unwritable(
+        "header.scale",
+        "the model's coordinates span more than a 32-bit float holds once packed on one grid (byte × scale + origin would overflow): scale it down",
+    )
+    .advised(Advice::new(None, vec![Remedy::FitHeight { units: 56 }]))
+}
+
 /// Whether plan group `name` is to be a frame group, and its name.
 fn group_name(name: &str, options: &CompileOptions) -> (bool, String) {
     if let Some(stem) = name.strip_suffix(GROUP_SUFFIX) {
@@ -249,6 +260,14 @@ fn compile_keeping_normals(
     // One grid, quantise, weld.
     let model_grid = grid::model_grid_of(&positions);
     let (bytes, errors) = bake::quantize_all(&positions, n, &vec![model_grid; frames]);
+    let grid_finite = model_grid
+        .scale
+        .iter()
+        .chain(&model_grid.translate)
+        .all(|x| x.is_finite());
+    if !grid_finite || errors.iter().any(|e| !e.max_step_fraction.is_finite()) {
+        return Err(too_far());
+    }
     let (vertex_of, welded) = weld::by_trajectory(&bytes, n, frames);
 
     // Triangles in Quake's order, degenerate ones left out.
@@ -296,6 +315,7 @@ fn compile_keeping_normals(
         &used_materials,
         palette,
         limits.max_skin_height,
+        limits.max_skin_pixels,
         &mut warnings,
     )?;
     let (sw, sh) = (skin.width as i32, skin.height as i32);
@@ -449,6 +469,9 @@ fn compile_keeping_normals(
         .flat_map(|f| f.vertices.iter())
         .map(|&v| Vec3::from(model.decode_position(v)).length())
         .fold(0.0f32, f32::max);
+    if !radius.is_finite() {
+        return Err(too_far());
+    }
     model.bounding_radius = radius;
     let size = model.simple_frames().next().map_or(0.0, |f| {
         let area: f32 = model

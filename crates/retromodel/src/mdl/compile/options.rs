@@ -21,6 +21,10 @@ pub struct Limits {
     /// Tallest skin (`MAX_LBM_HEIGHT`), `None` for no limit: a taller
     /// skin is scaled down to fit, with a warning.
     pub max_skin_height: Option<u32>,
+    /// Most pixels in a skin (GLQuake's `GL_Upload8` converts into a
+    /// fixed 640 × 480 buffer), `None` for no limit: a larger skin is
+    /// scaled down to fit, with a warning.
+    pub max_skin_pixels: Option<u64>,
 }
 
 impl Limits {
@@ -32,6 +36,7 @@ impl Limits {
         max_triangles: 2048,
         max_frames: 256,
         max_skin_height: Some(480),
+        max_skin_pixels: Some(640 * 480),
     };
 
     /// No limit but the format's own (counts are `i32`; bytes run out
@@ -42,6 +47,7 @@ impl Limits {
         max_triangles: i32::MAX as usize,
         max_frames: i32::MAX as usize,
         max_skin_height: None,
+        max_skin_pixels: None,
     };
 }
 
@@ -72,6 +78,7 @@ impl Limits {
             max_triangles: max(l.max_triangles),
             max_frames: max(l.max_poses).min(max(l.max_frames)),
             max_skin_height: l.max_skin_height.map(|h| u32::try_from(h.max).unwrap_or(0)),
+            max_skin_pixels: l.max_skin_pixels.map(|p| u64::try_from(p.max).unwrap_or(0)),
         })
     }
 }

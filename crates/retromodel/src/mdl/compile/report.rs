@@ -90,7 +90,8 @@ pub enum CompileWarning {
         /// How many triangle corners.
         corners: usize,
     },
-    /// The skin was taller than the engine loads: scaled down.
+    /// The skin was taller, or held more pixels, than the engine loads:
+    /// scaled down.
     SkinScaled {
         /// The size made, in pixels.
         from: (u32, u32),
@@ -130,7 +131,7 @@ impl fmt::Display for CompileWarning {
             ),
             CompileWarning::SkinScaled { from, to } => write!(
                 f,
-                "skin: the skin is {}x{}, taller than the engine loads: scaled down to {}x{}",
+                "skin: the skin is {}x{}, larger than the engine loads: scaled down to {}x{}",
                 from.0, from.1, to.0, to.1
             ),
             CompileWarning::SkinPadded { from, to } => write!(

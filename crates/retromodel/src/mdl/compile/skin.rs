@@ -118,6 +118,7 @@ pub(super) fn build(
     used: &[Option<usize>],
     palette: &Palette,
     max_height: Option<u32>,
+    max_pixels: Option<u64>,
     warnings: &mut Vec<CompileWarning>,
 ) -> Result<SkinImage> {
     // Each material's tile image and whether it glows.
@@ -226,10 +227,24 @@ pub(super) fn build(
     let mut image = Rgba8Image::new(width, height, rgba)
         .ok_or_else(|| Error::unwritable("skin", "the skin's size"))?;
     let mut factor = [1.0f32, 1.0];
+    // Scaled down, keeping its aspect, to the engine's height and pixel
+    // count (after padding the width to a multiple of 4).
+    let mut f = 1.0f64;
     if let Some(max) = max_height.filter(|&m| height > m && m > 0) {
-        let f = f64::from(max) / f64::from(height);
-        let nw = ((f64::from(width) * f).floor() as u32).max(1);
-        let nh = max;
+        f = f.min(f64::from(max) / f64::from(height));
+    }
+    let pixels = u64::from(width) * u64::from(height);
+    if let Some(max) = max_pixels.filter(|&m| m > 0 && pixels > m) {
+        f = f.min((max as f64 / pixels as f64).sqrt());
+    }
+    if f < 1.0 {
+        let nh = ((f64::from(height) * f).floor() as u32).clamp(1, height);
+        let mut nw = ((f64::from(width) * f).floor() as u32).clamp(1, width);
+        if let Some(max) = max_pixels.filter(|&m| m > 0) {
+            while nw > 4 && u64::from(nw.div_ceil(4) * 4) * u64::from(nh) > max {
+                nw -= 4;
+            }
+        }
         if let Some(buffer) = image::RgbaImage::from_raw(width, height, image.pixels().to_vec()) {
             let small =
                 image::imageops::resize(&buffer, nw, nh, image::imageops::FilterType::Triangle);

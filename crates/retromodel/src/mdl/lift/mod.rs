@@ -490,7 +490,7 @@ impl Scene {
     ///   file order (target `k` is simple frame `k` minus the first; target
     ///   0 is zeros), normals too.
     /// - Animations: each run of single frames named alike
-    ///   ([`animations_from_runs`](crate::quake::animations_from_runs)) at
+    ///   ([`animations_from_runs`]) at
     ///   `options.fps` with linear blending, and each frame group on its
     ///   intervals with step keys (interval `k` is frame `k`'s end time).
     /// - Textures: every image of every skin, decoded with
