@@ -109,10 +109,16 @@ impl Record {
     /// is left as it is).
     fn regroups(&self, options: &CompileOptions, simple: usize) -> bool {
         let grouped = self.frames.iter().any(|&(kind, _, _)| kind != 0);
+        // Intervals the engines take: positive, finite and increasing (a
+        // damaged source's are not carried into a file `validate` would
+        // refuse; the frames then stay single).
+        let sound = |iv: &[f32]| {
+            iv.iter().all(|t| t.is_finite() && *t > 0.0) && iv.windows(2).all(|w| w[0] < w[1])
+        };
         let consistent = self
             .frames
             .iter()
-            .all(|(kind, n, iv)| *kind == 0 || (*n > 0 && iv.len() == *n));
+            .all(|(kind, n, iv)| *kind == 0 || (*n > 0 && iv.len() == *n && sound(iv)));
         let total: usize = self
             .frames
             .iter()
@@ -194,7 +200,8 @@ pub(super) fn apply(record: &Record, model: &mut Mdl, options: &CompileOptions) 
         }
     }
     if !options.random_sync {
-        if let Some(sync) = record.sync_type {
+        // Only the two sync types there are (0 in sync, 1 random).
+        if let Some(sync) = record.sync_type.filter(|s| (0..=1).contains(s)) {
             model.sync_type = sync;
         }
     }
