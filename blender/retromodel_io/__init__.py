@@ -736,6 +736,13 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
         size=3,
         default=(0.0, 0.0, 24.0),
     )
+    player: BoolProperty(
+        name="Player table",
+        description=(
+            "lay out Quake's 143-frame player table (axrun, rockrun, stand ... axattd, in QuakeC's order) "
+            "from the actions by name; Frames per second, Animations and Frame groups are then not used"
+        ),
+    )
     use_selection: BoolProperty(name="Selected only", default=False)
 
     fast_shape_keys = True
@@ -768,7 +775,7 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
             palette=palette,
             fps=self.fps,
             anims=anims,
-            groups=import_options.names_list(self.frame_groups) or None,
+            groups=None if self.player else (import_options.names_list(self.frame_groups) or None),
             scale=self.scale or None,
             fit_height=self.fit_height or None,
             flags=sorted(self.flags),
@@ -776,6 +783,7 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
             eye_position=tuple(self.eye_position),
             engine=None if self.engine == "quake" else self.engine,
             name=name,
+            player=self.player,
         )
         return out.mdl, {}, list(out.warning_details)
 

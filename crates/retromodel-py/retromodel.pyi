@@ -266,6 +266,8 @@ def compile_mdl(
     eye_position: Optional[Tuple[float, float, float]] = None,
     engine: Optional[str] = None,
     name: str = "model.mdl",
+    player: bool = False,
 ) -> MdlOutput:
     """Compiles any model (a ``.glb`` from Blender, an MS3D, an MD2) into a Quake MDL, its skin
-    quantised to ``palette`` (Quake's ``gfx/palette.lmp``, required)."""
+    quantised to ``palette`` (Quake's ``gfx/palette.lmp``, required). ``player=True`` lays the
+    frames out as Quake's 143-frame player table, filled from the animations by name."""

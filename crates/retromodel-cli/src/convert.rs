@@ -115,7 +115,10 @@ pub struct Args {
     /// .md2 output: lay the animations out as the standard Quake II player
     /// table (198 frames: stand, run, attack, pain1-3, jump, flip, salute,
     /// taunt, wave, point, crstnd, crwalk, crattak, crpain, crdeath,
-    /// death1-3), by name, each resampled to its frame count.
+    /// death1-3), by name, each resampled to its frame count. .mdl output:
+    /// Quake's player table (143 frames: axrun, rockrun, stand, axstnd,
+    /// axpain, pain, axdeth, deatha-deathe, nailatt, light, rockatt,
+    /// shotatt, axatt, axattb-axattd; idle, run, death, attack also fit).
     #[arg(long, help_heading = "MD2 output")]
     player: bool,
     /// .md2 and .mdl output: multiply the source's units by this.
@@ -316,7 +319,6 @@ impl Args {
     /// own flags; the .md2-only flags are refused.
     fn mdl_options(&self) -> Result<Option<MdlCompileOptions>> {
         let md2_only = [
-            (self.player, "--player"),
             (self.grid.is_some(), "--grid"),
             (self.grid_from.is_some(), "--grid-from"),
             (self.skin_format.is_some(), "--skin-format"),
@@ -336,6 +338,10 @@ impl Args {
         o.scale = self.scale;
         o.fit_height = self.fit_height;
         o.animations = self.anim.clone();
+        o.player = self.player;
+        if self.player && !self.frame_groups.is_empty() {
+            bail!("--player and --frame-group: the Quake player's frames are single frames that QuakeC numbers one by one");
+        }
         o.frame_groups = self.frame_groups.clone();
         if let Some(path) = &self.palette {
             o.palette = Some(read_palette(path)?);

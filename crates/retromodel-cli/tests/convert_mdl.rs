@@ -106,8 +106,14 @@ fn refusals_name_flags() {
             &["301 frames", "256", "--fps"],
         ),
         (
-            &["--palette", pal.to_str().unwrap(), "--player"],
-            &["--player", ".md2"],
+            &[
+                "--palette",
+                pal.to_str().unwrap(),
+                "--player",
+                "--frame-group",
+                "slide",
+            ],
+            &["--player", "--frame-group"],
         ),
         (
             &["--palette", pal.to_str().unwrap(), "--engine", "quake2"],
@@ -421,4 +427,64 @@ fn mdl_through_gltf_keeps_header_groups_and_frame_names() {
         assert_eq!(again.4, original.4, "{name}: group intervals");
     }
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `--player` for .mdl output: Quake's 143-frame player table, whose
+/// names (read from the bytes here) are those of id's player.mdl as the
+/// corpus's independent reader lists them; what the scene lacks and what
+/// it leaves out are warned of, and a one-unit model is told to
+/// `--fit-height 56`.
+#[test]
+fn player_flag_lays_out_quakes_player_table() {
+    let Some(corpus) = retromodel_testkit::corpus::corpus_dir() else {
+        return;
+    };
+    let facts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("mdl/facts.json")).unwrap()).unwrap();
+    let want: Vec<&str> = facts["c0burn_progs_player.mdl"]["frame_names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    let d = dir("player");
+    let glb = d.join("slide.glb");
+    std::fs::write(&glb, triangle_glb(&[0.0, 0.5])).unwrap();
+    let out = d.join("player.mdl");
+    let pal = palette(&d);
+    let o = run(&[
+        "convert",
+        glb.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--force",
+        "--palette",
+        pal.to_str().unwrap(),
+        "--player",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stderr(&o);
+    assert!(text.contains("\"slide\""), "{text}");
+    assert!(text.contains("\"axrun\""), "{text}");
+    assert!(text.contains("--fit-height 56"), "{text}");
+    assert!(!text.contains("::"), "{text}");
+    let b = std::fs::read(&out).unwrap();
+    let (w, h, nv, nt, nf) = (
+        i32_at(&b, 52) as usize,
+        i32_at(&b, 56) as usize,
+        i32_at(&b, 60) as usize,
+        i32_at(&b, 64) as usize,
+        i32_at(&b, 68) as usize,
+    );
+    assert_eq!(nf, 143);
+    let mut at = 84 + i32_at(&b, 48) as usize * (4 + w * h) + 12 * nv + 16 * nt;
+    let mut names = Vec::new();
+    for _ in 0..nf {
+        assert_eq!(i32_at(&b, at), 0, "a frame group");
+        let raw = &b[at + 12..at + 28];
+        let end = raw.iter().position(|&c| c == 0).unwrap_or(16);
+        names.push(String::from_utf8_lossy(&raw[..end]).into_owned());
+        at += 28 + 4 * nv;
+    }
+    assert_eq!(at, b.len());
+    assert_eq!(names, want);
 }

@@ -461,13 +461,18 @@ impl MdlOutput {
 ///   `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
 ///   `quake-rerelease`, `hexen2`; default id's Quake).
 /// - `name`: the model's file name (names the scene).
+/// - `player`: lay the frames out as Quake's player table (the 143 frames
+///   of id's `player.mdl` that QuakeC numbers: `axrun`, `rockrun`,
+///   `stand`, ... `axattd`), filled from the animations by name (`idle`,
+///   `run`, `death`, `attack` fit too); `fps` and `anims` are then not
+///   used, and `groups` cannot be given.
 ///
 /// The same file as `retromodel convert SOURCE NAME.mdl --palette ...`
 /// with the matching flags. Returns an `MdlOutput`. Raises `retromodel.Error` when the model
 /// cannot be compiled (no palette, an engine limit exceeded, an unknown
 /// animation).
 #[pyfunction]
-#[pyo3(signature = (source, palette = None, fps = 10.0, anims = None, groups = None, scale = None, fit_height = None, flags = None, sync_type = "sync", eye_position = None, engine = None, name = "model.mdl"))]
+#[pyo3(signature = (source, palette = None, fps = 10.0, anims = None, groups = None, scale = None, fit_height = None, flags = None, sync_type = "sync", eye_position = None, engine = None, name = "model.mdl", player = false))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn compile_mdl(
     py: Python<'_>,
@@ -483,10 +488,16 @@ pub fn compile_mdl(
     eye_position: Option<(f32, f32, f32)>,
     engine: Option<&str>,
     name: &str,
+    player: bool,
 ) -> PyResult<MdlOutput> {
     use retromodel::mdl::compile::{CompileOptions as MdlOptions, Limits};
 
     check_frames_and_size(fps, scale, fit_height)?;
+    if player && groups.as_ref().is_some_and(|g| !g.is_empty()) {
+        return Err(Error::new_err(
+            "player=True and groups: the Quake player's frames are single frames that QuakeC numbers one by one",
+        ));
+    }
     let palette = match palette {
         Some(p) => crate::mdl::palette_arg(py, p)?,
         None => {
@@ -518,6 +529,7 @@ pub fn compile_mdl(
         flags: flags.as_ref().map_or(Ok(0), crate::mdl::FlagsArg::bits)?,
         random_sync: crate::mdl::sync_type_number(sync_type)? == 1,
         limits,
+        player,
     };
     let anim = options.animations.clone();
     let options = ConvertOptions {

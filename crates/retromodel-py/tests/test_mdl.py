@@ -257,3 +257,21 @@ def test_compile_mdl_is_the_command_lines(corpus, cli, tmp_path):
     out = retromodel.compile_mdl(glb, palette=palette.read_bytes(), name="walker.mdl")
     cli("convert", glb, tmp_path / "walker.mdl", "--palette", palette)
     assert out.mdl == (tmp_path / "walker.mdl").read_bytes()
+
+
+def test_compile_mdl_player_puts_the_frames_where_quakec_expects_them(corpus, tmp_path):
+    """id's player lifted to glTF and compiled back with ``player=True``:
+    the 143 frame names, read from the bytes here, are the independent
+    reader's, in QuakeC's order; ``groups`` with it is refused by its
+    keyword."""
+    name = "c0burn_progs_player.mdl"
+    facts = mdl_facts(corpus)[name]
+    palette = (corpus / "quake" / "palette.lmp").read_bytes()
+    glb = tmp_path / "player.glb"
+    glb.write_bytes(retromodel.load(corpus / "mdl" / name).to_glb())
+    out = retromodel.compile_mdl(glb, palette=palette, player=True, name="player.mdl")
+    names = [n for n, _ in parse_mdl(out.mdl)["packed"]]
+    assert names == facts["frame_names"]
+    assert all("::" not in w for w in out.warnings)
+    with pytest.raises(retromodel.Error, match="groups"):
+        retromodel.compile_mdl(glb, palette=palette, player=True, groups=["light"])

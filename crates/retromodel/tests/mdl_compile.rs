@@ -818,3 +818,124 @@ fn odd_uvs_and_skin_sizes_are_clamped_padded_and_scaled_with_warnings() {
     assert_eq!(c.model.skin_height, 480);
     assert_eq!(c.model.skin_width % 4, 0);
 }
+
+/// The bounding box of a decoded frame's vertices, in Quake units.
+fn frame_box(d: &Decoded, f: &DecodedFrame) -> ([f32; 3], [f32; 3]) {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for v in &f.vertices {
+        let p = d.position(v.0);
+        for a in 0..3 {
+            lo[a] = lo[a].min(p[a]);
+            hi[a] = hi[a].max(p[a]);
+        }
+    }
+    (lo, hi)
+}
+
+/// id's player through the player table: the scene lifted from the
+/// corpus's player.mdl, its animations shuffled, some renamed to aliases
+/// and one removed, compiles back to the 143 frames in QuakeC's order. The
+/// frame names are the independent reader's (`mdl/facts.json`), each
+/// frame's box is the source frame's within half a step of each grid, and
+/// the missing axe run shows the rocket run's frames.
+#[test]
+fn quake_player_table_puts_every_frame_where_quakec_expects_it() {
+    let Some(corpus) = corpus() else { return };
+    let name = "c0burn_progs_player.mdl";
+    let src_bytes = std::fs::read(corpus.join("mdl").join(name)).unwrap();
+    let facts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("mdl/facts.json")).unwrap()).unwrap();
+    let want_names: Vec<&str> = facts[name]["frame_names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert_eq!(want_names.len(), 143);
+
+    let mdl = Mdl::from_bytes(&src_bytes).unwrap();
+    let mut scene = Scene::from_mdl(&mdl, &retromodel::mdl::MdlSceneOptions::default()).unwrap();
+    // Nothing of the source MDL's own record: the names must come from
+    // the table.
+    scene.extras = serde_json::Value::Null;
+    scene.animations.reverse();
+    scene.animations.retain(|a| a.name != "axrun");
+    for a in &mut scene.animations {
+        a.name = match a.name.as_str() {
+            "rockrun" => "Run".into(),
+            "stand" => "idle".into(),
+            "deatha" => "death".into(),
+            "shotatt" => "SHOTATT".into(),
+            other => other.into(),
+        };
+    }
+    let c = compile(
+        &scene,
+        &CompileOptions {
+            player: true,
+            ..options(&corpus)
+        },
+    )
+    .unwrap();
+    let d = check_common(name, &c);
+    let got_names: Vec<&str> = d.frames().map(|f| f.name.as_str()).collect();
+    assert_eq!(got_names, want_names);
+    assert!(
+        c.warnings.iter().any(|w| {
+            let t = w.to_string();
+            t.contains("\"axrun\"") && t.contains("rockrun")
+        }),
+        "{:?}",
+        c.warnings
+    );
+    // Every other entry had its animation; nothing was left out; the
+    // player is a player's size.
+    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+
+    let src = decode(&src_bytes);
+    let src_frames: Vec<&DecodedFrame> = src.frames().collect();
+    for (k, frame) in d.frames().enumerate() {
+        // The axe run (0..6) shows the rocket run (6..12).
+        let from = if k < 6 { k + 6 } else { k };
+        let (lo, hi) = frame_box(&d, frame);
+        let (slo, shi) = frame_box(&src, src_frames[from]);
+        for a in 0..3 {
+            let tol = 0.5 * d.scale[a] + 1e-3;
+            assert!(
+                (lo[a] - slo[a]).abs() <= tol && (hi[a] - shi[a]).abs() <= tol,
+                "frame {k} ({}) axis {a}: {lo:?}..{hi:?} vs source {from}: {slo:?}..{shi:?}",
+                frame.name
+            );
+        }
+    }
+
+    // The same player in metres is far from a player's height: a warning
+    // whose advice is to fit the height.
+    let c = compile(
+        &scene,
+        &CompileOptions {
+            player: true,
+            scale: Some(0.03),
+            ..options(&corpus)
+        },
+    )
+    .unwrap();
+    let size = c
+        .warnings
+        .iter()
+        .find(|w| w.to_string().contains("units tall"))
+        .expect("a size warning");
+    assert!(size.advice().is_some(), "{size}");
+    // Frame groups cannot be asked for with the table.
+    let err = compile(
+        &scene,
+        &CompileOptions {
+            player: true,
+            frame_groups: vec!["light".into()],
+            ..options(&corpus)
+        },
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("player"), "{err}");
+}

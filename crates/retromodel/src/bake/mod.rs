@@ -16,6 +16,7 @@
 
 pub(crate) mod grid;
 pub(crate) mod plan;
+pub(crate) mod table;
 pub(crate) mod tally;
 pub(crate) mod weld;
 

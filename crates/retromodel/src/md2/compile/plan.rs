@@ -10,8 +10,8 @@
 //! aliases: `idle` → `stand`; `pain` → `pain1`; `death` → `death1`;
 //! `crouch`, `crouch_idle`, `crouch_stand` → `crstnd`; `crouch_walk`,
 //! `crouch_run` → `crwalk`; `crattack`, `crouch_attack` → `crattak`; `crouch_pain` →
-//! `crpain`; `crdeth`, `crouch_death` → `crdeath` (the first match in
-//! scene order wins; exact names before aliases). Its `N` frames are the
+//! `crpain`; `crdeth`, `crouch_death` → `crdeath` (exact names before aliases, aliases in this
+//! order). Its `N` frames are the
 //! clip resampled evenly over its duration, first and last pose included
 //! (`tⱼ = j · D / (N − 1)`). An entry the scene lacks is filled with the
 //! first pose of `stand` (or the rest pose when `stand` is missing too),
@@ -19,98 +19,63 @@
 //! warning.
 
 use super::report::CompileWarning;
+use crate::bake::table::{Fill, FrameTable, TableNote};
 use crate::md2::PLAYER_ANIMATIONS;
 use crate::scene::Scene;
 
-use crate::bake::plan::resample_times;
-pub(crate) use crate::bake::plan::{animations_plan, FramePose, Group, Plan};
+pub(crate) use crate::bake::plan::{animations_plan, Plan};
 
-/// The aliases of the player table (see the module documentation).
-const ALIASES: [(&str, &str); 13] = [
-    ("idle", "stand"),
-    ("pain", "pain1"),
-    ("death", "death1"),
-    ("crouch", "crstnd"),
-    ("crouch_idle", "crstnd"),
-    ("crouch_stand", "crstnd"),
-    ("crouch_walk", "crwalk"),
-    ("crattack", "crattak"),
-    ("crouch_attack", "crattak"),
-    ("crouch_pain", "crpain"),
-    ("crdeth", "crdeath"),
-    ("crouch_death", "crdeath"),
-    ("crouch_run", "crwalk"),
-];
+/// The entries of the player table: name and frame count.
+const ENTRIES: [(&str, usize); PLAYER_ANIMATIONS.len()] = {
+    let mut out = [("", 0); PLAYER_ANIMATIONS.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = (PLAYER_ANIMATIONS[i].0, PLAYER_ANIMATIONS[i].2);
+        i += 1;
+    }
+    out
+};
 
-/// The scene animation for table entry `entry`: exact name first, then
-/// an alias; `None` when there is none.
-fn player_source(scene: &Scene, entry: &str) -> Option<usize> {
-    let names: Vec<String> = scene
-        .animations
-        .iter()
-        .map(|a| a.name.to_ascii_lowercase())
-        .collect();
-    names.iter().position(|n| n == entry).or_else(|| {
-        names.iter().position(|n| {
-            ALIASES
-                .iter()
-                .any(|&(alias, target)| target == entry && n == alias)
-        })
-    })
-}
+/// The player table with its aliases (see the module documentation).
+const TABLE: FrameTable = FrameTable {
+    entries: &ENTRIES,
+    aliases: &[
+        ("idle", "stand"),
+        ("pain", "pain1"),
+        ("death", "death1"),
+        ("crouch", "crstnd"),
+        ("crouch_idle", "crstnd"),
+        ("crouch_stand", "crstnd"),
+        ("crouch_walk", "crwalk"),
+        ("crattack", "crattak"),
+        ("crouch_attack", "crattak"),
+        ("crouch_pain", "crpain"),
+        ("crdeth", "crdeath"),
+        ("crouch_death", "crdeath"),
+        ("crouch_run", "crwalk"),
+    ],
+    fallbacks: &[],
+    rest_entry: "stand",
+};
 
 /// The 198 frames of the standard player table (see the module
 /// documentation).
 pub(crate) fn player_plan(scene: &Scene, warnings: &mut Vec<CompileWarning>) -> Plan {
-    let mut used = vec![false; scene.animations.len()];
-    let stand = player_source(scene, "stand");
-    let mut groups = Vec::with_capacity(PLAYER_ANIMATIONS.len());
-    for (entry, &(name, _, count)) in PLAYER_ANIMATIONS.iter().enumerate() {
-        let source = player_source(scene, name);
-        let poses: Vec<FramePose> = match source {
-            Some(i) => {
-                used[i] = true;
-                resample_times(scene.animations[i].duration(), count)
-                    .into_iter()
-                    .map(|time| FramePose {
-                        animation: Some(i),
-                        time,
-                    })
-                    .collect()
-            }
-            None => {
-                warnings.push(CompileWarning::PlayerAnimationMissing {
-                    name,
-                    filled_with: if stand.is_some() {
-                        "the first pose of stand"
-                    } else {
-                        "the rest pose"
-                    },
-                });
-                vec![
-                    FramePose {
-                        animation: stand,
-                        time: 0.0,
-                    };
-                    count
-                ]
-            }
-        };
-        groups.push(Group {
-            name: name.to_string(),
-            source: source.map_or(String::new(), |i| scene.animations[i].name.clone()),
-            player_entry: Some(entry),
-            poses,
+    let (plan, notes) = TABLE.plan(scene);
+    for note in notes {
+        warnings.push(match note {
+            TableNote::Missing { name, fill } => CompileWarning::PlayerAnimationMissing {
+                name,
+                filled_with: match fill {
+                    Fill::RestPose => "the rest pose",
+                    // The table has no fallbacks.
+                    Fill::RestEntryFirstPose | Fill::Entry(_) => "the first pose of stand",
+                },
+            },
+            TableNote::Unused { name } => CompileWarning::PlayerAnimationUnused { name },
         });
     }
-    for (i, u) in used.iter().enumerate() {
-        if !u {
-            warnings.push(CompileWarning::PlayerAnimationUnused {
-                name: scene.animations[i].name.clone(),
-            });
-        }
-    }
-    Plan { groups }
+    plan
 }
 
 #[cfg(test)]

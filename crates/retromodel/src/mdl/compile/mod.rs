@@ -20,7 +20,11 @@
 //!   entry of the frame list whose frames the engine plays by itself,
 //!   frame `j` ending at `(j + 1) / fps` seconds. Frame names are
 //!   Quake's: `run1`..`run8` (see the `names` module: at most 15 bytes of
-//!   text, no digit before the number).
+//!   text, no digit before the number). With
+//!   [`CompileOptions::player`], the frames are instead Quake's player
+//!   table ([`PLAYER_FRAMES`]: the 143 frames of id's `player.mdl`, named
+//!   and numbered as its QuakeC expects), each entry filled from the
+//!   scene animation of its name or an alias, resampled to its count.
 //! - **One grid.** Every frame shares the header's scale and origin. Per
 //!   axis, the grid over all frames' positions with the smallest largest
 //!   error among the bounding-box grids (`origin = min`, `scale = extent
@@ -58,12 +62,14 @@
 
 mod names;
 mod options;
+mod player;
 mod record;
 mod report;
 mod seams;
 mod skin;
 
 pub use options::{CompileOptions, Limits, GROUP_SUFFIX};
+pub use player::{PLAYER_FRAMES, PLAYER_HEIGHT, PLAYER_HEIGHT_RANGE};
 pub use report::{AnimationReport, CompileReport, CompileWarning};
 
 use glam::Vec3;
@@ -163,8 +169,7 @@ fn group_name(name: &str, options: &CompileOptions) -> (bool, String) {
 /// ```
 pub fn frame_times(scene: &Scene, options: &CompileOptions) -> Result<Vec<(Option<usize>, f32)>> {
     options::check_options(options)?;
-    let mut plan = plan::animations_plan(scene, &options.animations, options.fps)?;
-    record::key_poses(scene, &mut plan);
+    let plan = frame_plan(scene, options, &mut Vec::new())?;
     let mut times = Vec::new();
     let mut any_group = false;
     for g in &plan.groups {
@@ -176,7 +181,7 @@ pub fn frame_times(scene: &Scene, options: &CompileOptions) -> Result<Vec<(Optio
         }
     }
     // A scene lifted from an MDL gets its frame groups back (record.rs).
-    if !any_group {
+    if !any_group && !options.player {
         if let Some(starts) =
             record::record_of(scene).and_then(|r| r.entry_starts(options, times.len()))
         {
@@ -187,6 +192,22 @@ pub fn frame_times(scene: &Scene, options: &CompileOptions) -> Result<Vec<(Optio
         }
     }
     Ok(times)
+}
+
+/// The poses that become frames: Quake's player table, or the chosen
+/// animations sampled at `fps` (an MDL's frame groups, lifted, come back
+/// one frame per key).
+fn frame_plan(
+    scene: &Scene,
+    options: &CompileOptions,
+    warnings: &mut Vec<CompileWarning>,
+) -> Result<plan::Plan> {
+    if options.player {
+        return Ok(player::player_plan(scene, warnings));
+    }
+    let mut plan = plan::animations_plan(scene, &options.animations, options.fps)?;
+    record::key_poses(scene, &mut plan);
+    Ok(plan)
 }
 
 /// Compiles `scene` into a Quake MDL (see the [module documentation](self)).
@@ -210,9 +231,7 @@ fn compile_keeping_normals(
         .map_err(|e: Error| e.advised(Advice::new(None, vec![Remedy::QuakePalette])));
     };
     let mut warnings = Vec::new();
-    let mut plan = plan::animations_plan(scene, &options.animations, options.fps)?;
-    // An MDL's frame groups, lifted, come back one frame per key.
-    record::key_poses(scene, &mut plan);
+    let plan = frame_plan(scene, options, &mut warnings)?;
     let frames = plan.frame_count();
     if frames > limits.max_frames {
         return Err(limit_error(
@@ -254,6 +273,12 @@ fn compile_keeping_normals(
     if scale != 1.0 {
         for p in &mut positions {
             *p = p.map(|x| x * scale);
+        }
+    }
+    if options.player && options.fit_height.is_none() {
+        let height = bake::height(&positions);
+        if height.is_finite() && !PLAYER_HEIGHT_RANGE.contains(&height) {
+            warnings.push(CompileWarning::PlayerSize { height });
         }
     }
 

@@ -124,6 +124,11 @@ pub struct CompileOptions {
     /// The engine limits checked; a count past one is an error saying
     /// which, by how much and what would help.
     pub limits: Limits,
+    /// Lay the frames out as Quake's player table (the 143 frames of id's
+    /// `player.mdl`, [`PLAYER_FRAMES`](super::PLAYER_FRAMES)), filled from
+    /// the scene's animations by name; `animations` and `fps` are then
+    /// not used, and frame groups cannot be asked for.
+    pub player: bool,
 }
 
 /// The suffix that makes a scene animation a frame group
@@ -143,18 +148,20 @@ impl Default for CompileOptions {
             flags: 0,
             random_sync: false,
             limits: Limits::QUAKE,
+            player: false,
         }
     }
 }
 
 impl CompileOptions {
     /// Whether these options ask for something only a compile does with
-    /// an MDL's header or frame list (frame groups, effect flags, an eye
-    /// position, random sync). An MDL converted to .mdl is rewritten as it
+    /// an MDL's header or frame list (the player table, frame groups,
+    /// effect flags, an eye position, random sync). An MDL converted to .mdl is rewritten as it
     /// is, so those are refused for it; the rest (palette, frame rate,
     /// scale, limits) also serve other outputs and are simply unused.
     pub fn sets_header_or_groups(&self) -> bool {
-        !self.frame_groups.is_empty()
+        self.player
+            || !self.frame_groups.is_empty()
             || self.flags != 0
             || self.eye_position.is_some()
             || self.random_sync
@@ -175,6 +182,11 @@ pub(super) fn check_options(options: &CompileOptions) -> Result<()> {
     }
     if !(options.fps.is_finite() && options.fps > 0.0) {
         return bad(format!("fps {} is not a positive number", options.fps));
+    }
+    if options.player && !options.frame_groups.is_empty() {
+        return bad(
+            "frame groups and the player table: the player's frames are single frames that QuakeC numbers one by one".into(),
+        );
     }
     if let Some(e) = options.eye_position {
         if !e.iter().all(|v| v.is_finite()) {

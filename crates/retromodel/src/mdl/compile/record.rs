@@ -210,6 +210,10 @@ pub(super) fn apply(record: &Record, model: &mut Mdl, options: &CompileOptions) 
             model.eye_position = eye;
         }
     }
+    if options.player {
+        // The player table's frames are its own, whatever the source's.
+        return false;
+    }
     let simple = model.simple_frames().count();
     regroup(record, model, options, simple);
     if simple == 0 || simple != record.frame_names.len() {

@@ -107,6 +107,27 @@ pub enum CompileWarning {
         /// The width written.
         to: u32,
     },
+    /// A player-table entry (`player: true`) the scene has no animation
+    /// for, filled with another.
+    PlayerAnimationMissing {
+        /// The entry (`axrun`, `deathc`).
+        name: &'static str,
+        /// What its frames show.
+        filled_with: String,
+    },
+    /// A scene animation that fills no player-table entry, left out.
+    PlayerAnimationUnused {
+        /// Its name.
+        name: String,
+    },
+    /// A player model (`player: true`) far from a Quake player's height
+    /// (the game's box is 56 units tall), with no `fit_height` given
+    /// ([`advice`](CompileWarning::advice): fit the height to
+    /// [`PLAYER_HEIGHT`](super::PLAYER_HEIGHT)).
+    PlayerSize {
+        /// The height written: the Z extent of all frames, in Quake units.
+        height: f32,
+    },
     /// Something about the skin: a texture that did not decode, alpha
     /// dropped.
     Skin {
@@ -138,6 +159,19 @@ impl fmt::Display for CompileWarning {
                 f,
                 "skin: {from} pixels wide is not a multiple of 4: widened to {to} with copies of the last column"
             ),
+            CompileWarning::PlayerAnimationMissing { name, filled_with } => write!(
+                f,
+                "the scene has no {name:?} animation for the player table: its frames show {filled_with}"
+            ),
+            CompileWarning::PlayerAnimationUnused { name } => write!(
+                f,
+                "animation {name:?} is not a Quake player animation and is left out"
+            ),
+            CompileWarning::PlayerSize { height } => write!(
+                f,
+                "the player model is {height:.3} units tall; a Quake player is about {} (its box runs from -24 to 32)",
+                super::PLAYER_HEIGHT
+            ),
             CompileWarning::Skin { message } => write!(f, "skin: {message}"),
         }
     }
@@ -151,6 +185,12 @@ impl CompileWarning {
             CompileWarning::SkinScaled { .. } => {
                 Some(Advice::new(None, vec![Remedy::SmallerTextures]))
             }
+            CompileWarning::PlayerSize { .. } => Some(Advice::new(
+                None,
+                vec![Remedy::FitHeight {
+                    units: super::PLAYER_HEIGHT as u32,
+                }],
+            )),
             _ => None,
         }
     }
