@@ -164,10 +164,17 @@ assert bpy.ops.export_scene.retromodel_mdl(
     flags={"rotate", "rocket"},
     sync_type="random",
     eye_position=(0.0, 0.0, 22.0),
+    rerelease_md5=True,
 ) == {"FINISHED"}
 assert retromodel_io.Progress.last_steps[-1] == (1.0, "done"), retromodel_io.Progress.last_steps
 data = open(out, "rb").read()
 h = header(data)
+# "Rerelease MD5": the MD5 and its skin beside the MDL, one anim frame per
+# MDL frame (numFrames read from the text here).
+anim = open(os.path.join(outdir, "walker.md5anim")).read()
+assert int(anim.split("numFrames")[1].split()[0]) == h["frames"], anim[:200]
+assert os.path.isfile(os.path.join(outdir, "walker.md5mesh"))
+assert os.path.isfile(os.path.join(outdir, "walker_00_00.png"))
 assert (h["ident"], h["version"]) == (b"IDPO", 6), h
 assert h["flags"] == 8 | 1 and h["synctype"] == 1, h
 assert [round(c, 3) for c in h["eye"]] == [0.0, 0.0, 22.0], h

@@ -736,6 +736,15 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
         size=3,
         default=(0.0, 0.0, 24.0),
     )
+    rerelease_md5: BoolProperty(
+        name="Rerelease MD5",
+        description=(
+            "also write the Quake rerelease's MD5 replacement beside the MDL (NAME.md5mesh, NAME.md5anim and "
+            "the skin as NAME_00_00.png), which the rerelease, QuakeSpasm-Spiked, vkQuake and Ironwail draw "
+            "in its place; frame k of the anim is frame k of the MDL"
+        ),
+        default=False,
+    )
     player: BoolProperty(
         name="Player table",
         description=(
@@ -784,8 +793,12 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
             engine=None if self.engine == "quake" else self.engine,
             name=name,
             player=self.player,
+            rerelease=self.rerelease_md5,
         )
-        return out.mdl, {}, list(out.warning_details)
+        # With Rerelease MD5: NAME.md5mesh, .md5anim and the skins beside
+        # the MDL, where the ports look (Ironwail Quake/gl_model.c,
+        # Mod_LoadMD5Skins; mdl::rerelease in the library).
+        return out.mdl, dict(out.files), list(out.warning_details)
 
 
 class ExportMs3d(bpy.types.Operator, ExportHelper):

@@ -206,6 +206,9 @@ class MdlOutput:
     def mdl(self) -> bytes:
         """The MDL file's bytes (its skin inside)."""
     @property
+    def files(self) -> Dict[str, bytes]:
+        """With ``rerelease=True``: the rerelease's MD5 files and skins to write beside the MDL."""
+    @property
     def report(self) -> Dict[str, Any]:
         """The compile report (animations, counts, the grid's step and largest error)."""
     @property
@@ -267,7 +270,9 @@ def compile_mdl(
     engine: Optional[str] = None,
     name: str = "model.mdl",
     player: bool = False,
+    rerelease: bool = False,
 ) -> MdlOutput:
     """Compiles any model (a ``.glb`` from Blender, an MS3D, an MD2) into a Quake MDL, its skin
     quantised to ``palette`` (Quake's ``gfx/palette.lmp``, required). ``player=True`` lays the
-    frames out as Quake's 143-frame player table, filled from the animations by name."""
+    frames out as Quake's 143-frame player table, filled from the animations by name;
+    ``rerelease=True`` also makes the Quake rerelease's MD5 (``MdlOutput.files``)."""

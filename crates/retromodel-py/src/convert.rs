@@ -387,6 +387,7 @@ fn compile_source(
 #[pyclass(module = "retromodel", frozen)]
 pub struct MdlOutput {
     mdl: Vec<u8>,
+    files: Vec<(String, Vec<u8>)>,
     report: serde_json::Value,
     warnings: Vec<Detail>,
 }
@@ -397,6 +398,19 @@ impl MdlOutput {
     #[getter]
     fn mdl<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &self.mdl)
+    }
+
+    /// With `rerelease=True`, the Quake rerelease's files to write beside
+    /// the MDL, by name: `NAME.md5mesh`, `NAME.md5anim` and the skins as
+    /// `NAME_00_00.png` (with `NAME_00_00_luma.png` where the skin has
+    /// fullbright texels); empty otherwise.
+    #[getter]
+    fn files<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (name, bytes) in &self.files {
+            d.set_item(name, PyBytes::new(py, bytes))?;
+        }
+        Ok(d)
     }
 
     /// The compile report (`None` for an MDL written as it is): the animations (`name`, `first_frame`,
@@ -461,6 +475,9 @@ impl MdlOutput {
 ///   `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
 ///   `quake-rerelease`, `hexen2`; default id's Quake).
 /// - `name`: the model's file name (names the scene).
+/// - `rerelease`: also make the Quake rerelease's MD5 replacement (the
+///   `files` of the result, to write beside the MDL in `progs/`), frame
+///   `k` of its anim being frame `k` of the MDL.
 /// - `player`: lay the frames out as Quake's player table (the 143 frames
 ///   of id's `player.mdl` that QuakeC numbers: `axrun`, `rockrun`,
 ///   `stand`, ... `axattd`), filled from the animations by name (`idle`,
@@ -472,7 +489,7 @@ impl MdlOutput {
 /// cannot be compiled (no palette, an engine limit exceeded, an unknown
 /// animation).
 #[pyfunction]
-#[pyo3(signature = (source, palette = None, fps = 10.0, anims = None, groups = None, scale = None, fit_height = None, flags = None, sync_type = "sync", eye_position = None, engine = None, name = "model.mdl", player = false))]
+#[pyo3(signature = (source, palette = None, fps = 10.0, anims = None, groups = None, scale = None, fit_height = None, flags = None, sync_type = "sync", eye_position = None, engine = None, name = "model.mdl", player = false, rerelease = false))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn compile_mdl(
     py: Python<'_>,
@@ -489,6 +506,7 @@ pub fn compile_mdl(
     engine: Option<&str>,
     name: &str,
     player: bool,
+    rerelease: bool,
 ) -> PyResult<MdlOutput> {
     use retromodel::mdl::compile::{CompileOptions as MdlOptions, Limits};
 
@@ -535,17 +553,14 @@ pub fn compile_mdl(
     let options = ConvertOptions {
         anim,
         mdl: Some(options),
+        rerelease,
         ..ConvertOptions::default()
     };
     let compiled = compile_source(py, source, &options, OutputFormat::Mdl, name)?;
-    let (bytes, report, warnings) = (
-        compiled.main,
-        compiled.report.unwrap_or(serde_json::Value::Null),
-        compiled.warnings,
-    );
     Ok(MdlOutput {
-        mdl: bytes,
-        report,
-        warnings,
+        mdl: compiled.main,
+        files: compiled.beside,
+        report: compiled.report.unwrap_or(serde_json::Value::Null),
+        warnings: compiled.warnings,
     })
 }

@@ -275,3 +275,26 @@ def test_compile_mdl_player_puts_the_frames_where_quakec_expects_them(corpus, tm
     assert all("::" not in w for w in out.warnings)
     with pytest.raises(retromodel.Error, match="groups"):
         retromodel.compile_mdl(glb, palette=palette, player=True, groups=["light"])
+
+
+def test_compile_mdl_rerelease_gives_the_command_lines_md5_files(corpus, cli, tmp_path):
+    """``rerelease=True``: the MD5 files and skins beside the MDL are the
+    command line's ``--rerelease`` files byte for byte, and the anim has
+    one frame per MDL frame (its ``numFrames`` and the MDL header read
+    here)."""
+    glb = corpus / "gltf" / "blender_walker.glb"
+    palette = corpus / "quake" / "palette.lmp"
+    out = retromodel.compile_mdl(glb, palette=palette.read_bytes(), name="walker.mdl", rerelease=True)
+    progs = tmp_path / "progs"
+    progs.mkdir()
+    cli("convert", glb, progs / "walker.mdl", "--palette", palette, "--rerelease")
+    assert out.mdl == (progs / "walker.mdl").read_bytes()
+    written = sorted(p.name for p in progs.iterdir() if p.name != "walker.mdl")
+    assert sorted(out.files) == written
+    assert {"walker.md5mesh", "walker.md5anim", "walker_00_00.png"} <= set(written)
+    for name, data in out.files.items():
+        assert data == (progs / name).read_bytes(), name
+    anim = out.files["walker.md5anim"].decode()
+    frames = int(anim.split("numFrames")[1].split()[0])
+    assert frames == compiled_header(out.mdl)["frames"]
+    assert retromodel.compile_mdl(glb, palette=palette.read_bytes()).files == {}
