@@ -278,13 +278,27 @@ pub(crate) fn decode_axis(b: u8, scale: f32, translate: f32) -> f32 {
 /// The grid of one axis for the values `values` (see the module
 /// documentation), non-finite ones left out; `(scale, translate)`.
 fn axis_grid(values: &[f32]) -> (f32, f32) {
-    let (scale, translate, _) = axis_grid_and_error(values);
-    (scale, translate)
+    let b = axis_box_grid(values);
+    (b.scale, b.lo)
 }
 
-/// [`axis_grid`] and its largest error over the finite `values` (0 for
-/// a flat axis; infinite when none is finite).
-fn axis_grid_and_error(values: &[f32]) -> (f32, f32, f32) {
+/// What [`axis_box_grid`] found on one axis.
+struct AxisBox {
+    /// The chosen step (0 for a flat axis or no finite value).
+    scale: f32,
+    /// The smallest finite value (the grid's translation).
+    lo: f32,
+    /// The largest finite value.
+    hi: f32,
+    /// The grid's largest error over the finite values (0 for a flat
+    /// axis; infinite when none is finite).
+    error: f32,
+    /// Whether every value is finite.
+    all_finite: bool,
+}
+
+/// [`axis_grid`], with the range and the largest error it found.
+fn axis_box_grid(values: &[f32]) -> AxisBox {
     let mut lo = f32::INFINITY;
     let mut hi = f32::NEG_INFINITY;
     let mut finite = 0usize;
@@ -295,15 +309,23 @@ fn axis_grid_and_error(values: &[f32]) -> (f32, f32, f32) {
             finite += 1;
         }
     }
+    let all_finite = finite == values.len();
+    let flat = |lo: f32, error: f32| AxisBox {
+        scale: 0.0,
+        lo,
+        hi,
+        error,
+        all_finite,
+    };
     if finite == 0 {
-        return (0.0, 0.0, f32::INFINITY);
+        return flat(0.0, f32::INFINITY);
     }
     let extent = hi - lo;
     if extent <= 0.0 || !extent.is_finite() {
-        return (0.0, lo, 0.0);
+        return flat(lo, 0.0);
     }
     let kept: Vec<f32>;
-    let values = if finite == values.len() {
+    let values = if all_finite {
         values
     } else {
         kept = values.iter().copied().filter(|v| v.is_finite()).collect();
@@ -323,48 +345,47 @@ fn axis_grid_and_error(values: &[f32]) -> (f32, f32, f32) {
             break;
         }
     }
-    (best.1, lo, best.0)
+    AxisBox {
+        scale: best.1,
+        lo,
+        hi,
+        error: best.0,
+        all_finite,
+    }
 }
 
-/// The grid of one axis for one grid over a whole model (MDL): the
-/// candidates of [`axis_grid`] (`translate = lo`, `scale = extent / k`,
-/// `k` in 240..=255) and, besides, the *centred* grids `scale = extent /
-/// (k + 1)`, `translate = lo + scale / 2`, whose 256 bytes cover
-/// `[lo − scale/2, hi + scale/2]`: for `k = 255` its largest error is at
-/// most `extent / 512`, below the bounding-box grid's `extent / 510`.
-/// The candidate with the smallest largest error over `values` wins (the
-/// bounding-box grids on ties). `(scale, translate)`.
+/// The grid of one axis for one grid over a whole model (MDL): the best
+/// of [`axis_grid`]'s candidates (`translate = lo`, `scale = extent / k`,
+/// `k` in 240..=255) and the *centred* grid `scale = extent / 256`,
+/// `translate = lo + scale / 2`, whose 256 bytes cover
+/// `[lo − scale/2, hi + scale/2]`, so that its largest error is at most
+/// `extent / 512`, below the bounding-box grid's bound `extent / 510`.
+/// The one with the smaller largest error over `values` wins (the
+/// bounding-box grid on a tie). `(scale, translate)`.
 // Used by the MDL compile, which needs `textures` (it quantises skins).
 #[cfg_attr(not(feature = "textures"), allow(dead_code))]
 fn axis_grid_centred(values: &[f32]) -> (f32, f32) {
-    let (scale, translate) = axis_grid(values);
-    if scale <= 0.0 || !scale.is_finite() {
-        return (scale, translate);
+    let b = axis_box_grid(values);
+    if b.scale <= 0.0 || !b.scale.is_finite() {
+        return (b.scale, b.lo);
     }
-    let kept: Vec<f32> = values.iter().copied().filter(|v| v.is_finite()).collect();
-    let (lo, hi) = kept
-        .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| {
-            (lo.min(v), hi.max(v))
-        });
-    let extent = hi - lo;
-    let mut best = (
-        largest_error(&kept, scale, translate, f32::INFINITY),
-        scale,
-        translate,
-    );
-    for k in DIVISIONS.rev() {
-        let s = extent / (k + 1) as f32;
-        let t = lo + s / 2.0;
-        if !(s > 0.0 && s.is_finite() && t.is_finite()) {
-            continue;
-        }
-        let worst = largest_error(&kept, s, t, best.0);
-        if worst < best.0 {
-            best = (worst, s, t);
-        }
+    let s = (b.hi - b.lo) / 256.0;
+    let t = b.lo + s / 2.0;
+    if !(s > 0.0 && s.is_finite() && t.is_finite()) {
+        return (b.scale, b.lo);
     }
-    (best.1, best.2)
+    let kept: Vec<f32>;
+    let values = if b.all_finite {
+        values
+    } else {
+        kept = values.iter().copied().filter(|v| v.is_finite()).collect();
+        &kept
+    };
+    if largest_error(values, s, t, b.error) < b.error {
+        (s, t)
+    } else {
+        (b.scale, b.lo)
+    }
 }
 
 /// The grid of every point of a whole model (one grid for all frames, as
