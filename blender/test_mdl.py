@@ -132,22 +132,23 @@ far = [p for p in want if min(max(abs(a - b) for a, b in zip(p, q)) for q in got
 assert not far, (len(far), far[:3], step)
 print(f"mdl round trip through Blender: {h['frames']} frames, frame 0 within {step:.3f} units of the file's")
 
-# The same scene with the panel's "Player table": the 143 frames in
-# QuakeC's order, their names (read from the bytes here) the independent
-# reader's.
-table = os.path.join(outdir, "player_table.mdl")
-assert bpy.ops.export_scene.retromodel_mdl(filepath=table, palette=palette_path, player=True) == {"FINISHED"}
-data = open(table, "rb").read()
-h = header(data)
-at = HEADER.size + h["skins"] * (4 + h["size"][0] * h["size"][1]) + 12 * h["vertices"] + 16 * h["triangles"]
-names = []
-for _ in range(h["frames"]):
-    (kind,) = struct.unpack_from("<i", data, at)
-    assert kind == 0, "a frame group in the player table"
-    names.append(data[at + 12 : at + 28].split(b"\0")[0].decode("latin-1"))
-    at += 4 + 24 + 4 * h["vertices"]
-assert names == facts["HackTechDev_mods_20_multiskins_player.mdl"]["frame_names"], names[:12]
-print(f"mdl player table through Blender: {len(names)} frames in QuakeC's order")
+# The same scene with the panel's "Player table", and with "Frames like"
+# the player itself: the 143 frames in QuakeC's order, their names (read
+# from the bytes here) the independent reader's.
+for label, options in [("player table", {"player": True}), ("frames like", {"frames_like": player})]:
+    table = os.path.join(outdir, "player_table.mdl")
+    assert bpy.ops.export_scene.retromodel_mdl(filepath=table, palette=palette_path, **options) == {"FINISHED"}
+    data = open(table, "rb").read()
+    h = header(data)
+    at = HEADER.size + h["skins"] * (4 + h["size"][0] * h["size"][1]) + 12 * h["vertices"] + 16 * h["triangles"]
+    names = []
+    for _ in range(h["frames"]):
+        (kind,) = struct.unpack_from("<i", data, at)
+        assert kind == 0, "a frame group in the player's frames"
+        names.append(data[at + 12 : at + 28].split(b"\0")[0].decode("latin-1"))
+        at += 4 + 24 + 4 * h["vertices"]
+    assert names == facts["HackTechDev_mods_20_multiskins_player.mdl"]["frame_names"], (label, names[:12])
+    print(f"mdl {label} through Blender: {len(names)} frames in QuakeC's order")
 
 # Export: Blender's walker (from Blender's own glTF importer) as an MDL
 # with the panel's options; the header read back with struct.

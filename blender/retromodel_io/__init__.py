@@ -745,6 +745,16 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
         ),
         default=False,
     )
+    frames_like: StringProperty(
+        name="Frames like",
+        description=(
+            "the MDL this model replaces (a monster, an item): its frames are laid out as that model's, "
+            "which QuakeC selects by number (its animations in its order and frame counts, filled from the "
+            "actions by name; its frame names and frame groups); Frames per second, Animations and Frame "
+            "groups are then not used"
+        ),
+        subtype="FILE_PATH",
+    )
     player: BoolProperty(
         name="Player table",
         description=(
@@ -779,12 +789,16 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
                     "an MDL's skin is palette indices"
                 )
         anims = import_options.names_list(self.anims) or None
+        if self.player and self.frames_like:
+            raise ValueError('choose "Player table" or "Frames like", not both')
         out = rm.compile_mdl(
             glb,
             palette=palette,
             fps=self.fps,
             anims=anims,
-            groups=None if self.player else (import_options.names_list(self.frame_groups) or None),
+            groups=None
+            if self.player or self.frames_like
+            else (import_options.names_list(self.frame_groups) or None),
             scale=self.scale or None,
             fit_height=self.fit_height or None,
             flags=sorted(self.flags),
@@ -794,6 +808,7 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
             name=name,
             player=self.player,
             rerelease=self.rerelease_md5,
+            frames_like=bpy.path.abspath(self.frames_like) if self.frames_like else None,
         )
         # With Rerelease MD5: NAME.md5mesh, .md5anim and the skins beside
         # the MDL, where the ports look (Ironwail Quake/gl_model.c,

@@ -271,8 +271,10 @@ def compile_mdl(
     name: str = "model.mdl",
     player: bool = False,
     rerelease: bool = False,
+    frames_like: Optional[Source] = None,
 ) -> MdlOutput:
     """Compiles any model (a ``.glb`` from Blender, an MS3D, an MD2) into a Quake MDL, its skin
     quantised to ``palette`` (Quake's ``gfx/palette.lmp``, required). ``player=True`` lays the
     frames out as Quake's 143-frame player table, filled from the animations by name;
-    ``rerelease=True`` also makes the Quake rerelease's MD5 (``MdlOutput.files``)."""
+    ``rerelease=True`` also makes the Quake rerelease's MD5 (``MdlOutput.files``); ``frames_like``
+    (an MDL) lays the frames out as that model's, for a replacement QuakeC selects by number."""

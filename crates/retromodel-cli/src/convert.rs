@@ -203,6 +203,12 @@ pub struct Args {
     /// repeatable. An animation named NAME@group is one too.
     #[arg(long = "frame-group", value_name = "NAME", help_heading = "MDL output")]
     frame_groups: Vec<String>,
+    /// .mdl output: lay the frames out as this MDL's (the monster or item
+    /// the model replaces, whose frames QuakeC selects by number): its
+    /// animations in its order and frame counts, filled from the source's
+    /// animations by name, with its frame names and frame groups.
+    #[arg(long, value_name = "MODEL.mdl", help_heading = "MDL output")]
+    frames_like: Option<PathBuf>,
     /// .mdl output: the header's effect flags, comma-separated names
     /// (rocket, grenade, gib, rotate, tracer, zomgib, tracer2, tracer3) or
     /// a number.
@@ -342,6 +348,27 @@ impl Args {
         if self.player && !self.frame_groups.is_empty() {
             bail!("--player and --frame-group: the Quake player's frames are single frames that QuakeC numbers one by one");
         }
+        if let Some(path) = &self.frames_like {
+            if self.player {
+                bail!("--player and --frames-like: choose one frame table");
+            }
+            if !self.frame_groups.is_empty() {
+                bail!(
+                    "--frames-like and --frame-group: the frame groups are those of {}",
+                    path.display()
+                );
+            }
+            let bytes = read_file(path)?;
+            let model = retromodel::mdl::Mdl::from_bytes(&bytes)
+                .with_context(|| format!("--frames-like {}", path.display()))?;
+            let title = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            o.frames_like = Some(retromodel::mdl::compile::FrameTable::of_model(
+                &model, &title,
+            ));
+        }
         o.frame_groups = self.frame_groups.clone();
         if let Some(path) = &self.palette {
             o.palette = Some(read_palette(path)?);
@@ -372,6 +399,7 @@ impl Args {
     fn check_no_mdl_flags(&self) -> Result<()> {
         let mdl_only = [
             (!self.frame_groups.is_empty(), "--frame-group"),
+            (self.frames_like.is_some(), "--frames-like"),
             (self.mdl_flags.is_some(), "--mdl-flags"),
             (self.eye.is_some(), "--eye"),
             (self.random_sync, "--random-sync"),

@@ -488,3 +488,91 @@ fn player_flag_lays_out_quakes_player_table() {
     assert_eq!(at, b.len());
     assert_eq!(names, want);
 }
+
+/// `--frames-like ogre.mdl`: Blender's walker laid out as the corpus's
+/// ogre, its 147 frame names (read from the bytes here) the independent
+/// reader's; its `idle` fills `stand`, its `walk` fills `walk`; what it
+/// lacks is warned of; with `--player` or another output it is refused.
+#[test]
+fn frames_like_lays_out_another_models_frames() {
+    let Some(corpus) = retromodel_testkit::corpus::corpus_dir() else {
+        return;
+    };
+    let facts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("mdl/facts.json")).unwrap()).unwrap();
+    let want: Vec<&str> = facts["c0burn_progs_ogre.mdl"]["frame_names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    let d = dir("frames-like");
+    let ogre = corpus.join("mdl/c0burn_progs_ogre.mdl");
+    let out = d.join("ogre.mdl");
+    let o = run(&[
+        "convert",
+        corpus.join("gltf/blender_walker.glb").to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--force",
+        "--palette",
+        corpus.join("quake/palette.lmp").to_str().unwrap(),
+        "--frames-like",
+        ogre.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stderr(&o);
+    assert!(text.contains("\"swing\""), "{text}");
+    assert!(!text.contains("\"stand\""), "{text}");
+    assert!(!text.contains("\"idle\""), "{text}");
+    let b = std::fs::read(&out).unwrap();
+    let (w, h, nv, nt, nf) = (
+        i32_at(&b, 52) as usize,
+        i32_at(&b, 56) as usize,
+        i32_at(&b, 60) as usize,
+        i32_at(&b, 64) as usize,
+        i32_at(&b, 68) as usize,
+    );
+    assert_eq!(nf, want.len());
+    let mut at = 84 + i32_at(&b, 48) as usize * (4 + w * h) + 12 * nv + 16 * nt;
+    let mut names = Vec::new();
+    for _ in 0..nf {
+        assert_eq!(i32_at(&b, at), 0, "a frame group");
+        let raw = &b[at + 12..at + 28];
+        let end = raw.iter().position(|&c| c == 0).unwrap_or(16);
+        names.push(String::from_utf8_lossy(&raw[..end]).into_owned());
+        at += 28 + 4 * nv;
+    }
+    assert_eq!(names, want);
+    for (flags, words) in [
+        (&["--player"][..], &["--player", "--frames-like"][..]),
+        (&["--frame-group", "walk"][..], &["--frame-group"][..]),
+    ] {
+        let mut args = vec![
+            "convert",
+            "x.glb",
+            "y.mdl",
+            "--palette",
+            "p.lmp",
+            "--frames-like",
+            ogre.to_str().unwrap(),
+        ];
+        args.extend_from_slice(flags);
+        let o = run(&args);
+        assert!(!o.status.success());
+        for w in words {
+            assert!(stderr(&o).contains(w), "{w}: {}", stderr(&o));
+        }
+    }
+    let o = run(&[
+        "convert",
+        corpus.join("gltf/blender_walker.glb").to_str().unwrap(),
+        d.join("x.md2").to_str().unwrap(),
+        "--frames-like",
+        ogre.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr(&o).contains("--frames-like applies to .mdl output"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -475,6 +475,12 @@ impl MdlOutput {
 ///   `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
 ///   `quake-rerelease`, `hexen2`; default id's Quake).
 /// - `name`: the model's file name (names the scene).
+/// - `frames_like`: the MDL the model replaces (a path or its bytes): the
+///   frames are laid out as its (its animations in its order and frame
+///   counts, filled from the animations by name, `idle` also filling
+///   `stand`; its frame names and frame groups), since QuakeC selects a
+///   monster's frames by number; `fps` and `anims` are then not used, and
+///   `groups` and `player` cannot be given.
 /// - `rerelease`: also make the Quake rerelease's MD5 replacement (the
 ///   `files` of the result, to write beside the MDL in `progs/`), frame
 ///   `k` of its anim being frame `k` of the MDL.
@@ -489,7 +495,7 @@ impl MdlOutput {
 /// cannot be compiled (no palette, an engine limit exceeded, an unknown
 /// animation).
 #[pyfunction]
-#[pyo3(signature = (source, palette = None, fps = 10.0, anims = None, groups = None, scale = None, fit_height = None, flags = None, sync_type = "sync", eye_position = None, engine = None, name = "model.mdl", player = false, rerelease = false))]
+#[pyo3(signature = (source, palette = None, fps = 10.0, anims = None, groups = None, scale = None, fit_height = None, flags = None, sync_type = "sync", eye_position = None, engine = None, name = "model.mdl", player = false, rerelease = false, frames_like = None))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn compile_mdl(
     py: Python<'_>,
@@ -507,8 +513,9 @@ pub fn compile_mdl(
     name: &str,
     player: bool,
     rerelease: bool,
+    frames_like: Option<Source>,
 ) -> PyResult<MdlOutput> {
-    use retromodel::mdl::compile::{CompileOptions as MdlOptions, Limits};
+    use retromodel::mdl::compile::{CompileOptions as MdlOptions, FrameTable, Limits};
 
     check_frames_and_size(fps, scale, fit_height)?;
     if player && groups.as_ref().is_some_and(|g| !g.is_empty()) {
@@ -523,6 +530,25 @@ pub fn compile_mdl(
                 "palette: an MDL's skin is palette indices: give Quake's gfx/palette.lmp \
                  (palette=\"id1/gfx/palette.lmp\" or its 768 bytes)",
             ))
+        }
+    };
+    let frames_like = match frames_like {
+        None => None,
+        Some(_) if player => {
+            return Err(Error::new_err(
+                "player=True and frames_like: choose one frame table",
+            ))
+        }
+        Some(_) if groups.as_ref().is_some_and(|g| !g.is_empty()) => {
+            return Err(Error::new_err(
+                "frames_like and groups: the frame groups are those of the frames_like model",
+            ))
+        }
+        Some(source) => {
+            let loaded = source.load(py, None)?;
+            let model = retromodel::mdl::Mdl::from_bytes(&loaded.bytes)
+                .map_err(|e| Error::new_err(format!("frames_like: {e} (give a Quake MDL)")))?;
+            Some(FrameTable::of_model(&model, &loaded.file_name))
         }
     };
     let limits = match engine {
@@ -548,6 +574,7 @@ pub fn compile_mdl(
         random_sync: crate::mdl::sync_type_number(sync_type)? == 1,
         limits,
         player,
+        frames_like,
     };
     let anim = options.animations.clone();
     let options = ConvertOptions {

@@ -298,3 +298,22 @@ def test_compile_mdl_rerelease_gives_the_command_lines_md5_files(corpus, cli, tm
     frames = int(anim.split("numFrames")[1].split()[0])
     assert frames == compiled_header(out.mdl)["frames"]
     assert retromodel.compile_mdl(glb, palette=palette.read_bytes()).files == {}
+
+
+def test_compile_mdl_frames_like_keeps_the_replaced_models_frames(corpus, tmp_path):
+    """``frames_like``: id's ogre lifted to glTF and compiled back laid out
+    like the ogre (given as a path and as bytes): its 147 frame names, read
+    from the bytes here, are the independent reader's; with ``player`` it
+    is refused by its keyword."""
+    name = "c0burn_progs_ogre.mdl"
+    facts = mdl_facts(corpus)[name]
+    ogre = corpus / "mdl" / name
+    palette = (corpus / "quake" / "palette.lmp").read_bytes()
+    glb = tmp_path / "ogre.glb"
+    glb.write_bytes(retromodel.load(ogre).to_glb())
+    for like in (ogre, ogre.read_bytes()):
+        out = retromodel.compile_mdl(glb, palette=palette, frames_like=like, name="ogre.mdl")
+        names = [n for n, _ in parse_mdl(out.mdl)["packed"]]
+        assert names == facts["frame_names"]
+    with pytest.raises(retromodel.Error, match="frames_like"):
+        retromodel.compile_mdl(glb, palette=palette, frames_like=ogre, player=True)

@@ -939,3 +939,91 @@ fn quake_player_table_puts_every_frame_where_quakec_expects_it() {
     .unwrap_err();
     assert!(err.to_string().contains("player"), "{err}");
 }
+
+/// A monster laid out like the model it replaces (`frames_like`): the
+/// corpus's ogre lifted, its animations reversed in the scene and its
+/// `pain` animations removed, compiles back to the ogre's 147 frames in
+/// QuakeC's order, named as the independent reader lists them, each frame
+/// the source frame's box within half a step; the removed entries show
+/// the first pose of `stand`. The flame, one frame list entry holding two
+/// frame groups, gets its groups back with the file's intervals.
+#[test]
+fn a_monster_laid_out_like_the_model_it_replaces() {
+    use retromodel::mdl::compile::FrameTable;
+    let Some(corpus) = corpus() else { return };
+    let facts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("mdl/facts.json")).unwrap()).unwrap();
+    for name in ["c0burn_progs_ogre.mdl", "c0burn_progs_flame2.mdl"] {
+        let src_bytes = std::fs::read(corpus.join("mdl").join(name)).unwrap();
+        let want_names: Vec<&str> = facts[name]["frame_names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        let mdl = Mdl::from_bytes(&src_bytes).unwrap();
+        let mut scene =
+            Scene::from_mdl(&mdl, &retromodel::mdl::MdlSceneOptions::default()).unwrap();
+        scene.extras = serde_json::Value::Null;
+        scene.animations.reverse();
+        let before = scene.animations.len();
+        scene.animations.retain(|a| !a.name.starts_with("pain"));
+        let removed = before - scene.animations.len();
+        let table = FrameTable::of_model(&mdl, "ogre.mdl");
+        let c = compile(
+            &scene,
+            &CompileOptions {
+                frames_like: Some(table.clone()),
+                ..options(&corpus)
+            },
+        )
+        .unwrap();
+        let d = check_common(name, &c);
+        let got_names: Vec<&str> = d.frames().map(|f| f.name.as_str()).collect();
+        assert_eq!(got_names, want_names, "{name}");
+        assert_eq!(
+            c.warnings
+                .iter()
+                .filter(|w| w.to_string().contains("frame table of ogre.mdl"))
+                .count(),
+            removed,
+            "{name}: {:?}",
+            c.warnings
+        );
+        let src = decode(&src_bytes);
+        // The frame list: the same entries, groups with the file's
+        // intervals.
+        assert_eq!(d.entries.len(), src.entries.len(), "{name}");
+        for (e, s) in d.entries.iter().zip(&src.entries) {
+            assert_eq!((e.0, &e.1, e.2.len()), (s.0, &s.1, s.2.len()), "{name}");
+        }
+        let stand = table
+            .entries()
+            .iter()
+            .position(|e| e.0 == "stand")
+            .map(|_| 0);
+        let mut k = 0;
+        let src_frames: Vec<&DecodedFrame> = src.frames().collect();
+        for (entry, count) in table.entries() {
+            for j in 0..*count {
+                let from = if entry.starts_with("pain") {
+                    stand.expect("the ogre stands")
+                } else {
+                    k + j
+                };
+                let frame = d.frames().nth(k + j).unwrap();
+                let (lo, hi) = frame_box(&d, frame);
+                let (slo, shi) = frame_box(&src, src_frames[from]);
+                for a in 0..3 {
+                    let tol = 0.5 * d.scale[a] + 1e-3;
+                    assert!(
+                        (lo[a] - slo[a]).abs() <= tol && (hi[a] - shi[a]).abs() <= tol,
+                        "{name} frame {} axis {a}: {lo:?}..{hi:?} vs source {from}: {slo:?}..{shi:?}",
+                        k + j
+                    );
+                }
+            }
+            k += count;
+        }
+    }
+}

@@ -18,25 +18,25 @@
 use super::plan::{resample_times, FramePose, Group, Plan};
 use crate::scene::Scene;
 
-/// A game's standard frame table.
+/// A game's standard frame table (or one read off a model).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct FrameTable {
+pub(crate) struct FrameTable<'a, S> {
     /// The entries in frame order: name and frame count.
-    pub entries: &'static [(&'static str, usize)],
+    pub entries: &'a [(S, usize)],
     /// Scene names that also fill an entry: `(alias, entry)`.
-    pub aliases: &'static [(&'static str, &'static str)],
+    pub aliases: &'a [(&'a str, &'a str)],
     /// Entries filled from another entry's animation when the scene has
     /// none of their own: `(entry, fallback entry)`.
-    pub fallbacks: &'static [(&'static str, &'static str)],
+    pub fallbacks: &'a [(&'a str, &'a str)],
     /// The entry whose first pose fills what nothing else does.
-    pub rest_entry: &'static str,
+    pub rest_entry: &'a str,
 }
 
 /// What an entry the scene lacks shows instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fill {
-    /// The animation of this other entry.
-    Entry(&'static str),
+    /// The animation of the entry of this index.
+    Entry(usize),
     /// The first pose of the rest entry.
     RestEntryFirstPose,
     /// The scene's rest pose.
@@ -48,8 +48,8 @@ pub(crate) enum Fill {
 pub(crate) enum TableNote {
     /// Entry `name` had no animation of its own.
     Missing {
-        /// The entry.
-        name: &'static str,
+        /// The entry's index.
+        entry: usize,
         /// What its frames show.
         fill: Fill,
     },
@@ -60,7 +60,7 @@ pub(crate) enum TableNote {
     },
 }
 
-impl FrameTable {
+impl<S: AsRef<str>> FrameTable<'_, S> {
     /// The scene animation for entry `entry`: exact name first, then an
     /// alias; `None` when there is none.
     fn source(&self, lower_names: &[String], entry: &str) -> Option<usize> {
@@ -84,13 +84,18 @@ impl FrameTable {
         let mut used = vec![false; scene.animations.len()];
         let rest = self.source(&names, self.rest_entry);
         let mut groups = Vec::with_capacity(self.entries.len());
-        for (entry, &(name, count)) in self.entries.iter().enumerate() {
+        for (entry, (name, count)) in self.entries.iter().enumerate() {
+            let count = *count;
+            let name = name.as_ref();
             let own = self.source(&names, name);
-            let fallback = self
-                .fallbacks
-                .iter()
-                .find(|&&(e, _)| e == name)
-                .and_then(|&(_, other)| Some((other, self.source(&names, other)?)));
+            let fallback =
+                self.fallbacks
+                    .iter()
+                    .find(|&&(e, _)| e == name)
+                    .and_then(|&(_, other)| {
+                        let index = self.entries.iter().position(|e| e.0.as_ref() == other)?;
+                        Some((index, self.source(&names, other)?))
+                    });
             let source = own.or(fallback.map(|(_, i)| i));
             let poses: Vec<FramePose> = match source {
                 Some(i) => {
@@ -117,7 +122,7 @@ impl FrameTable {
                     (None, Some(_)) => Fill::RestEntryFirstPose,
                     (None, None) => Fill::RestPose,
                 };
-                notes.push(TableNote::Missing { name, fill });
+                notes.push(TableNote::Missing { entry, fill });
             }
             groups.push(Group {
                 name: name.to_string(),
@@ -155,7 +160,7 @@ mod tests {
         }
     }
 
-    const TABLE: FrameTable = FrameTable {
+    const TABLE: FrameTable<'static, &str> = FrameTable {
         entries: &[("stand", 2), ("run", 3), ("axrun", 3), ("pain", 2)],
         aliases: &[("idle", "stand")],
         fallbacks: &[("axrun", "run"), ("pain", "stand")],
@@ -178,12 +183,12 @@ mod tests {
             notes,
             [
                 TableNote::Missing {
-                    name: "axrun",
-                    fill: Fill::Entry("run")
+                    entry: 2,
+                    fill: Fill::Entry(1)
                 },
                 TableNote::Missing {
-                    name: "pain",
-                    fill: Fill::Entry("stand")
+                    entry: 3,
+                    fill: Fill::Entry(0)
                 },
                 TableNote::Unused {
                     name: "dance".into()

@@ -37,7 +37,7 @@ const ENTRIES: [(&str, usize); PLAYER_ANIMATIONS.len()] = {
 };
 
 /// The player table with its aliases (see the module documentation).
-const TABLE: FrameTable = FrameTable {
+const TABLE: FrameTable<'static, &str> = FrameTable {
     entries: &ENTRIES,
     aliases: &[
         ("idle", "stand"),
@@ -64,8 +64,8 @@ pub(crate) fn player_plan(scene: &Scene, warnings: &mut Vec<CompileWarning>) -> 
     let (plan, notes) = TABLE.plan(scene);
     for note in notes {
         warnings.push(match note {
-            TableNote::Missing { name, fill } => CompileWarning::PlayerAnimationMissing {
-                name,
+            TableNote::Missing { entry, fill } => CompileWarning::PlayerAnimationMissing {
+                name: ENTRIES[entry].0,
                 filled_with: match fill {
                     Fill::RestPose => "the rest pose",
                     // The table has no fallbacks.

@@ -67,10 +67,12 @@ mod record;
 mod report;
 mod seams;
 mod skin;
+mod table;
 
 pub use options::{CompileOptions, Limits, GROUP_SUFFIX};
 pub use player::{PLAYER_FRAMES, PLAYER_HEIGHT, PLAYER_HEIGHT_RANGE};
 pub use report::{AnimationReport, CompileReport, CompileWarning};
+pub use table::FrameTable;
 
 use glam::Vec3;
 
@@ -180,11 +182,14 @@ pub fn frame_times(scene: &Scene, options: &CompileOptions) -> Result<Vec<(Optio
             times.extend(g.poses.iter().map(|p| (p.animation, p.time)));
         }
     }
-    // A scene lifted from an MDL gets its frame groups back (record.rs).
+    // A scene lifted from an MDL gets its frame groups back (record.rs),
+    // as does a compile laid out like a model that has groups.
     if !any_group && !options.player {
-        if let Some(starts) =
-            record::record_of(scene).and_then(|r| r.entry_starts(options, times.len()))
-        {
+        let record = match &options.frames_like {
+            Some(table) => Some(table.record().clone()),
+            None => record::record_of(scene),
+        };
+        if let Some(starts) = record.and_then(|r| r.entry_starts(options, times.len())) {
             return Ok(starts
                 .into_iter()
                 .filter_map(|k| times.get(k).copied())
@@ -205,8 +210,14 @@ fn frame_plan(
     if options.player {
         return Ok(player::player_plan(scene, warnings));
     }
+    if let Some(table) = &options.frames_like {
+        // A lifted frame group fills its entry one frame per key.
+        let mut plan = table.plan(scene, warnings);
+        record::key_poses(scene, &mut plan, true);
+        return Ok(plan);
+    }
     let mut plan = plan::animations_plan(scene, &options.animations, options.fps)?;
-    record::key_poses(scene, &mut plan);
+    record::key_poses(scene, &mut plan, false);
     Ok(plan)
 }
 
@@ -515,6 +526,9 @@ fn compile_keeping_normals(
     // What the MDL the scene was lifted from held that glTF cannot.
     if let Some(record) = record::record_of(scene) {
         record::apply(&record, &mut model, options);
+    }
+    if let Some(table) = &options.frames_like {
+        record::apply_frames(table.record(), &mut model, options);
     }
 
     // Report.

@@ -129,6 +129,13 @@ pub struct CompileOptions {
     /// the scene's animations by name; `animations` and `fps` are then
     /// not used, and frame groups cannot be asked for.
     pub player: bool,
+    /// Lay the frames out as this model's (the MDL it replaces, read with
+    /// [`FrameTable::of_model`](super::FrameTable::of_model)): its
+    /// animations in its order with its frame counts, filled from the
+    /// scene's animations by name, then its raw frame names and frame
+    /// groups. `animations` and `fps` are then not used; not together
+    /// with `player` or `frame_groups`.
+    pub frames_like: Option<super::FrameTable>,
 }
 
 /// The suffix that makes a scene animation a frame group
@@ -149,18 +156,20 @@ impl Default for CompileOptions {
             random_sync: false,
             limits: Limits::QUAKE,
             player: false,
+            frames_like: None,
         }
     }
 }
 
 impl CompileOptions {
     /// Whether these options ask for something only a compile does with
-    /// an MDL's header or frame list (the player table, frame groups,
+    /// an MDL's header or frame list (a frame table, frame groups,
     /// effect flags, an eye position, random sync). An MDL converted to .mdl is rewritten as it
     /// is, so those are refused for it; the rest (palette, frame rate,
     /// scale, limits) also serve other outputs and are simply unused.
     pub fn sets_header_or_groups(&self) -> bool {
         self.player
+            || self.frames_like.is_some()
             || !self.frame_groups.is_empty()
             || self.flags != 0
             || self.eye_position.is_some()
@@ -182,6 +191,14 @@ pub(super) fn check_options(options: &CompileOptions) -> Result<()> {
     }
     if !(options.fps.is_finite() && options.fps > 0.0) {
         return bad(format!("fps {} is not a positive number", options.fps));
+    }
+    if options.player && options.frames_like.is_some() {
+        return bad("the player table and another model's frame table: choose one".into());
+    }
+    if options.frames_like.is_some() && !options.frame_groups.is_empty() {
+        return bad(
+            "frame groups and another model's frame table: the table's frame groups are that model's".into(),
+        );
     }
     if options.player && !options.frame_groups.is_empty() {
         return bad(

@@ -21,7 +21,7 @@
 
 use super::report::CompileWarning;
 use crate::bake::plan::Plan;
-use crate::bake::table::{Fill, FrameTable, TableNote};
+use crate::bake::table::FrameTable;
 use crate::scene::Scene;
 
 /// The entries of Quake's player table: animation name and frame count,
@@ -61,7 +61,7 @@ pub const PLAYER_HEIGHT: f32 = 56.0;
 pub const PLAYER_HEIGHT_RANGE: std::ops::RangeInclusive<f32> =
     (PLAYER_HEIGHT / 2.0)..=(PLAYER_HEIGHT * 2.0);
 
-const TABLE: FrameTable = FrameTable {
+const TABLE: FrameTable<'static, &str> = FrameTable {
     entries: &PLAYER_FRAMES,
     aliases: &[
         ("idle", "stand"),
@@ -99,21 +99,7 @@ const TABLE: FrameTable = FrameTable {
 /// The 143 frames of the player table filled from `scene`, and its
 /// warnings (see the module documentation).
 pub(super) fn player_plan(scene: &Scene, warnings: &mut Vec<CompileWarning>) -> Plan {
-    let (plan, notes) = TABLE.plan(scene);
-    for note in notes {
-        warnings.push(match note {
-            TableNote::Missing { name, fill } => CompileWarning::PlayerAnimationMissing {
-                name,
-                filled_with: match fill {
-                    Fill::Entry(other) => format!("the animation that fills {other}"),
-                    Fill::RestEntryFirstPose => "the first pose of stand".into(),
-                    Fill::RestPose => "the rest pose".into(),
-                },
-            },
-            TableNote::Unused { name } => CompileWarning::PlayerAnimationUnused { name },
-        });
-    }
-    plan
+    super::table::table_plan(scene, &TABLE, "the player table", warnings)
 }
 
 #[cfg(test)]

@@ -102,6 +102,25 @@ pub(super) fn record_of(scene: &Scene) -> Option<Record> {
 }
 
 impl Record {
+    /// The frame names and frame list of `model` (no header facts): what a
+    /// compile laid out like `model` takes back (`frames_like`).
+    pub(super) fn of_frames(model: &Mdl) -> Record {
+        let frame_names = model.simple_frames().map(|f| f.name.0).collect();
+        let frames = model
+            .frames
+            .iter()
+            .map(|f| match f {
+                Frame::Single(_) => (0, 1, Vec::new()),
+                Frame::Group { kind, group: g } => (*kind, g.frames.len(), g.intervals.clone()),
+            })
+            .collect();
+        Record {
+            frame_names,
+            frames,
+            ..Record::default()
+        }
+    }
+
     /// Whether the compile puts `simple` frames, made with `options`,
     /// back into the record's frame groups: the record has groups, they
     /// are well formed, they hold `simple` frames in all, and the options
@@ -154,8 +173,10 @@ impl Record {
 /// Samples each animation the lift made of an MDL frame group (its
 /// extras name the `frame_group` and its `frame_count`) at its keys, one
 /// frame per key, rather than at the frame rate: the group's frames come
-/// back one for one, on the record's intervals (`regroup`).
-pub(super) fn key_poses(scene: &Scene, plan: &mut crate::bake::plan::Plan) {
+/// back one for one, on the record's intervals (`regroup`). With
+/// `same_count` (a frame table's entries), only where the entry has as
+/// many frames as the group.
+pub(super) fn key_poses(scene: &Scene, plan: &mut crate::bake::plan::Plan, same_count: bool) {
     for g in &mut plan.groups {
         let Some(a) = g.poses.first().and_then(|p| p.animation) else {
             continue;
@@ -180,6 +201,9 @@ pub(super) fn key_poses(scene: &Scene, plan: &mut crate::bake::plan::Plan) {
         if n == 0 || times.len() < n || !times.iter().all(|t| t.is_finite()) {
             continue;
         }
+        if same_count && n != g.poses.len() {
+            continue;
+        }
         g.poses = times[..n]
             .iter()
             .map(|&time| crate::bake::plan::FramePose {
@@ -191,8 +215,9 @@ pub(super) fn key_poses(scene: &Scene, plan: &mut crate::bake::plan::Plan) {
 }
 
 /// Gives `model` the record's facts that `options` leave at their
-/// defaults, and its frame names when the counts agree. Returns whether
-/// the frame names were taken.
+/// defaults, and (unless a frame table lays the frames out) its frame
+/// names and groups when the counts agree. Returns whether the frame
+/// names were taken.
 pub(super) fn apply(record: &Record, model: &mut Mdl, options: &CompileOptions) -> bool {
     if options.flags == 0 {
         if let Some(flags) = record.flags {
@@ -210,10 +235,16 @@ pub(super) fn apply(record: &Record, model: &mut Mdl, options: &CompileOptions) 
             model.eye_position = eye;
         }
     }
-    if options.player {
-        // The player table's frames are its own, whatever the source's.
+    if options.player || options.frames_like.is_some() {
+        // A frame table's frames are its own, whatever the source's.
         return false;
     }
+    apply_frames(record, model, options)
+}
+
+/// Gives `model` the record's frame groups and frame names when the
+/// counts agree; whether the names were taken.
+pub(super) fn apply_frames(record: &Record, model: &mut Mdl, options: &CompileOptions) -> bool {
     let simple = model.simple_frames().count();
     regroup(record, model, options, simple);
     if simple == 0 || simple != record.frame_names.len() {

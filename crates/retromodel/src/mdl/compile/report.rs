@@ -107,18 +107,24 @@ pub enum CompileWarning {
         /// The width written.
         to: u32,
     },
-    /// A player-table entry (`player: true`) the scene has no animation
-    /// for, filled with another.
-    PlayerAnimationMissing {
+    /// An entry of the frame table (the player's, `player: true`, or a
+    /// model's, `frames_like`) the scene has no animation for, filled
+    /// with another.
+    TableAnimationMissing {
         /// The entry (`axrun`, `deathc`).
-        name: &'static str,
+        name: String,
+        /// Which table (`the player table`, `the frame table of ogre.mdl`).
+        table: String,
         /// What its frames show.
         filled_with: String,
     },
-    /// A scene animation that fills no player-table entry, left out.
-    PlayerAnimationUnused {
+    /// A scene animation that fills no entry of the frame table, left
+    /// out.
+    TableAnimationUnused {
         /// Its name.
         name: String,
+        /// Which table.
+        table: String,
     },
     /// A player model (`player: true`) far from a Quake player's height
     /// (the game's box is 56 units tall), with no `fit_height` given
@@ -159,13 +165,17 @@ impl fmt::Display for CompileWarning {
                 f,
                 "skin: {from} pixels wide is not a multiple of 4: widened to {to} with copies of the last column"
             ),
-            CompileWarning::PlayerAnimationMissing { name, filled_with } => write!(
+            CompileWarning::TableAnimationMissing {
+                name,
+                table,
+                filled_with,
+            } => write!(
                 f,
-                "the scene has no {name:?} animation for the player table: its frames show {filled_with}"
+                "the scene has no {name:?} animation for {table}: its frames show {filled_with}"
             ),
-            CompileWarning::PlayerAnimationUnused { name } => write!(
+            CompileWarning::TableAnimationUnused { name, table } => write!(
                 f,
-                "animation {name:?} is not a Quake player animation and is left out"
+                "animation {name:?} has no place in {table} and is left out"
             ),
             CompileWarning::PlayerSize { height } => write!(
                 f,
