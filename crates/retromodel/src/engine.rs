@@ -50,6 +50,9 @@ pub enum Engine {
     QuakeRerelease,
     /// Hexen II, as uHexen2 (Hammer of Thyrion) loads it.
     Hexen2,
+    /// ioquake3 (Quake III Arena's maintained engine; both renderers share
+    /// one MD3 loader).
+    Ioquake3,
 }
 
 /// A model format as far as an engine is concerned: what
@@ -66,6 +69,8 @@ pub enum EngineFormat {
     /// id Tech 4 MD5 (`.md5mesh` and `.md5anim`), as the Quake and Quake II
     /// rereleases ship it beside their MDL and MD2 models.
     Md5,
+    /// Quake III MD3 (`IDP3` version 15).
+    Md3,
 }
 
 impl EngineFormat {
@@ -76,6 +81,7 @@ impl EngineFormat {
             EngineFormat::Mdl => "Quake MDL",
             EngineFormat::Hexen2Mdl => "Hexen II MDL",
             EngineFormat::Md5 => "MD5",
+            EngineFormat::Md3 => "MD3",
         }
     }
 }
@@ -88,7 +94,7 @@ impl fmt::Display for EngineFormat {
 
 impl Engine {
     /// Every engine, in declaration order.
-    pub const ALL: [Engine; 14] = [
+    pub const ALL: [Engine; 15] = [
         Engine::Quake2,
         Engine::Yquake2,
         Engine::Q2pro,
@@ -103,6 +109,7 @@ impl Engine {
         Engine::Fte,
         Engine::QuakeRerelease,
         Engine::Hexen2,
+        Engine::Ioquake3,
     ];
 
     /// The engines whose MD2 loader `md2::EngineLimits` profiles (Quake
@@ -129,10 +136,14 @@ impl Engine {
         Engine::Hexen2,
     ];
 
+    /// The engines whose MD3 loader `md3::Md3EngineLimits` profiles, in
+    /// declaration order.
+    pub const MD3: [Engine; 1] = [Engine::Ioquake3];
+
     /// The engine's name as the command line spells it (`quake2`,
     /// `yquake2`, `q2pro`, `kmquake2`, `ufoai`, `winquake`, `glquake`,
     /// `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
-    /// `quake-rerelease`, `hexen2`).
+    /// `quake-rerelease`, `hexen2`, `ioquake3`).
     pub fn name(self) -> &'static str {
         match self {
             Engine::Quake2 => "quake2",
@@ -149,13 +160,15 @@ impl Engine {
             Engine::Fte => "fte",
             Engine::QuakeRerelease => "quake-rerelease",
             Engine::Hexen2 => "hexen2",
+            Engine::Ioquake3 => "ioquake3",
         }
     }
 
     /// The engine named `name` (case-insensitive; `q2` and `id` for
     /// Quake II, `ufo` for UFO:AI, `qs` for QuakeSpasm, `qss` for
     /// QuakeSpasm-Spiked, `fteqw` for FTE, `q1-rerelease` for the Quake
-    /// rerelease, `uhexen2` for Hexen II), or `None`.
+    /// rerelease, `uhexen2` for Hexen II, `ioq3` and `quake3` for
+    /// ioquake3), or `None`.
     pub fn from_name(name: &str) -> Option<Engine> {
         let n = name.to_ascii_lowercase();
         match n.as_str() {
@@ -166,6 +179,7 @@ impl Engine {
             "fteqw" => Some(Engine::Fte),
             "q1-rerelease" => Some(Engine::QuakeRerelease),
             "uhexen2" => Some(Engine::Hexen2),
+            "ioq3" | "quake3" => Some(Engine::Ioquake3),
             _ => Engine::ALL.into_iter().find(|e| e.name() == n),
         }
     }
@@ -187,6 +201,7 @@ impl Engine {
             Engine::Fte => "FTE",
             Engine::QuakeRerelease => "the Quake rerelease",
             Engine::Hexen2 => "Hexen II",
+            Engine::Ioquake3 => "ioquake3",
         }
     }
 
@@ -219,6 +234,9 @@ impl Engine {
             Engine::Ironwail | Engine::Vkquake | Engine::QuakeRerelease => &[Mdl, Md5],
             Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5],
             Engine::Hexen2 => &[Mdl, Hexen2Mdl],
+            // `code/renderergl1/tr_model.c`, `R_RegisterModel`: MD3, MDR
+            // and IQM (only MD3 is read here).
+            Engine::Ioquake3 => &[Md3],
         }
     }
 
@@ -285,10 +303,17 @@ mod tests {
         for e in Engine::MDL {
             assert!(e.loads(EngineFormat::Mdl), "{e}");
         }
-        // Every engine is in one of the two lists, FTE (which loads both)
-        // only in the MDL one.
+        for e in Engine::MD3 {
+            assert!(e.loads(EngineFormat::Md3), "{e}");
+        }
+        // Every engine is in one of the three lists, FTE (which loads MD2
+        // and MDL) only in the MDL one.
         for e in Engine::ALL {
-            assert!(Engine::MD2.contains(&e) ^ Engine::MDL.contains(&e), "{e}");
+            let n = [&Engine::MD2[..], &Engine::MDL[..], &Engine::MD3[..]]
+                .iter()
+                .filter(|l| l.contains(&e))
+                .count();
+            assert_eq!(n, 1, "{e}");
         }
     }
 
