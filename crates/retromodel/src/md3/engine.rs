@@ -99,23 +99,19 @@ impl Md3 {
         };
         let name = engine.title();
         let header = |f: &str| HEADER_FIELDS.iter().find(|(n, _)| *n == f).map(|(_, o)| *o);
-        let over = |c: &mut Collector,
-                    path: String,
-                    n: usize,
-                    max: Option<usize>,
-                    what: &str,
-                    at| {
-            if let Some(max) = max.filter(|&m| n > m) {
-                c.error(
-                    path,
-                    format!(
+        let over =
+            |c: &mut Collector, path: String, n: usize, max: Option<usize>, what: &str, at| {
+                if let Some(max) = max.filter(|&m| n > m) {
+                    c.error(
+                        path,
+                        format!(
                         "{n} {what}, more than {name}'s {max} by {}: it does not load the model",
                         n - max
                     ),
-                    at,
-                );
-            }
-        };
+                        at,
+                    );
+                }
+            };
         if self.frames.len() < l.min_frames {
             c.error(
                 "header.num_frames",

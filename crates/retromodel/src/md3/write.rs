@@ -14,10 +14,10 @@ use crate::error::{Error, Result};
 /// Where [`Md3::to_bytes_with`] puts the sections.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Layout {
-    /// Packed, in the order id's `q3data` writes them: header, frames,
-    /// tags, then each surface (its header, shaders, triangles, texture
-    /// coordinates, vertices), with the offsets computed and no byte
-    /// between sections. [`Md3::offsets`], [`Surface::offsets`] and
+    /// Packed, in the order the files of Quake III's tools hold them (and
+    /// OpenArena's): header, frames, tags, then each surface (its header,
+    /// triangles, shaders, texture coordinates, vertices), with the
+    /// offsets computed and no byte between sections. [`Md3::offsets`], [`Surface::offsets`] and
     /// [`Md3::unclaimed`] are not used.
     #[default]
     Standard,
@@ -83,9 +83,9 @@ fn surface_bytes(i: usize, s: &Surface) -> Result<SurfaceBytes> {
         xyz_normals.put_u16(v.normal);
     }
     let p = |what: &str| format!("surfaces[{i}].{what}");
-    let o_shaders = SURFACE_HEADER_SIZE;
-    let o_triangles = o_shaders + shaders.len();
-    let o_st = o_triangles + triangles.len();
+    let o_triangles = SURFACE_HEADER_SIZE;
+    let o_shaders = o_triangles + triangles.len();
+    let o_st = o_shaders + shaders.len();
     let o_xyz = o_st + texcoords.len();
     let o_end = o_xyz + xyz_normals.len();
     let standard = SurfaceOffsets {
