@@ -22,8 +22,9 @@
 //! let v = XyzNormal { xyz: [64, -128, 32], normal: 0 };
 //! assert_eq!(v.position(), [1.0, -2.0, 0.5]);
 //! assert_eq!(MD3_XYZ_SCALE, 1.0 / 64.0);
-//! // Latitude 0, longitude 0: straight up.
-//! assert_eq!(v.decode_normal(), [0.0, 0.0, 1.0]);
+//! // Latitude 0, longitude 0: straight up (to ioquake3's table's
+//! // precision).
+//! assert!((v.decode_normal()[2] - 1.0).abs() < 1e-5);
 //! ```
 
 mod engine;
@@ -164,31 +165,45 @@ impl XyzNormal {
 /// byte `b` stands for `4b × 2π / 1023`, close to but not exactly the
 /// `b × 2π / 256` of the format's design.
 pub fn byte_angle(b: u8) -> f32 {
-    (f32::from(b) * 4.0) * std::f32::consts::TAU / 1023.0
+    table_angle(usize::from(b) * 4)
 }
 
-/// Decodes a stored normal word as ioquake3 does: with `lat` the high
-/// byte's angle and `lng` the low byte's ([`byte_angle`]), the normal is
-/// `(cos lat · sin lng, sin lat · sin lng, cos lng)`.
+/// The angle of entry `i` of ioquake3's sine table.
+fn table_angle(i: usize) -> f32 {
+    (i as f64 * std::f64::consts::TAU / 1023.0) as f32
+}
+
+/// Decodes a stored normal word exactly as ioquake3 does: with `lat` the
+/// high byte and `lng` the low byte, each × 4 an entry of its sine table
+/// ([`byte_angle`]), the normal is `(cos lat · sin lng, sin lat · sin
+/// lng, cos lng)`, where the table's "cos" is the entry 256 further on
+/// (`(i + FUNCTABLE_SIZE / 4) & FUNCTABLE_MASK`): 90.09°, not 90°, ahead.
 ///
 /// ```
 /// use retromodel::md3::{decode_normal, encode_normal};
-/// assert_eq!(decode_normal(0), [0.0, 0.0, 1.0]);
+/// let up = decode_normal(0);
+/// assert!(up[0].abs() < 1e-6 && up[1] == 0.0 && (up[2] - 1.0).abs() < 1e-5);
 /// let down = decode_normal(encode_normal([0.0, 0.0, -1.0]));
 /// assert!((down[2] + 1.0).abs() < 1e-3);
 /// ```
 pub fn decode_normal(normal: u16) -> [f32; 3] {
-    let lat = byte_angle((normal >> 8) as u8);
-    let lng = byte_angle((normal & 0xff) as u8);
-    [lat.cos() * lng.sin(), lat.sin() * lng.sin(), lng.cos()]
+    let lat = usize::from(normal >> 8) * 4;
+    let lng = usize::from(normal & 0xff) * 4;
+    let sin = |i: usize| f64::from(table_angle(i & 1023)).sin() as f32;
+    [
+        sin(lat + 256) * sin(lng),
+        sin(lat) * sin(lng),
+        sin(lng + 256),
+    ]
 }
 
 /// Encodes a unit normal to the stored word, the inverse of
 /// [`decode_normal`]: latitude `atan2(y, x)` and longitude `acos(z)`, each
-/// rounded to the nearest byte on ioquake3's scale ([`byte_angle`]).
+/// rounded to the nearest byte on ioquake3's scale ([`byte_angle`]), then
+/// of those bytes and their neighbours the word that decodes nearest.
 /// `q3data`'s `NormalToLatLong` truncates on a 255/360 scale instead;
-/// rounding on the decoder's own scale gives back the nearer normal. A
-/// zero or non-finite vector encodes as straight up (0).
+/// this gives back the nearer normal. A zero or non-finite vector encodes
+/// as straight up (0).
 pub fn encode_normal(n: [f32; 3]) -> u16 {
     let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
     if !(len.is_finite() && len > 0.0) {
@@ -207,7 +222,20 @@ pub fn encode_normal(n: [f32; 3]) -> u16 {
         steps(y.atan2(x))
     };
     let lng = steps(z.clamp(-1.0, 1.0).acos());
-    u16::from(lat) << 8 | u16::from(lng)
+    // The decoder's "cos" runs 0.09° ahead: of the rounded bytes and their
+    // neighbours, the one that decodes nearest.
+    let mut best = (f32::MIN, 0u16);
+    for dlat in [0u8, 1, 255] {
+        for dlng in [0u8, 1, 255] {
+            let word = u16::from(lat.wrapping_add(dlat)) << 8 | u16::from(lng.wrapping_add(dlng));
+            let d = decode_normal(word);
+            let dot = d[0] * x + d[1] * y + d[2] * z;
+            if dot > best.0 {
+                best = (dot, word);
+            }
+        }
+    }
+    best.1
 }
 
 /// The section offsets of a surface as stored (`md3Surface_t`), each

@@ -311,6 +311,16 @@ fn read_surface(claims: &mut Claims, i: u64, base: u64) -> Result<Surface> {
     let ofs = |name: &str, v: i32| at(base, v, &format!("{p}.{name}"), base + field(name).1);
 
     let b = claims.claim(
+        &format!("{p}.triangles"),
+        ofs("ofs_triangles", offsets.triangles)?,
+        num_triangles,
+        TRIANGLE_SIZE,
+    )?;
+    let triangles = b
+        .chunks_exact(TRIANGLE_SIZE)
+        .map(|t| [le_i32(t, 0), le_i32(t, 4), le_i32(t, 8)])
+        .collect();
+    let b = claims.claim(
         &format!("{p}.shaders"),
         ofs("ofs_shaders", offsets.shaders)?,
         num_shaders,
@@ -322,16 +332,6 @@ fn read_surface(claims: &mut Claims, i: u64, base: u64) -> Result<Surface> {
             name: qpath(s, 0),
             index: le_i32(s, 64),
         })
-        .collect();
-    let b = claims.claim(
-        &format!("{p}.triangles"),
-        ofs("ofs_triangles", offsets.triangles)?,
-        num_triangles,
-        TRIANGLE_SIZE,
-    )?;
-    let triangles = b
-        .chunks_exact(TRIANGLE_SIZE)
-        .map(|t| [le_i32(t, 0), le_i32(t, 4), le_i32(t, 8)])
         .collect();
     let b = claims.claim(
         &format!("{p}.texcoords"),
