@@ -54,6 +54,7 @@ pub mod md2_checks;
 pub mod md2_compile_checks;
 pub mod md2_unused;
 pub mod md3_bytes;
+pub mod md3_checks;
 pub mod md3_facts;
 pub mod md5_builder;
 #[cfg(feature = "export")]
