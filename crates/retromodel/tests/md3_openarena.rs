@@ -199,6 +199,7 @@ fn every_truncated_prefix_errors_cleanly() {
 #[test]
 fn every_openarena_md3_lifts_to_a_scene() {
     let Some(files) = files() else { return };
+    let (mut agree, mut disagree) = (0usize, 0usize);
     for file in files.iter().step_by(7) {
         let m = Md3::from_bytes(&file.bytes).unwrap();
         let scene = Model::Md3(m.clone())
@@ -214,8 +215,28 @@ fn every_openarena_md3_lifts_to_a_scene() {
                 0
             };
             assert_eq!(mesh.morph_targets.len(), targets);
+            // The winding (counter-clockwise in the scene) and the stored
+            // normals (decoded by lat/long) agree: each triangle's face
+            // normal points the way its corners' normals do.
+            for t in mesh.indices.chunks(3) {
+                let [a, b, c] = [0, 1, 2].map(|k| mesh.positions[t[k] as usize]);
+                let e1 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+                let e2 = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+                let face = [
+                    e1[1] * e2[2] - e1[2] * e2[1],
+                    e1[2] * e2[0] - e1[0] * e2[2],
+                    e1[0] * e2[1] - e1[1] * e2[0],
+                ];
+                let n: [f32; 3] =
+                    [0, 1, 2].map(|k| (0..3).map(|j| mesh.normals[t[j] as usize][k]).sum());
+                let dot: f32 = (0..3).map(|k| face[k] * n[k]).sum();
+                agree += usize::from(dot > 0.0);
+                disagree += usize::from(dot < 0.0);
+            }
         }
     }
+    eprintln!("{agree} triangles face their normals' way, {disagree} do not");
+    assert!(agree > 20 * disagree, "{agree} agree, {disagree} do not");
 }
 
 /// What `assimp info -raw` says of a file.
