@@ -138,7 +138,7 @@ impl Engine {
 
     /// The engines whose MD3 loader `md3::Md3EngineLimits` profiles, in
     /// declaration order.
-    pub const MD3: [Engine; 1] = [Engine::Ioquake3];
+    pub const MD3: [Engine; 3] = [Engine::Ironwail, Engine::Vkquake, Engine::Ioquake3];
 
     /// The engine's name as the command line spells it (`quake2`,
     /// `yquake2`, `q2pro`, `kmquake2`, `ufoai`, `winquake`, `glquake`,
@@ -206,7 +206,7 @@ impl Engine {
     }
 
     /// The model formats the engine loads, of those retromodel reads (its
-    /// sprites, BSP models and formats such as MD3 and IQM aside):
+    /// sprites, BSP models and formats such as IQM aside):
     ///
     /// - the Quake II engines load MD2; Q2PRO also the rerelease's MD5
     ///   beside it (`src/refresh/models.c`, `MOD_LoadMD5`);
@@ -214,9 +214,16 @@ impl Engine {
     ///   `progs/NAME.md5mesh` in place of `progs/NAME.mdl`
     ///   (`Quake/gl_model.c`: Ironwail's `loadMd5Replacement`, vkQuake's
     ///   `Mod_LoadModel`), and so does the rerelease;
-    /// - FTE loads MDL, Hexen II's MDL, MD2 and MD5
+    /// - Ironwail and vkQuake also load `progs/NAME.md3` in place of
+    ///   `progs/NAME.mdl` (`Quake/gl_model.c`: Ironwail's
+    ///   `loadMd3Replacement`, vkQuake's `Mod_LoadModel`, each into
+    ///   `Mod_LoadMD3Model`);
+    /// - FTE loads MDL, Hexen II's MDL, MD2, MD5 and MD3
     ///   (`engine/common/com_mesh.c`: `Mod_LoadQ1Model` takes `IDPO` and
-    ///   `RAPO`, `Mod_LoadQ2Model`, `Mod_LoadMD5MeshModel`);
+    ///   `RAPO`, `Mod_LoadQ2Model`, `Mod_LoadMD5MeshModel`,
+    ///   `Mod_LoadQ3Model`);
+    /// - ioquake3 loads MD3 (`code/renderergl1/tr_model.c`,
+    ///   `R_RegisterModel`: also MDR and IQM, not read here);
     /// - Hexen II loads both MDL variants (uHexen2's
     ///   `engine/h2shared/gl_model.c`, `Mod_LoadAliasModel` and
     ///   `Mod_LoadAliasModelNew`).
@@ -231,11 +238,12 @@ impl Engine {
             Engine::Winquake | Engine::Glquake | Engine::Quakespasm | Engine::QuakespasmSpiked => {
                 &[Mdl]
             }
-            Engine::Ironwail | Engine::Vkquake | Engine::QuakeRerelease => &[Mdl, Md5],
-            Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5],
+            // Ironwail's `loadMd3Replacement` and vkQuake's `Mod_LoadModel`
+            // also load `progs/NAME.md3` in place of `progs/NAME.mdl`.
+            Engine::Ironwail | Engine::Vkquake => &[Mdl, Md5, Md3],
+            Engine::QuakeRerelease => &[Mdl, Md5],
+            Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5, Md3],
             Engine::Hexen2 => &[Mdl, Hexen2Mdl],
-            // `code/renderergl1/tr_model.c`, `R_RegisterModel`: MD3, MDR
-            // and IQM (only MD3 is read here).
             Engine::Ioquake3 => &[Md3],
         }
     }
@@ -245,7 +253,7 @@ impl Engine {
         self.formats().contains(&format)
     }
 
-    /// "vkQuake does not load MD2 files: it loads Quake MDL and MD5": the
+    /// "vkQuake does not load MD2 files: it loads Quake MDL, MD5 and MD3": the
     /// sentence for a model of a format the engine does not load.
     pub fn does_not_load(self, format: EngineFormat) -> String {
         format!(
@@ -306,14 +314,14 @@ mod tests {
         for e in Engine::MD3 {
             assert!(e.loads(EngineFormat::Md3), "{e}");
         }
-        // Every engine is in one of the three lists, FTE (which loads MD2
-        // and MDL) only in the MDL one.
+        // Every engine is in the MD2 or the MDL list, FTE (which loads
+        // both) only in the MDL one, or else in the MD3 one.
         for e in Engine::ALL {
-            let n = [&Engine::MD2[..], &Engine::MDL[..], &Engine::MD3[..]]
-                .iter()
-                .filter(|l| l.contains(&e))
-                .count();
-            assert_eq!(n, 1, "{e}");
+            let md2_or_mdl = Engine::MD2.contains(&e) as u8 + Engine::MDL.contains(&e) as u8;
+            assert!(
+                md2_or_mdl == 1 || md2_or_mdl == 0 && Engine::MD3.contains(&e),
+                "{e}"
+            );
         }
     }
 
@@ -321,7 +329,7 @@ mod tests {
     fn the_refusal_names_the_engine_and_what_it_loads() {
         assert_eq!(
             Engine::Vkquake.does_not_load(EngineFormat::Md2),
-            "vkQuake does not load MD2 files: it loads Quake MDL and MD5"
+            "vkQuake does not load MD2 files: it loads Quake MDL, MD5 and MD3"
         );
         assert_eq!(
             Engine::QuakeRerelease.does_not_load(EngineFormat::Md2),

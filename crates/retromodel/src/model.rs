@@ -183,7 +183,10 @@ impl Model {
             // The engine's limits, then the model's own problems.
             Model::Md3(m) => {
                 let mut problems = m.validate_for(engine);
-                if !problems.iter().any(|p| p.path == "format") {
+                let refused = problems
+                    .iter()
+                    .any(|p| p.path == "format" && p.severity == crate::problem::Severity::Error);
+                if !refused {
                     let seen: std::collections::HashSet<String> =
                         problems.iter().map(|p| p.path.clone()).collect();
                     problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));

@@ -157,6 +157,17 @@ fn every_openarena_md3_reads_rewrites_exactly_and_agrees_with_an_independent_rea
             })
             .collect();
         assert_eq!(refused, expected, "{key}");
+        // Ironwail and vkQuake (which load MD3 in place of a Quake MDL)
+        // stop only on the tags-only models: no surface.
+        for engine in [Engine::Ironwail, Engine::Vkquake] {
+            let paths: Vec<String> = m.validate_for(engine).into_iter().map(|p| p.path).collect();
+            let expected: Vec<&str> = if facts.surfaces.is_empty() {
+                vec!["header.num_surfaces"]
+            } else {
+                vec![]
+            };
+            assert_eq!(paths, expected, "{key}: {engine}");
+        }
         if !refused.is_empty() {
             over_ioq3.push(key.clone());
         }

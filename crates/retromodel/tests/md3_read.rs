@@ -430,3 +430,57 @@ fn mutated_files_go_through_the_fuzz_checks() {
     }
     assert!(parsed > total / 10, "{parsed} of {total} parsed");
 }
+
+#[test]
+fn ironwail_stops_past_1024_frames_without_surfaces_and_on_bad_indices() {
+    let e = Some(Engine::Ironwail);
+    let one = |frames| spec(frames, 0, vec![SurfaceSpec::new(frames, 3, 1)]);
+    assert!(read(&one(1024)).validate_for(Engine::Ironwail).is_empty());
+    let m = read(&one(1025));
+    assert_eq!(at(&m, e, "header.num_frames"), 1);
+    assert!(m.validate_for(Engine::Ironwail)[0]
+        .message
+        .contains("fatal"));
+    assert_eq!(at(&read(&one(0)), e, "header.num_frames"), 1);
+    assert_eq!(at(&read(&spec(1, 0, vec![])), e, "header.num_surfaces"), 1);
+    // An index at the vertex count stops it; one whose low 16 bits are in
+    // range (65536 + 1) passes its check (validate still says it is out
+    // of range).
+    let mut b = md3_bytes(&one(1));
+    let s0 = i32_at(&b, 100) as usize;
+    set_i32(&mut b, s0 + 108 + 4, 3);
+    let m = Md3::from_bytes(&b).unwrap();
+    let p = m.validate_for(Engine::Ironwail);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].path, "surfaces[0].triangles[0][1]");
+    assert_eq!(p[0].offset, Some((s0 + 112) as u64));
+    set_i32(&mut b, s0 + 108 + 4, 65537);
+    let m = Md3::from_bytes(&b).unwrap();
+    assert!(m.validate_for(Engine::Ironwail).is_empty());
+    assert_eq!(at(&m, None, "surfaces[0].triangles[0][1]"), 1);
+}
+
+#[test]
+fn vkquake_stops_past_2048_frames_32_surfaces_and_on_mismatched_surfaces() {
+    let e = Some(Engine::Vkquake);
+    let frames = |n| spec(n, 0, vec![SurfaceSpec::new(n, 3, 1)]);
+    assert!(read(&frames(2048)).validate_for(Engine::Vkquake).is_empty());
+    assert_eq!(at(&read(&frames(2049)), e, "header.num_frames"), 1);
+    let surfaces = |n| spec(1, 0, vec![SurfaceSpec::new(1, 3, 1); n]);
+    assert!(read(&surfaces(32)).validate_for(Engine::Vkquake).is_empty());
+    assert_eq!(at(&read(&surfaces(33)), e, "header.num_surfaces"), 1);
+    assert_eq!(at(&read(&surfaces(0)), e, "header.num_surfaces"), 1);
+    // A surface with another frame count, and one with another ident.
+    let m = read(&spec(2, 0, vec![SurfaceSpec::new(1, 3, 1)]));
+    assert_eq!(at(&m, e, "surfaces[0].num_frames"), 1);
+    let mut b = md3_bytes(&frames(1));
+    let s0 = i32_at(&b, 100) as usize;
+    b[s0..s0 + 4].copy_from_slice(b"XXXX");
+    let m = Md3::from_bytes(&b).unwrap();
+    assert_eq!(at(&m, e, "surfaces[0].ident"), 1);
+    assert_eq!(at(&m, Some(Engine::Ioquake3), "surfaces[0].ident"), 0);
+    // FTE loads MD3 but is not profiled: one warning.
+    let p = m.validate_for(Engine::Fte);
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].severity, Severity::Warning);
+}
