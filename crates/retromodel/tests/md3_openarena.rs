@@ -187,12 +187,28 @@ fn every_truncated_prefix_errors_cleanly() {
         let b = &file.bytes;
         let m = Md3::from_bytes(b).unwrap();
         let end = covered_len(&m, b.len());
-        // At most ~150 prefixes per file: every length below the header,
-        // then evenly spaced, then the last few bytes.
-        let step = (end / 120).max(1);
-        let lens = (0..end.min(110))
+        // Every length below the header, about 16 evenly spaced, the last
+        // few bytes, and one byte either side of every section's start.
+        let step = (end / 16).max(1);
+        let mut starts = vec![
+            m.offsets.frames as usize,
+            m.offsets.tags as usize,
+            m.offsets.surfaces as usize,
+        ];
+        let mut base = m.offsets.surfaces as usize;
+        for sf in &m.surfaces {
+            let o = sf.offsets;
+            for ofs in [0, o.triangles, o.shaders, o.texcoords, o.xyz_normals] {
+                starts.push(base + ofs as usize);
+            }
+            base += o.end as usize;
+        }
+        let lens: Vec<usize> = (0..end.min(110))
             .chain((110..end).step_by(step))
-            .chain(end.saturating_sub(8)..end);
+            .chain(end.saturating_sub(8)..end)
+            .chain(starts.iter().flat_map(|&s| [s.saturating_sub(1), s, s + 1]))
+            .filter(|&l| l < end)
+            .collect();
         for len in lens {
             tried += 1;
             match Md3::from_bytes(&b[..len]) {

@@ -225,13 +225,32 @@ impl Md3 {
         };
         let ofs = |name: &str, v: i32| at(0, v, &format!("header.{name}"), get(name).1);
 
-        let b = claims.claim(
+        // Every section is found and checked first; then they are decoded
+        // (a truncated file fails before anything is decoded).
+        let frame_bytes = claims.claim(
             "frames",
             ofs("ofs_frames", offsets.frames)?,
             num_frames,
             FRAME_SIZE,
         )?;
-        let frames = b
+        let tag_bytes = claims.claim(
+            "tags",
+            ofs("ofs_tags", offsets.tags)?,
+            num_frames.saturating_mul(num_tags),
+            TAG_SIZE,
+        )?;
+        let mut raw = Vec::new();
+        let mut base = ofs("ofs_surfaces", offsets.surfaces)?;
+        for i in 0..num_surfaces {
+            let s = claim_surface(&mut claims, i, base)?;
+            if i + 1 < num_surfaces {
+                let path = format!("surfaces[{i}].ofs_end");
+                base = at(base, s.offsets.end, &path, base + 104)?;
+            }
+            raw.push(s);
+        }
+
+        let frames = frame_bytes
             .chunks_exact(FRAME_SIZE)
             .map(|f| Frame {
                 min: vec3(f, 0),
@@ -242,13 +261,7 @@ impl Md3 {
             })
             .collect();
 
-        let b = claims.claim(
-            "tags",
-            ofs("ofs_tags", offsets.tags)?,
-            num_frames.saturating_mul(num_tags),
-            TAG_SIZE,
-        )?;
-        let tags = b
+        let tags = tag_bytes
             .chunks_exact(TAG_SIZE)
             .map(|t| Tag {
                 name: qpath(t, 0),
@@ -257,16 +270,7 @@ impl Md3 {
             })
             .collect();
 
-        let mut surfaces = Vec::new();
-        let mut base = ofs("ofs_surfaces", offsets.surfaces)?;
-        for i in 0..num_surfaces {
-            let s = read_surface(&mut claims, i, base)?;
-            if i + 1 < num_surfaces {
-                let path = format!("surfaces[{i}].ofs_end");
-                base = at(base, s.offsets.end, &path, base + 104)?;
-            }
-            surfaces.push(s);
-        }
+        let surfaces = raw.into_iter().map(RawSurface::decode).collect();
 
         Ok(Md3 {
             name: qpath(data, 8),
@@ -282,8 +286,18 @@ impl Md3 {
     }
 }
 
-/// Reads surface `i`, whose header is at `base`.
-fn read_surface(claims: &mut Claims, i: u64, base: u64) -> Result<Surface> {
+/// A surface's header and sections, found and checked but not decoded.
+struct RawSurface<'a> {
+    header: &'a [u8],
+    shaders: &'a [u8],
+    triangles: &'a [u8],
+    texcoords: &'a [u8],
+    xyz_normals: &'a [u8],
+    offsets: SurfaceOffsets,
+}
+
+/// Finds and checks surface `i`, whose header is at `base`.
+fn claim_surface<'a>(claims: &mut Claims<'a>, i: u64, base: u64) -> Result<RawSurface<'a>> {
     let p = format!("surfaces[{i}]");
     let h = claims.claim(&p, base, 1, SURFACE_HEADER_SIZE)?;
     let field = |name: &str| {
@@ -309,62 +323,76 @@ fn read_surface(claims: &mut Claims, i: u64, base: u64) -> Result<Surface> {
         end: field("ofs_end").0,
     };
     let ofs = |name: &str, v: i32| at(base, v, &format!("{p}.{name}"), base + field(name).1);
-
-    let b = claims.claim(
+    // In the order the files hold them.
+    let triangles = claims.claim(
         &format!("{p}.triangles"),
         ofs("ofs_triangles", offsets.triangles)?,
         num_triangles,
         TRIANGLE_SIZE,
     )?;
-    let triangles = b
-        .chunks_exact(TRIANGLE_SIZE)
-        .map(|t| [le_i32(t, 0), le_i32(t, 4), le_i32(t, 8)])
-        .collect();
-    let b = claims.claim(
+    let shaders = claims.claim(
         &format!("{p}.shaders"),
         ofs("ofs_shaders", offsets.shaders)?,
         num_shaders,
         SHADER_SIZE,
     )?;
-    let shaders = b
-        .chunks_exact(SHADER_SIZE)
-        .map(|s| Shader {
-            name: qpath(s, 0),
-            index: le_i32(s, 64),
-        })
-        .collect();
-    let b = claims.claim(
+    let texcoords = claims.claim(
         &format!("{p}.texcoords"),
         ofs("ofs_st", offsets.texcoords)?,
         num_verts,
         TEXCOORD_SIZE,
     )?;
-    let texcoords = b
-        .chunks_exact(TEXCOORD_SIZE)
-        .map(|t| [le_f32(t, 0), le_f32(t, 4)])
-        .collect();
-    let b = claims.claim(
+    let xyz_normals = claims.claim(
         &format!("{p}.xyz_normals"),
         ofs("ofs_xyz_normals", offsets.xyz_normals)?,
         num_frames.saturating_mul(num_verts),
         XYZ_NORMAL_SIZE,
     )?;
-    let xyz_normals = b
-        .chunks_exact(XYZ_NORMAL_SIZE)
-        .map(|v| XyzNormal {
-            xyz: [le_i16(v, 0), le_i16(v, 2), le_i16(v, 4)],
-            normal: le_u16(v, 6),
-        })
-        .collect();
-    Ok(Surface {
-        ident: [h[0], h[1], h[2], h[3]],
-        name: qpath(h, 4),
-        flags: field("flags").0,
+    Ok(RawSurface {
+        header: h,
         shaders,
         triangles,
         texcoords,
-        num_frames: field("num_frames").0,
         xyz_normals,
         offsets,
     })
+}
+
+impl RawSurface<'_> {
+    fn decode(self) -> Surface {
+        let h = self.header;
+        Surface {
+            ident: [h[0], h[1], h[2], h[3]],
+            name: qpath(h, 4),
+            flags: le_i32(h, 68),
+            shaders: self
+                .shaders
+                .chunks_exact(SHADER_SIZE)
+                .map(|s| Shader {
+                    name: qpath(s, 0),
+                    index: le_i32(s, 64),
+                })
+                .collect(),
+            triangles: self
+                .triangles
+                .chunks_exact(TRIANGLE_SIZE)
+                .map(|t| [le_i32(t, 0), le_i32(t, 4), le_i32(t, 8)])
+                .collect(),
+            texcoords: self
+                .texcoords
+                .chunks_exact(TEXCOORD_SIZE)
+                .map(|t| [le_f32(t, 0), le_f32(t, 4)])
+                .collect(),
+            num_frames: le_i32(h, 72),
+            xyz_normals: self
+                .xyz_normals
+                .chunks_exact(XYZ_NORMAL_SIZE)
+                .map(|v| XyzNormal {
+                    xyz: [le_i16(v, 0), le_i16(v, 2), le_i16(v, 4)],
+                    normal: le_u16(v, 6),
+                })
+                .collect(),
+            offsets: self.offsets,
+        }
+    }
 }
