@@ -380,3 +380,56 @@ fn counts_and_bounds_agree_with_assimp() {
     std::fs::remove_dir_all(&dir).ok();
     eprintln!("{checked} files agree with assimp");
 }
+
+#[test]
+fn every_openarena_lod_matches_its_model() {
+    let Some(files) = files() else { return };
+    // By path inside the pk3s (a later pk3 overrides an earlier one, as in
+    // the game).
+    let mut by_path = std::collections::BTreeMap::new();
+    for f in &files {
+        let path = f.key.split_once(':').unwrap().1.to_ascii_lowercase();
+        by_path.insert(path, f);
+    }
+    let (mut sets, mut lods, mut flagged) = (0, 0, 0);
+    for (path, base) in &by_path {
+        let names = retromodel::md3::lod_file_names(path);
+        if names[0] != *path {
+            continue;
+        }
+        let m = Md3::from_bytes(&base.bytes).unwrap();
+        let base_facts = md3_facts(&base.bytes).unwrap();
+        let mut found = 0;
+        for (level, name) in names.iter().enumerate().skip(1) {
+            let Some(lod) = by_path.get(name) else {
+                continue;
+            };
+            found += 1;
+            let l = Md3::from_bytes(&lod.bytes).unwrap();
+            let facts = md3_facts(&lod.bytes).unwrap();
+            let problems = m.check_lod(&l, level);
+            // Errors exactly where the independent reader counts other
+            // frames.
+            let frames_differ = facts.num_frames != base_facts.num_frames
+                || facts
+                    .surfaces
+                    .iter()
+                    .any(|s| s.num_frames != base_facts.num_frames);
+            let errors = problems.iter().any(|p| p.severity == Severity::Error);
+            assert_eq!(errors, frames_differ, "{name}: {problems:?}");
+            let sorted = |v: &[Vec<u8>]| {
+                let mut v = v.to_vec();
+                v.sort();
+                v
+            };
+            let tags_differ = sorted(&facts.tag_names) != sorted(&base_facts.tag_names);
+            let warned = problems.iter().any(|p| p.path.ends_with(".tags"));
+            assert_eq!(warned, tags_differ, "{name}: {problems:?}");
+            flagged += usize::from(!problems.is_empty());
+        }
+        sets += usize::from(found > 0);
+        lods += found;
+    }
+    eprintln!("{sets} OpenArena models with LODs ({lods} LOD files, {flagged} with problems)");
+    assert!(sets > 0, "no LOD found");
+}

@@ -484,3 +484,34 @@ fn vkquake_stops_past_2048_frames_32_surfaces_and_on_mismatched_surfaces() {
     assert_eq!(p.len(), 1);
     assert_eq!(p[0].severity, Severity::Warning);
 }
+
+#[test]
+fn a_lod_with_other_frames_or_tags_is_reported() {
+    let base = read(&spec(4, 1, vec![SurfaceSpec::new(4, 5, 3)]));
+    let same = read(&spec(4, 1, vec![SurfaceSpec::new(4, 3, 1)]));
+    assert!(base.check_lod(&same, 1).is_empty());
+    let fewer = read(&spec(2, 1, vec![SurfaceSpec::new(2, 3, 1)]));
+    let p = base.check_lod(&fewer, 2);
+    let paths: Vec<&str> = p.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["lod2.header.num_frames", "lod2.surfaces[0].num_frames"]
+    );
+    assert!(
+        p[0].message.contains("reading past its end"),
+        "{}",
+        p[0].message
+    );
+    let no_tags = read(&spec(4, 0, vec![SurfaceSpec::new(4, 3, 1)]));
+    let p = base.check_lod(&no_tags, 1);
+    assert_eq!(p.len(), 1);
+    assert_eq!(
+        (p[0].path.as_str(), p[0].severity),
+        ("lod1.tags", Severity::Warning)
+    );
+    assert_eq!(
+        retromodel::md3::lod_file_names("a.b/x.md3")[1],
+        "a_1.b/x.md3",
+        "cut at the first dot, as R_RegisterMD3 does"
+    );
+}

@@ -31,6 +31,7 @@ mod engine;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;
+mod lod;
 mod read;
 mod validate;
 mod write;
@@ -39,6 +40,7 @@ pub use engine::Md3EngineLimits;
 pub use info::{Info, SurfaceInfo, TagInfo};
 #[cfg(feature = "scene")]
 pub use lift::{md3_axes, Md3SceneOptions, DEFAULT_FPS, MAX_MORPH_BYTES};
+pub use lod::lod_file_names;
 pub use validate::limits;
 pub use write::Layout;
 
