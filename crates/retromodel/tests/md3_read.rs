@@ -515,3 +515,30 @@ fn a_lod_with_other_frames_or_tags_is_reported() {
         "cut at the first dot, as R_RegisterMD3 does"
     );
 }
+
+#[test]
+fn ioquake3_copies_ofs_end_bytes_so_it_must_cover_the_sections_and_no_more() {
+    let b = small();
+    let len = b.len() as i32;
+    assert_eq!(i32_at(&b, 104), len);
+    for (end, bad) in [(len, false), (len - 1, true), (len + 1, true), (-1, true)] {
+        let mut x = b.clone();
+        set_i32(&mut x, 104, end);
+        let m = Md3::from_bytes(&x).unwrap();
+        assert_eq!(m.to_bytes_with(Layout::Original).unwrap(), x);
+        let p = m.validate_for(Engine::Ioquake3);
+        assert_eq!(
+            p.iter().any(|p| p.path == "header.ofs_end"),
+            bad,
+            "{end}: {p:?}"
+        );
+        assert!(m.validate_for(Engine::Vkquake).is_empty());
+    }
+    // Trailing bytes past ofs_end are fine.
+    let mut x = b.clone();
+    x.extend_from_slice(b"tail");
+    assert!(Md3::from_bytes(&x)
+        .unwrap()
+        .validate_for(Engine::Ioquake3)
+        .is_empty());
+}

@@ -72,6 +72,10 @@ pub struct Md3EngineLimits {
     /// Whether the engine stops with a fatal error (`Sys_Error`) past a
     /// limit, rather than leaving the model out.
     pub fatal: bool,
+    /// Whether the engine copies the header's `ofs_end` bytes of the file
+    /// and reads the sections from that copy (ioquake3), so that every
+    /// section must end by `ofs_end` and `ofs_end` by the file's end.
+    pub copies_ofs_end: bool,
 }
 
 /// No limit at all: what the profiles below start from.
@@ -88,16 +92,21 @@ const NONE: Md3EngineLimits = Md3EngineLimits {
     surface_frames_match: false,
     indices_checked: false,
     fatal: false,
+    copies_ofs_end: false,
 };
 
 /// ioquake3's `R_LoadMD3` (both renderers): "has no frames" when
 /// `numFrames < 1`; "has more than 999 verts" when `numVerts >=
 /// SHADER_MAX_VERTEXES`; "has more than 1999 triangles" when
-/// `numTriangles * 3 >= SHADER_MAX_INDEXES`. Each returns `qfalse`.
+/// `numTriangles * 3 >= SHADER_MAX_INDEXES`. Each returns `qfalse`. It
+/// copies `ofsEnd` bytes of the file (`Com_Memcpy (mod->md3[lod], buffer,
+/// LittleLong(pinmodel->ofsEnd))`) and reads every section from the copy,
+/// unchecked.
 pub const IOQUAKE3: Md3EngineLimits = Md3EngineLimits {
     min_frames: 1,
     max_vertices: Some(SHADER_MAX_VERTEXES - 1),
     max_triangles: Some(SHADER_MAX_INDEXES / 3 - 1),
+    copies_ofs_end: true,
     ..NONE
 };
 
@@ -243,6 +252,24 @@ impl Md3 {
             "tags per frame",
             header("num_tags"),
         );
+        if let (true, Some((sections, file))) = (l.copies_ofs_end, self.stored_extent()) {
+            let end = i64::from(self.offsets.end);
+            if end < sections as i64 {
+                c.error(
+                    "header.ofs_end",
+                    format!(
+                        "{end}, but the sections end at {sections}: {name} copies only ofs_end bytes and reads the rest from memory past its copy"
+                    ),
+                    header("ofs_end"),
+                );
+            } else if end as u64 > file {
+                c.error(
+                    "header.ofs_end",
+                    format!("{end}, past the file's {file} bytes: {name} copies that many bytes from a buffer the file does not fill"),
+                    header("ofs_end"),
+                );
+            }
+        }
         for ((i, s), start) in self.surfaces.iter().enumerate().zip(self.surface_starts()) {
             let at = |f: &str| start.map(|b| b + surface_field(f));
             let p = |f: &str| format!("surfaces[{i}].{f}");

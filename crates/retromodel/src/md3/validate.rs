@@ -62,6 +62,55 @@ impl Md3 {
             .collect()
     }
 
+    /// Where the sections end and where the file ends, in the file the
+    /// stored offsets describe (what [`Layout::Original`] writes); `None`
+    /// for a model whose offsets were never read (all zero).
+    ///
+    /// [`Layout::Original`]: super::Layout::Original
+    pub(super) fn stored_extent(&self) -> Option<(u64, u64)> {
+        if self.offsets == super::Offsets::default() {
+            return None;
+        }
+        let end = |at: i64, len: usize| u64::try_from(at).unwrap_or(0) + len as u64;
+        let o = self.offsets;
+        let mut sections = [
+            super::HEADER_SIZE as u64,
+            end(o.frames.into(), self.frames.len() * FRAME_SIZE),
+            end(o.tags.into(), self.tags.len() * TAG_SIZE),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        for (s, start) in self.surfaces.iter().zip(self.surface_starts()) {
+            let b = start.unwrap_or(0) as i64;
+            let so = s.offsets;
+            for e in [
+                end(b, super::SURFACE_HEADER_SIZE),
+                end(
+                    b + i64::from(so.triangles),
+                    s.triangles.len() * TRIANGLE_SIZE,
+                ),
+                end(b + i64::from(so.shaders), s.shaders.len() * SHADER_SIZE),
+                end(
+                    b + i64::from(so.texcoords),
+                    s.texcoords.len() * TEXCOORD_SIZE,
+                ),
+                end(
+                    b + i64::from(so.xyz_normals),
+                    s.xyz_normals.len() * XYZ_NORMAL_SIZE,
+                ),
+            ] {
+                sections = sections.max(e);
+            }
+        }
+        let file = self
+            .unclaimed
+            .iter()
+            .map(|u| u.offset + u.bytes.len() as u64)
+            .fold(sections, u64::max);
+        Some((sections, file))
+    }
+
     /// Every problem in the model, with a path and, where the stored
     /// offsets give it, a byte offset: counts against the format's limits
     /// ([`limits`]), a model without frames (ioquake3 does not load it),
@@ -305,6 +354,5 @@ impl Md3 {
                 at(s.offsets.texcoords, j * TEXCOORD_SIZE),
             );
         }
-        let _ = XYZ_NORMAL_SIZE;
     }
 }
