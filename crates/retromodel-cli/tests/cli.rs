@@ -498,7 +498,9 @@ fn validate_engine_says_a_quake_engine_does_not_load_md2() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("error: format: vkQuake does not load MD2 files: it loads Quake MDL and MD5"),
+        text.contains(
+            "error: format: vkQuake does not load MD2 files: it loads Quake MDL, MD5 and MD3"
+        ),
         "{text}"
     );
     // Compiling an MD2 for a Quake engine is refused the same way.

@@ -171,11 +171,13 @@ impl Model {
         self.source.path.clone()
     }
 
-    /// The number of vertices: an MDL's or MD2's per frame, an MS3D's.
+    /// The number of vertices: an MDL's or MD2's per frame, an MS3D's, an
+    /// MD3's per frame in all its surfaces.
     #[getter]
     fn vertex_count(&self) -> usize {
         match &self.model {
             retromodel::Model::Mdl(m) => mdl::vertex_count(m),
+            retromodel::Model::Md3(m) => m.surfaces.iter().map(|s| s.vertex_count()).sum(),
             retromodel::Model::Md2(m) => m.vertex_count(),
             retromodel::Model::Ms3d(m) => m.vertices.len(),
             retromodel::Model::Ms3dAscii(m) => m.to_ms3d().map_or(0, |b| b.vertices.len()),
@@ -183,12 +185,13 @@ impl Model {
         }
     }
 
-    /// The number of MD2 or MDL frames (an MDL's frame groups counted
-    /// frame by frame; 0 for other formats).
+    /// The number of MD2, MDL or MD3 frames (an MDL's frame groups
+    /// counted frame by frame; 0 for other formats).
     #[getter]
     fn frame_count(&self) -> usize {
         match &self.model {
             retromodel::Model::Md2(m) => m.frames.len(),
+            retromodel::Model::Md3(m) => m.frames.len(),
             retromodel::Model::Mdl(m) => m.simple_frames().count(),
             _ => 0,
         }

@@ -53,6 +53,9 @@ pub mod md2_checks;
 #[cfg(feature = "export")]
 pub mod md2_compile_checks;
 pub mod md2_unused;
+pub mod md3_bytes;
+pub mod md3_checks;
+pub mod md3_facts;
 pub mod md5_builder;
 #[cfg(feature = "export")]
 pub mod md5_compile_checks;
@@ -69,4 +72,5 @@ pub mod ms3d_checks;
 pub mod ms3d_compile_checks;
 pub mod ms3d_fields;
 pub mod node;
+pub mod openarena;
 pub mod rig_gltf;

@@ -50,6 +50,9 @@ pub enum Engine {
     QuakeRerelease,
     /// Hexen II, as uHexen2 (Hammer of Thyrion) loads it.
     Hexen2,
+    /// ioquake3 (Quake III Arena's maintained engine; both renderers share
+    /// one MD3 loader).
+    Ioquake3,
 }
 
 /// A model format as far as an engine is concerned: what
@@ -66,6 +69,8 @@ pub enum EngineFormat {
     /// id Tech 4 MD5 (`.md5mesh` and `.md5anim`), as the Quake and Quake II
     /// rereleases ship it beside their MDL and MD2 models.
     Md5,
+    /// Quake III MD3 (`IDP3` version 15).
+    Md3,
 }
 
 impl EngineFormat {
@@ -76,6 +81,7 @@ impl EngineFormat {
             EngineFormat::Mdl => "Quake MDL",
             EngineFormat::Hexen2Mdl => "Hexen II MDL",
             EngineFormat::Md5 => "MD5",
+            EngineFormat::Md3 => "MD3",
         }
     }
 }
@@ -88,7 +94,7 @@ impl fmt::Display for EngineFormat {
 
 impl Engine {
     /// Every engine, in declaration order.
-    pub const ALL: [Engine; 14] = [
+    pub const ALL: [Engine; 15] = [
         Engine::Quake2,
         Engine::Yquake2,
         Engine::Q2pro,
@@ -103,6 +109,7 @@ impl Engine {
         Engine::Fte,
         Engine::QuakeRerelease,
         Engine::Hexen2,
+        Engine::Ioquake3,
     ];
 
     /// The engines whose MD2 loader `md2::EngineLimits` profiles (Quake
@@ -129,10 +136,14 @@ impl Engine {
         Engine::Hexen2,
     ];
 
+    /// The engines whose MD3 loader `md3::Md3EngineLimits` profiles, in
+    /// declaration order.
+    pub const MD3: [Engine; 3] = [Engine::Ironwail, Engine::Vkquake, Engine::Ioquake3];
+
     /// The engine's name as the command line spells it (`quake2`,
     /// `yquake2`, `q2pro`, `kmquake2`, `ufoai`, `winquake`, `glquake`,
     /// `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
-    /// `quake-rerelease`, `hexen2`).
+    /// `quake-rerelease`, `hexen2`, `ioquake3`).
     pub fn name(self) -> &'static str {
         match self {
             Engine::Quake2 => "quake2",
@@ -149,13 +160,15 @@ impl Engine {
             Engine::Fte => "fte",
             Engine::QuakeRerelease => "quake-rerelease",
             Engine::Hexen2 => "hexen2",
+            Engine::Ioquake3 => "ioquake3",
         }
     }
 
     /// The engine named `name` (case-insensitive; `q2` and `id` for
     /// Quake II, `ufo` for UFO:AI, `qs` for QuakeSpasm, `qss` for
     /// QuakeSpasm-Spiked, `fteqw` for FTE, `q1-rerelease` for the Quake
-    /// rerelease, `uhexen2` for Hexen II), or `None`.
+    /// rerelease, `uhexen2` for Hexen II, `ioq3` and `quake3` for
+    /// ioquake3), or `None`.
     pub fn from_name(name: &str) -> Option<Engine> {
         let n = name.to_ascii_lowercase();
         match n.as_str() {
@@ -166,6 +179,7 @@ impl Engine {
             "fteqw" => Some(Engine::Fte),
             "q1-rerelease" => Some(Engine::QuakeRerelease),
             "uhexen2" => Some(Engine::Hexen2),
+            "ioq3" | "quake3" => Some(Engine::Ioquake3),
             _ => Engine::ALL.into_iter().find(|e| e.name() == n),
         }
     }
@@ -187,11 +201,12 @@ impl Engine {
             Engine::Fte => "FTE",
             Engine::QuakeRerelease => "the Quake rerelease",
             Engine::Hexen2 => "Hexen II",
+            Engine::Ioquake3 => "ioquake3",
         }
     }
 
     /// The model formats the engine loads, of those retromodel reads (its
-    /// sprites, BSP models and formats such as MD3 and IQM aside):
+    /// sprites, BSP models and formats such as IQM aside):
     ///
     /// - the Quake II engines load MD2; Q2PRO also the rerelease's MD5
     ///   beside it (`src/refresh/models.c`, `MOD_LoadMD5`);
@@ -199,9 +214,16 @@ impl Engine {
     ///   `progs/NAME.md5mesh` in place of `progs/NAME.mdl`
     ///   (`Quake/gl_model.c`: Ironwail's `loadMd5Replacement`, vkQuake's
     ///   `Mod_LoadModel`), and so does the rerelease;
-    /// - FTE loads MDL, Hexen II's MDL, MD2 and MD5
+    /// - Ironwail and vkQuake also load `progs/NAME.md3` in place of
+    ///   `progs/NAME.mdl` (`Quake/gl_model.c`: Ironwail's
+    ///   `loadMd3Replacement`, vkQuake's `Mod_LoadModel`, each into
+    ///   `Mod_LoadMD3Model`);
+    /// - FTE loads MDL, Hexen II's MDL, MD2, MD5 and MD3
     ///   (`engine/common/com_mesh.c`: `Mod_LoadQ1Model` takes `IDPO` and
-    ///   `RAPO`, `Mod_LoadQ2Model`, `Mod_LoadMD5MeshModel`);
+    ///   `RAPO`, `Mod_LoadQ2Model`, `Mod_LoadMD5MeshModel`,
+    ///   `Mod_LoadQ3Model`);
+    /// - ioquake3 loads MD3 (`code/renderergl1/tr_model.c`,
+    ///   `R_RegisterModel`: also MDR and IQM, not read here);
     /// - Hexen II loads both MDL variants (uHexen2's
     ///   `engine/h2shared/gl_model.c`, `Mod_LoadAliasModel` and
     ///   `Mod_LoadAliasModelNew`).
@@ -216,9 +238,13 @@ impl Engine {
             Engine::Winquake | Engine::Glquake | Engine::Quakespasm | Engine::QuakespasmSpiked => {
                 &[Mdl]
             }
-            Engine::Ironwail | Engine::Vkquake | Engine::QuakeRerelease => &[Mdl, Md5],
-            Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5],
+            // Ironwail's `loadMd3Replacement` and vkQuake's `Mod_LoadModel`
+            // also load `progs/NAME.md3` in place of `progs/NAME.mdl`.
+            Engine::Ironwail | Engine::Vkquake => &[Mdl, Md5, Md3],
+            Engine::QuakeRerelease => &[Mdl, Md5],
+            Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5, Md3],
             Engine::Hexen2 => &[Mdl, Hexen2Mdl],
+            Engine::Ioquake3 => &[Md3],
         }
     }
 
@@ -227,7 +253,7 @@ impl Engine {
         self.formats().contains(&format)
     }
 
-    /// "vkQuake does not load MD2 files: it loads Quake MDL and MD5": the
+    /// "vkQuake does not load MD2 files: it loads Quake MDL, MD5 and MD3": the
     /// sentence for a model of a format the engine does not load.
     pub fn does_not_load(self, format: EngineFormat) -> String {
         format!(
@@ -285,10 +311,17 @@ mod tests {
         for e in Engine::MDL {
             assert!(e.loads(EngineFormat::Mdl), "{e}");
         }
-        // Every engine is in one of the two lists, FTE (which loads both)
-        // only in the MDL one.
+        for e in Engine::MD3 {
+            assert!(e.loads(EngineFormat::Md3), "{e}");
+        }
+        // Every engine is in the MD2 or the MDL list, FTE (which loads
+        // both) only in the MDL one, or else in the MD3 one.
         for e in Engine::ALL {
-            assert!(Engine::MD2.contains(&e) ^ Engine::MDL.contains(&e), "{e}");
+            let md2_or_mdl = Engine::MD2.contains(&e) as u8 + Engine::MDL.contains(&e) as u8;
+            assert!(
+                md2_or_mdl == 1 || md2_or_mdl == 0 && Engine::MD3.contains(&e),
+                "{e}"
+            );
         }
     }
 
@@ -296,7 +329,7 @@ mod tests {
     fn the_refusal_names_the_engine_and_what_it_loads() {
         assert_eq!(
             Engine::Vkquake.does_not_load(EngineFormat::Md2),
-            "vkQuake does not load MD2 files: it loads Quake MDL and MD5"
+            "vkQuake does not load MD2 files: it loads Quake MDL, MD5 and MD3"
         );
         assert_eq!(
             Engine::QuakeRerelease.does_not_load(EngineFormat::Md2),

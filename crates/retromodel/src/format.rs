@@ -1,6 +1,6 @@
 //! Which format a file holds, told by its bytes, with the near misses a
-//! user meets named (a Quake III MD3 is not an MD2, a glTF is not yet
-//! something this crate reads).
+//! user meets named (a Kingpin MDX is not an MD2, a Half-Life MDL is not
+//! a Quake one).
 
 use crate::error::{Error, Result};
 
@@ -12,7 +12,6 @@ pub use crate::format_kind::Format;
 /// one) but are in a format this crate does not read: the first bytes,
 /// and what they are.
 const NEAR_MISSES: &[(&[u8], &str)] = &[
-    (b"IDP3", "a Quake III MD3 model"),
     (b"IDPX", "a Kingpin MDX model"),
     (b"IDPC", "a Return to Castle Wolfenstein MDC model"),
     (b"MDSW", "a Return to Castle Wolfenstein MDS model"),
@@ -41,15 +40,16 @@ impl Format {
     /// name).
     ///
     /// Fails with [`Error::UnsupportedFormat`] for a format this crate
-    /// recognises but does not read (with what it is: a Quake III MD3, a
-    /// Kingpin MDX, an Anachronox MD2 ...), and with
+    /// recognises but does not read (with what it is: a Kingpin MDX, an
+    /// Anachronox MD2 ...), and with
     /// [`Error::UnknownFormat`] for anything else.
     ///
     /// ```
     /// use retromodel::{Error, Format};
     /// assert_eq!(Format::detect(b"IDP2\x08\0\0\0....").unwrap(), Format::Md2);
-    /// let err = Format::detect(b"IDP3\x0f\0\0\0").unwrap_err();
-    /// assert_eq!(err.to_string(), "this is a Quake III MD3 model (starts with \"IDP3\"), which retromodel does not read (it reads MD2, MDL, MS3D, MD5, MilkShape 3D ASCII, glTF and OBJ)");
+    /// assert_eq!(Format::detect(b"IDP3\x0f\0\0\0").unwrap(), Format::Md3);
+    /// let err = Format::detect(b"IDPX\x04\0\0\0").unwrap_err();
+    /// assert_eq!(err.to_string(), "this is a Kingpin MDX model (starts with \"IDPX\"), which retromodel does not read (it reads MD2, MDL, MD3, MS3D, MD5, MilkShape 3D ASCII, glTF and OBJ)");
     /// assert_eq!(Format::detect(b"glTF\x02\0\0\0").unwrap(), Format::Gltf);
     /// assert_eq!(Format::detect(b"IDPO\x06\0\0\0").unwrap(), Format::Mdl);
     /// assert_eq!(Format::detect(b"RAPO\x32\0\0\0").unwrap(), Format::Mdl);
@@ -81,6 +81,10 @@ impl Format {
         .any(|m| bytes.starts_with(m))
         {
             return Ok(Format::Mdl);
+        }
+        if bytes.starts_with(&crate::md3::MAGIC) {
+            // Any version: the MD3 reader says which it supports.
+            return Ok(Format::Md3);
         }
         if bytes.starts_with(&crate::ms3d::MAGIC) {
             return Ok(Format::Ms3d);
@@ -198,7 +202,8 @@ mod tests {
 
     #[test]
     fn near_misses_are_named() {
-        assert_eq!(what(b"IDP3\x0f\0\0\0"), "a Quake III MD3 model");
+        assert_eq!(Format::detect(b"IDP3\x0f\0\0\0").unwrap(), Format::Md3);
+        assert_eq!(Format::detect(b"IDP3\x0e\0\0\0").unwrap(), Format::Md3);
         assert_eq!(what(b"IDPX\x04\0\0\0"), "a Kingpin MDX model");
         assert_eq!(
             what(b"IDP2\x0f\0\0\0"),

@@ -29,6 +29,8 @@ pub enum Format {
     /// version 50), QuakeForge's 16-bit (`MD16`) and QTest's (`IDPO`
     /// version 3).
     Mdl,
+    /// Quake III MD3 (`IDP3` version 15).
+    Md3,
 }
 
 impl fmt::Display for Format {
@@ -41,6 +43,7 @@ impl fmt::Display for Format {
             Format::Ms3dAscii => "MilkShape 3D ASCII",
             Format::Md5 => "MD5",
             Format::Mdl => "MDL",
+            Format::Md3 => "MD3",
         })
     }
 }
@@ -55,6 +58,7 @@ impl Format {
         Format::Ms3dAscii,
         Format::Md5,
         Format::Mdl,
+        Format::Md3,
     ];
 
     /// The usual file extensions, lower case, without the dot.
@@ -67,6 +71,7 @@ impl Format {
             Format::Ms3dAscii => &["txt"],
             Format::Md5 => &["md5mesh"],
             Format::Mdl => &["mdl"],
+            Format::Md3 => &["md3"],
         }
     }
 
@@ -88,7 +93,8 @@ impl Format {
     /// ```
     /// use retromodel::Format;
     /// assert_eq!(Format::from_extension("MD2"), Some(Format::Md2));
-    /// assert_eq!(Format::from_extension("md3"), None);
+    /// assert_eq!(Format::from_extension("md3"), Some(Format::Md3));
+    /// assert_eq!(Format::from_extension("mdx"), None);
     /// ```
     pub fn from_extension(ext: &str) -> Option<Format> {
         let ext = ext.to_ascii_lowercase();

@@ -79,6 +79,7 @@ mod format_kind;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod md2;
+pub mod md3;
 pub mod md5;
 pub mod mdl;
 mod model;

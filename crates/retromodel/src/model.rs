@@ -34,6 +34,8 @@ pub enum Model {
     Md2(Md2),
     /// A Quake MDL model (or Hexen II's, QuakeForge's 16-bit, QTest's).
     Mdl(crate::mdl::Mdl),
+    /// A Quake III MD3 model.
+    Md3(crate::md3::Md3),
     /// A MilkShape 3D model.
     Ms3d(Ms3d),
     /// A MilkShape 3D ASCII model (or one part of a split one: meshes,
@@ -100,6 +102,7 @@ impl Model {
         match format {
             Format::Md2 => Ok(Model::Md2(Md2::from_bytes(bytes)?)),
             Format::Mdl => Ok(Model::Mdl(crate::mdl::Mdl::from_bytes(bytes)?)),
+            Format::Md3 => Ok(Model::Md3(crate::md3::Md3::from_bytes(bytes)?)),
             Format::Ms3d => Ok(Model::Ms3d(Ms3d::from_bytes(bytes)?)),
             Format::Ms3dAscii => Ok(Model::Ms3dAscii(crate::ms3d::ascii::AsciiModel::parse(
                 bytes,
@@ -134,6 +137,7 @@ impl Model {
         match self {
             Model::Md2(_) => Format::Md2,
             Model::Mdl(_) => Format::Mdl,
+            Model::Md3(_) => Format::Md3,
             Model::Ms3d(_) => Format::Ms3d,
             Model::Ms3dAscii(_) => Format::Ms3dAscii,
             Model::Md5(_) => Format::Md5,
@@ -148,6 +152,7 @@ impl Model {
         match self {
             Model::Md2(m) => m.validate(),
             Model::Mdl(m) => m.validate(),
+            Model::Md3(m) => m.validate(),
             Model::Ms3d(m) => m.validate(),
             Model::Ms3dAscii(m) => m.validate(),
             Model::Md5(m) => m.validate(),
@@ -173,6 +178,19 @@ impl Model {
                 let seen: std::collections::HashSet<String> =
                     problems.iter().map(|p| p.path.clone()).collect();
                 problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));
+                problems
+            }
+            // The engine's limits, then the model's own problems.
+            Model::Md3(m) => {
+                let mut problems = m.validate_for(engine);
+                let refused = problems
+                    .iter()
+                    .any(|p| p.path == "format" && p.severity == crate::problem::Severity::Error);
+                if !refused {
+                    let seen: std::collections::HashSet<String> =
+                        problems.iter().map(|p| p.path.clone()).collect();
+                    problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));
+                }
                 problems
             }
             // The Quake rerelease's MD5 replacement, without its MDL.
@@ -247,6 +265,7 @@ impl Model {
         match self {
             Model::Md2(m) => m.to_bytes(),
             Model::Mdl(m) => m.to_bytes(),
+            Model::Md3(m) => m.to_bytes_with(crate::md3::Layout::Original),
             Model::Ms3d(m) => m.to_bytes(),
             Model::Ms3dAscii(m) => Ok(m.to_bytes()),
             Model::Md5(_) => Err(Error::Unconvertible {
@@ -268,6 +287,7 @@ impl Model {
         match self {
             Model::Md2(m) => Info::Md2(m.info(bytes)),
             Model::Mdl(m) => Info::Mdl(m.info(bytes)),
+            Model::Md3(m) => Info::Md3(m.info(bytes)),
             Model::Ms3d(m) => Info::Ms3d(m.info(clips)),
             Model::Ms3dAscii(m) => match m.to_ms3d() {
                 Ok(binary) => {
@@ -346,6 +366,14 @@ impl Model {
                 };
                 Scene::from_mdl(m, &o)
             }
+            Model::Md3(m) => {
+                let defaults = crate::md3::Md3SceneOptions::default();
+                let o = crate::md3::Md3SceneOptions {
+                    fps: options.fps.unwrap_or(defaults.fps),
+                    name: name(&defaults.name),
+                };
+                Scene::from_md3(m, &o)
+            }
             Model::Imported(i) => {
                 let mut scene = i.scene.clone();
                 if !options.name.is_empty() {
@@ -391,6 +419,8 @@ pub enum Info {
     Md2(crate::md2::Info),
     /// An MDL summary.
     Mdl(crate::mdl::Info),
+    /// An MD3 summary.
+    Md3(crate::md3::Info),
     /// An MS3D summary.
     Ms3d(crate::ms3d::Info),
     /// An MD5 summary.
@@ -405,6 +435,7 @@ impl fmt::Display for Info {
         match self {
             Info::Md2(i) => i.fmt(f),
             Info::Mdl(i) => i.fmt(f),
+            Info::Md3(i) => i.fmt(f),
             Info::Ms3d(i) => i.fmt(f),
             Info::Md5(i) => i.fmt(f),
             #[cfg(feature = "scene")]

@@ -26,7 +26,7 @@
 use std::path::{Path, PathBuf};
 
 /// Top-level modules of the formats (`md5` is on its way in).
-const FORMATS: &[&str] = &["md2", "ms3d", "gltf", "obj", "md5", "mdl"];
+const FORMATS: &[&str] = &["md2", "ms3d", "gltf", "obj", "md5", "mdl", "md3"];
 /// The modules that know every format, and the crate-root re-exports of
 /// their items.
 const ABOVE_FORMATS: &[&str] = &[
@@ -76,8 +76,10 @@ fn forbidden(top: &str) -> Option<Vec<&'static str>> {
             v.extend(ABOVE_FORMATS);
             v.push("render");
             match t {
-                "mdl" => v.push("md2"),
-                "md2" => v.push("mdl"),
+                "mdl" => v.extend(["md2", "md3"]),
+                "md2" => v.extend(["mdl", "md3"]),
+                // MD3 names no other format.
+                "md3" => v.extend(FORMATS.iter().filter(|f| **f != "md3")),
                 _ => {}
             }
         }

@@ -1,5 +1,5 @@
 //! Replays inputs through the same checks the fuzz targets run
-//! (`retromodel_testkit::md2_checks`, `mdl_checks`, `ms3d_checks` and
+//! (`retromodel_testkit::md2_checks`, `mdl_checks`, `md3_checks`, `ms3d_checks` and
 //! `ms3d_ascii_checks`):
 //! the minimised crash inputs saved in `tests/regression/`, and the fuzzers'
 //! working corpus in `fuzz/corpus/*/` when it exists (it is git-ignored, so
@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use md2_checks::{check_roundtrip, exercise_parse};
 use retromodel::md2::{Frame, FrameName, Md2};
 use retromodel_testkit::{
-    export_checks, import_checks, md2_checks, md2_compile_checks, md5_compile_checks, mdl_checks,
-    ms3d_ascii_checks, ms3d_checks, ms3d_compile_checks,
+    export_checks, import_checks, md2_checks, md2_compile_checks, md3_checks, md5_compile_checks,
+    mdl_checks, ms3d_ascii_checks, ms3d_checks, ms3d_compile_checks,
 };
 
 /// What replaying one file found.
@@ -64,6 +64,13 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
                 mdl_checks::check_roundtrip(&data),
                 parsed_mdl,
                 "{}: the two MDL targets disagree on whether it parses",
+                path.display()
+            );
+            let parsed_md3 = md3_checks::exercise_parse(&data).is_some();
+            assert_eq!(
+                md3_checks::check_roundtrip(&data),
+                parsed_md3,
+                "{}: the two MD3 targets disagree on whether it parses",
                 path.display()
             );
             let exported = export_checks::exercise_export(&data);

@@ -1,0 +1,86 @@
+//! What the MD3 fuzz targets check (`fuzz/fuzz_targets/md3_parse.rs`,
+//! `md3_roundtrip.rs`), shared with `crates/retromodel/tests/regression.rs`,
+//! which replays saved inputs through them.
+
+use retromodel::md3::{Layout, Md3};
+use retromodel::{Engine, Error};
+
+/// Parses `data` as MD3 and, when it parses, does everything a tool does
+/// with the model: validate (also for every engine), summarise, and, with
+/// feature `scene` of the library, lift it to a scene. Returns the model
+/// parsed, if any.
+pub fn exercise_parse(data: &[u8]) -> Option<Md3> {
+    let parsed = Md3::from_bytes(data);
+    if let Err(e) = &parsed {
+        // The error's words are there, and its offset inside the input
+        // (a section that is not there may be said to start past the end).
+        let _ = e.to_string();
+        if let (Some(o), false) = (e.offset(), matches!(e, Error::Truncated { .. })) {
+            assert!(o <= data.len() as u64, "error offset {o} past the end: {e}");
+        }
+    }
+    let model = parsed.ok()?;
+    for problem in model.validate() {
+        let _ = problem.to_string();
+        if let Some(o) = problem.offset {
+            assert!(
+                o <= data.len() as u64,
+                "problem offset past the end: {problem}"
+            );
+        }
+    }
+    for engine in Engine::ALL {
+        for problem in model.validate_for(engine) {
+            let _ = problem.to_string();
+        }
+    }
+    let info = model.info(data);
+    let _ = info.to_string();
+    assert_eq!(info.frames, model.frames.len());
+    assert_eq!(info.surfaces.len(), model.surfaces.len());
+    for s in &model.surfaces {
+        for v in &s.xyz_normals {
+            let n = v.decode_normal();
+            let len2: f32 = n.iter().map(|c| c * c).sum();
+            assert!((len2 - 1.0).abs() < 1e-2, "normal {n:?}");
+        }
+    }
+    Some(model)
+}
+
+/// Parse → write → parse: the original layout reproduces the input byte
+/// for byte; the packed layout parses back into the same frames, tags and
+/// surfaces, with nothing outside its sections. Returns whether `data`
+/// parsed.
+pub fn check_roundtrip(data: &[u8]) -> bool {
+    let Ok(model) = Md3::from_bytes(data) else {
+        return false;
+    };
+    let bytes = model
+        .to_bytes_with(Layout::Original)
+        .expect("a parsed model writes");
+    assert!(
+        bytes == data,
+        "the original layout's rewrite differs from the input"
+    );
+    let packed = model.to_bytes().expect("a parsed model writes packed");
+    let again = Md3::from_bytes(&packed).expect("the packed layout parses");
+    assert!(again.unclaimed.is_empty(), "the packed layout leaves gaps");
+    // NaN floats compare unequal: compare the bytes each part writes.
+    let strip = |m: &Md3| {
+        let mut m = m.clone();
+        m.offsets = Default::default();
+        m.unclaimed.clear();
+        for s in &mut m.surfaces {
+            s.offsets = Default::default();
+        }
+        m.to_bytes().expect("writes")
+    };
+    assert_eq!(
+        strip(&again),
+        strip(&model),
+        "the packed layout changes the model"
+    );
+    assert_eq!(again.to_bytes().ok(), Some(packed), "packing is stable");
+    true
+}
