@@ -289,7 +289,7 @@ async function takeFiles(list, started) {
     if (models.length === 0) {
       viewer.clear();
       resetPanels();
-      showError(`no model among the ${read.length} file(s) dropped (.mdl, .md2, .ms3d, .glb, .gltf, .obj)`);
+      showError(`no model among the ${read.length} file(s) dropped (.mdl, .md2, .md3, .ms3d, .glb, .gltf, .obj)`);
       state.loads++;
       return;
     }

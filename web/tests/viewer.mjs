@@ -441,6 +441,42 @@ test('a Quake MDL with gfx/palette.lmp: info, animations, every skin image, a fr
   assert.match(await page.evaluate(() => window.retromodel.state.error), /gfx\/palette\.lmp/);
 });
 
+test('a Quake III MD3 from OpenArena: info and animations as the CLI\'s, playing, the .glb as the CLI\'s', async (t) => {
+  const baseoa = process.env.RETROMODEL_OPENARENA ?? '/usr/share/games/openarena/baseoa';
+  if (!existsSync(join(baseoa, 'pak0.pk3'))) {
+    assert.ok(!process.env.CI, `OpenArena's pak0.pk3 missing under ${baseoa} (apt-get install openarena-data)`);
+    t.skip('no OpenArena');
+    return;
+  }
+  const { page } = session;
+  const dir = mkdtempSync(join(tmpdir(), 'retromodel-web-md3-'));
+  try {
+    // Sarge's upper body, taken out of the pk3 (a zip) by Python.
+    const member = 'models/players/sarge/upper.md3';
+    execFileSync('python3', ['-c', 'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))', join(baseoa, 'pak0.pk3'), member, join(dir, 'upper.md3')]);
+    const got = await give(page, [join(dir, 'upper.md3')]);
+    assert.equal(got.error, null, `the page failed: ${got.error}`);
+    const cliInfo = JSON.parse(retromodel(['info', '--json', 'upper.md3'], dir).toString());
+    assert.deepEqual(got.info, cliInfo);
+    assert.ok(got.clips.length > 0, 'no animation');
+    await page.uncheck('#grid');
+    const a = await canvasShot(page);
+    await page.waitForTimeout(400);
+    const b = await canvasShot(page);
+    assert.notEqual(a, b, 'the canvas did not change while playing');
+    const stats = await page.evaluate(() => window.retromodel.viewer.pixelStats());
+    assert.ok(stats.fraction > 0.02, `the model covers ${(stats.fraction * 100).toFixed(2)}% of the canvas`);
+    await page.screenshot({ path: join(shots, 'md3-sarge-upper.png') });
+    await page.check('#grid');
+    const glb = await downloadsOf(page, '#dl-glb');
+    mkdirSync(join(dir, 'glb'));
+    retromodel(['convert', 'upper.md3', 'glb/upper.glb'], dir);
+    sameAsCli(glb, join(dir, 'glb'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a truncated file shows its error; the next good file loads', async () => {
   const { page } = session;
   const faerie = readFileSync(join(corpus, 'md2/assimpdeb_faerie.md2'));

@@ -37,6 +37,15 @@
 //!   positions (`byte × scale + origin`) and normals (the 162-entry table)
 //!   to `f32` into buffers that hold all frames, allocated once.
 //!
+//! For an `.md3` file:
+//!
+//! - `memcpy` as above;
+//! - `ours_parse`: [`Md3::from_bytes`];
+//! - `ours_parse_decode`: parse, then decode every surface's every frame:
+//!   positions (`i16 × 1/64`) and normals (latitude/longitude, as
+//!   ioquake3 decodes them) to `f32` into buffers that hold all frames,
+//!   allocated once.
+//!
 //! For a `.glb` file:
 //!
 //! - `memcpy` as above;
@@ -48,6 +57,7 @@
 //! Output lines: `RESULT <what> <file> <median µs per op> <fastest µs per op>`.
 
 use retromodel::md2::{Md2, NORMALS, NORMAL_COUNT};
+use retromodel::md3::Md3;
 use retromodel::mdl::Mdl;
 use retromodel::ms3d::{GroupMesh, Ms3d, Skeleton};
 use retromodel_bench::time_per_op;
@@ -108,6 +118,50 @@ fn time_mdl(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
     println!("RESULT ours_parse {name} {med:.3} {min:.3}");
     let (med, min) = time_per_op(iterations, || {
         black_box(mdl_parse_and_decode(
+            black_box(bytes),
+            &mut positions,
+            &mut normals,
+        ));
+        black_box((&positions, &normals));
+    });
+    println!("RESULT ours_parse_decode {name} {med:.3} {min:.3}");
+    ExitCode::SUCCESS
+}
+
+/// Parses an MD3 and decodes every surface's every frame into the
+/// buffers.
+fn md3_parse_and_decode(bytes: &[u8], positions: &mut [[f32; 3]], normals: &mut [[f32; 3]]) -> Md3 {
+    let model = Md3::from_bytes(bytes).expect("the file parsed before");
+    let mut at = 0;
+    for surface in &model.surfaces {
+        for v in &surface.xyz_normals {
+            positions[at] = v.position();
+            normals[at] = v.decode_normal();
+            at += 1;
+        }
+    }
+    model
+}
+
+/// Times the MD3 operations on `bytes`.
+fn time_md3(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
+    let model = match Md3::from_bytes(bytes) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("cannot parse {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let total: usize = model.surfaces.iter().map(|s| s.xyz_normals.len()).sum();
+    let (mut positions, mut normals) = (vec![[0.0f32; 3]; total], vec![[0.0f32; 3]; total]);
+    black_box(md3_parse_and_decode(bytes, &mut positions, &mut normals));
+    time_memcpy(iterations, name, bytes);
+    let (med, min) = time_per_op(iterations, || {
+        black_box(Md3::from_bytes(black_box(bytes)).is_ok());
+    });
+    println!("RESULT ours_parse {name} {med:.3} {min:.3}");
+    let (med, min) = time_per_op(iterations, || {
+        black_box(md3_parse_and_decode(
             black_box(bytes),
             &mut positions,
             &mut normals,
@@ -265,6 +319,7 @@ fn main() -> ExitCode {
             "ms3d" => time_ms3d(iterations, &name, path, &bytes),
             "glb" => time_glb(iterations, &name, path, &bytes),
             "mdl" => time_mdl(iterations, &name, path, &bytes),
+            "md3" => time_md3(iterations, &name, path, &bytes),
             _ => time_md2(iterations, &name, path, &bytes),
         };
         if status != ExitCode::SUCCESS {

@@ -52,7 +52,7 @@ fn json(value: &impl serde::Serialize) -> String {
 }
 
 /// The extensions of the model formats the library reads.
-const MODEL_EXTENSIONS: [&str; 6] = ["mdl", "md2", "ms3d", "glb", "gltf", "obj"];
+const MODEL_EXTENSIONS: [&str; 7] = ["mdl", "md2", "md3", "ms3d", "glb", "gltf", "obj"];
 
 /// The files a user dropped or picked, by their paths relative to the
 /// drop (`faerie.md2`, or `baseq2/players/male/tris.md2` for a folder).
@@ -83,8 +83,8 @@ impl DroppedFiles {
         self.inner.paths().collect()
     }
 
-    /// The paths that look like models by their extension (MDL, MD2 and
-    /// MS3D first, then glTF and OBJ), for the page to pick one.
+    /// The paths that look like models by their extension (MDL, MD2, MD3
+    /// and MS3D first, then glTF and OBJ), for the page to pick one.
     pub fn models(&self) -> Vec<String> {
         let rank = |p: &str| {
             let ext = p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
@@ -95,7 +95,7 @@ impl DroppedFiles {
         let mut models: Vec<(usize, String)> = self
             .inner
             .paths()
-            .filter_map(|p| Some((rank(&p)?.min(3), p)))
+            .filter_map(|p| Some((rank(&p)?.min(4), p)))
             .collect();
         models.sort();
         models.into_iter().map(|(_, p)| p).collect()
