@@ -134,11 +134,7 @@ fn md3_parse_and_decode(bytes: &[u8], positions: &mut [[f32; 3]], normals: &mut 
     let model = Md3::from_bytes(bytes).expect("the file parsed before");
     let mut at = 0;
     for surface in &model.surfaces {
-        for v in &surface.xyz_normals {
-            positions[at] = v.position();
-            normals[at] = v.decode_normal();
-            at += 1;
-        }
+        at += surface.decode_frames(&mut positions[at..], &mut normals[at..]);
     }
     model
 }

@@ -189,14 +189,49 @@ fn table_angle(i: usize) -> f32 {
 /// assert!((down[2] + 1.0).abs() < 1e-3);
 /// ```
 pub fn decode_normal(normal: u16) -> [f32; 3] {
+    let table = sine_table();
     let lat = usize::from(normal >> 8) * 4;
     let lng = usize::from(normal & 0xff) * 4;
-    let sin = |i: usize| f64::from(table_angle(i & 1023)).sin() as f32;
+    let sin = |i: usize| table[i & 1023];
     [
         sin(lat + 256) * sin(lng),
         sin(lat) * sin(lng),
         sin(lng + 256),
     ]
+}
+
+/// Per byte, the table's (cosine, sine) of its angle as a latitude and
+/// (sine, cosine) as a longitude ([`decode_normal`]'s look-ups), computed
+/// once (4 KiB): what lets [`Surface::decode_frames`] decode a normal with
+/// two look-ups and two products.
+fn byte_tables() -> &'static ([[f32; 2]; 256], [[f32; 2]; 256]) {
+    static TABLES: std::sync::OnceLock<([[f32; 2]; 256], [[f32; 2]; 256])> =
+        std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let sine = sine_table();
+        let sin = |i: usize| sine[i & 1023];
+        let mut lat = [[0.0; 2]; 256];
+        let mut lng = [[0.0; 2]; 256];
+        for b in 0..256 {
+            lat[b] = [sin(b * 4 + 256), sin(b * 4)];
+            lng[b] = [sin(b * 4), sin(b * 4 + 256)];
+        }
+        (lat, lng)
+    })
+}
+
+/// ioquake3's 1024-entry sine table (entry `i` the sine of
+/// [`table_angle`]`(i)`), computed once: decoding a normal is then four
+/// look-ups and three products, not three sines.
+fn sine_table() -> &'static [f32; 1024] {
+    static TABLE: std::sync::OnceLock<[f32; 1024]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [0.0f32; 1024];
+        for (i, v) in t.iter_mut().enumerate() {
+            *v = f64::from(table_angle(i)).sin() as f32;
+        }
+        t
+    })
 }
 
 /// Encodes a unit normal to the stored word, the inverse of
@@ -288,6 +323,49 @@ impl Surface {
     /// The number of vertices (`numVerts`).
     pub fn vertex_count(&self) -> usize {
         self.texcoords.len()
+    }
+
+    /// Decodes every stored frame's positions (model units) and normals
+    /// (as ioquake3 decodes them) into `positions` and `normals`, frame
+    /// after frame as stored; stops at the shorter of the buffers and the
+    /// data, and returns how many vertices it wrote. Allocates nothing: a
+    /// loader can call it once per surface into buffers it keeps.
+    ///
+    /// ```
+    /// use retromodel::md3::{Surface, XyzNormal};
+    /// let s = Surface {
+    ///     texcoords: vec![[0.0, 0.0]],
+    ///     xyz_normals: vec![XyzNormal { xyz: [64, -128, 32], normal: 0 }],
+    ///     ..Surface::default()
+    /// };
+    /// let (mut p, mut n) = ([[0.0; 3]; 1], [[0.0; 3]; 1]);
+    /// assert_eq!(s.decode_frames(&mut p, &mut n), 1);
+    /// assert_eq!(p[0], [1.0, -2.0, 0.5]);
+    /// assert!((n[0][2] - 1.0).abs() < 1e-5);
+    /// ```
+    pub fn decode_frames(&self, positions: &mut [[f32; 3]], normals: &mut [[f32; 3]]) -> usize {
+        let count = self
+            .xyz_normals
+            .len()
+            .min(positions.len())
+            .min(normals.len());
+        let vertices = &self.xyz_normals[..count];
+        let positions = &mut positions[..count];
+        let normals = &mut normals[..count];
+        let (lat_table, lng_table) = byte_tables();
+        // Equal lengths: the compiler drops the bounds checks.
+        for i in 0..count {
+            let v = vertices[i];
+            positions[i] = [
+                f32::from(v.xyz[0]) * MD3_XYZ_SCALE,
+                f32::from(v.xyz[1]) * MD3_XYZ_SCALE,
+                f32::from(v.xyz[2]) * MD3_XYZ_SCALE,
+            ];
+            let [cos_lat, sin_lat] = lat_table[usize::from(v.normal >> 8)];
+            let [sin_lng, cos_lng] = lng_table[usize::from(v.normal & 0xff)];
+            normals[i] = [cos_lat * sin_lng, sin_lat * sin_lng, cos_lng];
+        }
+        count
     }
 
     /// The vertices of frame `index`, or `None` past the stored ones.
