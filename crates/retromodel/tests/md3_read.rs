@@ -175,10 +175,15 @@ fn truncation_names_the_first_missing_item_and_its_offset() {
     let err = Md3::from_bytes(&b[..cut]).unwrap_err();
     match &err {
         Error::Truncated {
-            context, offset, ..
+            context,
+            offset,
+            needed,
+            ..
         } => {
             assert!(context.starts_with("surfaces[2].triangles[5]"), "{err}");
             assert_eq!(*offset, (tri + 60) as u64);
+            // Triangles 5 to 9 are missing.
+            assert_eq!(*needed, 5 * 12);
         }
         other => panic!("{other:?}"),
     }
