@@ -157,6 +157,9 @@ fn every_openarena_md3_reads_rewrites_exactly_and_agrees_with_an_independent_rea
             })
             .collect();
         assert_eq!(refused, expected, "{key}");
+        // ET: Legacy's raised limits take every one.
+        let et = m.validate_for(Engine::Etlegacy);
+        assert!(et.is_empty(), "{key}: {et:?}");
         // Ironwail and vkQuake (which load MD3 in place of a Quake MDL)
         // stop only on the tags-only models: no surface.
         for engine in [Engine::Ironwail, Engine::Vkquake] {
