@@ -53,6 +53,9 @@ pub enum Engine {
     /// ioquake3 (Quake III Arena's maintained engine; both renderers share
     /// one MD3 loader).
     Ioquake3,
+    /// ET: Legacy (Wolfenstein: Enemy Territory's maintained engine), its
+    /// default renderer.
+    Etlegacy,
 }
 
 /// A model format as far as an engine is concerned: what
@@ -94,7 +97,7 @@ impl fmt::Display for EngineFormat {
 
 impl Engine {
     /// Every engine, in declaration order.
-    pub const ALL: [Engine; 15] = [
+    pub const ALL: [Engine; 16] = [
         Engine::Quake2,
         Engine::Yquake2,
         Engine::Q2pro,
@@ -110,6 +113,7 @@ impl Engine {
         Engine::QuakeRerelease,
         Engine::Hexen2,
         Engine::Ioquake3,
+        Engine::Etlegacy,
     ];
 
     /// The engines whose MD2 loader `md2::EngineLimits` profiles (Quake
@@ -138,12 +142,17 @@ impl Engine {
 
     /// The engines whose MD3 loader `md3::Md3EngineLimits` profiles, in
     /// declaration order.
-    pub const MD3: [Engine; 3] = [Engine::Ironwail, Engine::Vkquake, Engine::Ioquake3];
+    pub const MD3: [Engine; 4] = [
+        Engine::Ironwail,
+        Engine::Vkquake,
+        Engine::Ioquake3,
+        Engine::Etlegacy,
+    ];
 
     /// The engine's name as the command line spells it (`quake2`,
     /// `yquake2`, `q2pro`, `kmquake2`, `ufoai`, `winquake`, `glquake`,
     /// `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
-    /// `quake-rerelease`, `hexen2`, `ioquake3`).
+    /// `quake-rerelease`, `hexen2`, `ioquake3`, `etlegacy`).
     pub fn name(self) -> &'static str {
         match self {
             Engine::Quake2 => "quake2",
@@ -161,6 +170,7 @@ impl Engine {
             Engine::QuakeRerelease => "quake-rerelease",
             Engine::Hexen2 => "hexen2",
             Engine::Ioquake3 => "ioquake3",
+            Engine::Etlegacy => "etlegacy",
         }
     }
 
@@ -168,7 +178,7 @@ impl Engine {
     /// Quake II, `ufo` for UFO:AI, `qs` for QuakeSpasm, `qss` for
     /// QuakeSpasm-Spiked, `fteqw` for FTE, `q1-rerelease` for the Quake
     /// rerelease, `uhexen2` for Hexen II, `ioq3` and `quake3` for
-    /// ioquake3), or `None`.
+    /// ioquake3, `et` and `et-legacy` for ET: Legacy), or `None`.
     pub fn from_name(name: &str) -> Option<Engine> {
         let n = name.to_ascii_lowercase();
         match n.as_str() {
@@ -180,6 +190,7 @@ impl Engine {
             "q1-rerelease" => Some(Engine::QuakeRerelease),
             "uhexen2" => Some(Engine::Hexen2),
             "ioq3" | "quake3" => Some(Engine::Ioquake3),
+            "et" | "et-legacy" => Some(Engine::Etlegacy),
             _ => Engine::ALL.into_iter().find(|e| e.name() == n),
         }
     }
@@ -202,6 +213,7 @@ impl Engine {
             Engine::QuakeRerelease => "the Quake rerelease",
             Engine::Hexen2 => "Hexen II",
             Engine::Ioquake3 => "ioquake3",
+            Engine::Etlegacy => "ET: Legacy",
         }
     }
 
@@ -223,7 +235,9 @@ impl Engine {
     ///   `RAPO`, `Mod_LoadQ2Model`, `Mod_LoadMD5MeshModel`,
     ///   `Mod_LoadQ3Model`);
     /// - ioquake3 loads MD3 (`code/renderergl1/tr_model.c`,
-    ///   `R_RegisterModel`: also MDR and IQM, not read here);
+    ///   `R_RegisterModel`: also MDR and IQM, not read here), and so does
+    ///   ET: Legacy (`src/renderer/tr_model.c`, `RE_RegisterModel`: also
+    ///   MDC and MDM, not read here);
     /// - Hexen II loads both MDL variants (uHexen2's
     ///   `engine/h2shared/gl_model.c`, `Mod_LoadAliasModel` and
     ///   `Mod_LoadAliasModelNew`).
@@ -244,7 +258,7 @@ impl Engine {
             Engine::QuakeRerelease => &[Mdl, Md5],
             Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5, Md3],
             Engine::Hexen2 => &[Mdl, Hexen2Mdl],
-            Engine::Ioquake3 => &[Md3],
+            Engine::Ioquake3 | Engine::Etlegacy => &[Md3],
         }
     }
 

@@ -157,6 +157,9 @@ fn every_openarena_md3_reads_rewrites_exactly_and_agrees_with_an_independent_rea
             })
             .collect();
         assert_eq!(refused, expected, "{key}");
+        // ET: Legacy's raised limits take every one.
+        let et = m.validate_for(Engine::Etlegacy);
+        assert!(et.is_empty(), "{key}: {et:?}");
         // Ironwail and vkQuake (which load MD3 in place of a Quake MDL)
         // stop only on the tags-only models: no surface.
         for engine in [Engine::Ironwail, Engine::Vkquake] {
@@ -432,4 +435,41 @@ fn every_openarena_lod_matches_its_model() {
     }
     eprintln!("{sets} OpenArena models with LODs ({lods} LOD files, {flagged} with problems)");
     assert!(sets > 0, "no LOD found");
+}
+
+/// A sample of OpenArena's models converted to `.glb` pass the Khronos
+/// validator with no error and no warning. Skipped without
+/// `acceptance/node_modules` (`cd acceptance && npm ci`).
+#[cfg(feature = "gltf")]
+#[test]
+fn openarena_glbs_pass_the_khronos_validator() {
+    use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+    let acceptance = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../acceptance");
+    if !acceptance.join("node_modules/gltf-validator").is_dir() {
+        eprintln!("skipped: no acceptance/node_modules (cd acceptance && npm ci)");
+        return;
+    }
+    let Some(files) = files() else { return };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("md3_glb");
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    let options = ConvertOptions::default();
+    let mut written = 0;
+    for (i, file) in files.iter().enumerate().step_by(25) {
+        let conversion = Converter::new(&options)
+            .convert(&file.bytes, "m.md3", OutputFormat::Glb, "m.glb")
+            .unwrap_or_else(|e| panic!("{}: {e}", file.key));
+        let bytes = conversion.files().unwrap().last().unwrap().to_vec();
+        std::fs::write(dir.join(format!("m{i}.glb")), bytes).unwrap();
+        written += 1;
+    }
+    let out = std::process::Command::new("node")
+        .arg(acceptance.join("validate.mjs"))
+        .arg(&dir)
+        .output()
+        .expect("node runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "validator: {text}");
+    assert!(text.contains(" 0 errors, 0 warnings"), "{text}");
+    eprintln!("{written} glbs: {}", text.lines().last().unwrap_or(""));
 }

@@ -175,10 +175,15 @@ fn truncation_names_the_first_missing_item_and_its_offset() {
     let err = Md3::from_bytes(&b[..cut]).unwrap_err();
     match &err {
         Error::Truncated {
-            context, offset, ..
+            context,
+            offset,
+            needed,
+            ..
         } => {
             assert!(context.starts_with("surfaces[2].triangles[5]"), "{err}");
             assert_eq!(*offset, (tri + 60) as u64);
+            // Triangles 5 to 9 are missing.
+            assert_eq!(*needed, 5 * 12);
         }
         other => panic!("{other:?}"),
     }
@@ -541,4 +546,33 @@ fn ioquake3_copies_ofs_end_bytes_so_it_must_cover_the_sections_and_no_more() {
         .unwrap()
         .validate_for(Engine::Ioquake3)
         .is_empty());
+}
+
+#[test]
+fn et_legacy_drops_past_10000_vertices_and_20000_triangles() {
+    let e = Some(Engine::Etlegacy);
+    let m = read(&spec(1, 0, vec![SurfaceSpec::new(1, 10_000, 20_000)]));
+    assert!(m.validate_for(Engine::Etlegacy).is_empty());
+    // ioquake3 refuses both.
+    assert_eq!(m.validate_for(Engine::Ioquake3).len(), 2);
+    let m = read(&spec(1, 0, vec![SurfaceSpec::new(1, 10_001, 3)]));
+    let p = m.validate_for(Engine::Etlegacy);
+    assert_eq!(at(&m, e, "surfaces[0].num_verts"), 1);
+    assert!(
+        p[0].message.contains("drops to the console"),
+        "{}",
+        p[0].message
+    );
+    let m = read(&spec(1, 0, vec![SurfaceSpec::new(1, 3, 20_001)]));
+    assert_eq!(at(&m, e, "surfaces[0].num_triangles"), 1);
+    // No frames: the model is left out, not a drop.
+    let m = read(&spec(0, 0, vec![SurfaceSpec::new(0, 3, 1)]));
+    let p = m.validate_for(Engine::Etlegacy);
+    assert_eq!(p.len(), 1);
+    assert!(
+        p[0].message.contains("does not load the model"),
+        "{}",
+        p[0].message
+    );
+    assert_eq!(Engine::from_name("et"), Some(Engine::Etlegacy));
 }

@@ -3,7 +3,8 @@
 //!
 //! Every number is taken from the engine's own loader, cited by file and
 //! function. Read: ioquake3 5956299e (2026-03-09), Ironwail 7ff4ec57
-//! (2026-08-20) and vkQuake 46e5e6dd (2026-08-21).
+//! (2026-08-20), vkQuake 46e5e6dd (2026-08-21) and ET: Legacy a8e5f856f
+//! (2026-08-22).
 //!
 //! - **ioquake3** (`code/renderergl1/tr_model.c` and
 //!   `code/renderergl2/tr_model.c`, `R_LoadMD3`, the same checks in both)
@@ -28,6 +29,13 @@
 //!   surface, more than `MAX_SURFACES` (32) surfaces, a surface ident
 //!   other than `IDP3`, or a surface whose frame count is not the
 //!   model's. Triangle indices are cast to 16 bits unchecked.
+//! - **ET: Legacy** (Wolfenstein: Enemy Territory's maintained engine;
+//!   `src/renderer/tr_model.c`, `R_LoadMD3`, the default renderer) is
+//!   ioquake3's loader with `SHADER_MAX_VERTEXES` raised to 10000
+//!   (`src/qcommon/qfiles.h`): more than 10000 vertices or 20000
+//!   triangles in a surface drop the game to the console (`Ren_Drop`,
+//!   `ERR_DROP`); no frames, or a wrong version, leave the model out. It
+//!   also copies `ofsEnd` bytes.
 
 use super::read::HEADER_FIELDS;
 use super::validate::surface_field;
@@ -41,9 +49,33 @@ pub const SHADER_MAX_VERTEXES: usize = 1000;
 /// `SHADER_MAX_INDEXES` (`6 * SHADER_MAX_VERTEXES`).
 pub const SHADER_MAX_INDEXES: usize = 6 * SHADER_MAX_VERTEXES;
 
+/// What an engine does with a model past one of its limits.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Md3Over {
+    /// The model is not loaded (a console warning); the game goes on.
+    Refuses,
+    /// The game drops to the console (`ERR_DROP`): the map ends.
+    Drops,
+    /// `Sys_Error`: the game stops with an error message.
+    Stops,
+}
+
+impl Md3Over {
+    /// What the engine does, for a message ("it stops with a fatal
+    /// error").
+    pub fn words(self) -> &'static str {
+        match self {
+            Md3Over::Refuses => "it does not load the model",
+            Md3Over::Drops => "it drops to the console (ERR_DROP)",
+            Md3Over::Stops => "it stops with a fatal error",
+        }
+    }
+}
+
 /// The limits of one engine's MD3 loader ([`Engine::md3_limits`]). A
-/// model past any of them is not loaded ([`fatal`](Self::fatal) says
-/// how). `None` is no limit.
+/// model past any of them is not loaded ([`over`](Self::over) and
+/// [`no_frames`](Self::no_frames) say how). `None` is no limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Md3EngineLimits {
     /// Fewest frames.
@@ -69,9 +101,10 @@ pub struct Md3EngineLimits {
     /// Whether a triangle index (as its low 16 bits) must be below the
     /// surface's vertex count.
     pub indices_checked: bool,
-    /// Whether the engine stops with a fatal error (`Sys_Error`) past a
-    /// limit, rather than leaving the model out.
-    pub fatal: bool,
+    /// What the engine does past a limit (other than too few frames).
+    pub over: Md3Over,
+    /// What it does with fewer than [`min_frames`](Self::min_frames).
+    pub no_frames: Md3Over,
     /// Whether the engine copies the header's `ofs_end` bytes of the file
     /// and reads the sections from that copy (ioquake3), so that every
     /// section must end by `ofs_end` and `ofs_end` by the file's end.
@@ -91,7 +124,8 @@ const NONE: Md3EngineLimits = Md3EngineLimits {
     surface_ident: false,
     surface_frames_match: false,
     indices_checked: false,
-    fatal: false,
+    over: Md3Over::Refuses,
+    no_frames: Md3Over::Refuses,
     copies_ofs_end: false,
 };
 
@@ -119,7 +153,8 @@ pub const IRONWAIL: Md3EngineLimits = Md3EngineLimits {
     max_frames: Some(1024),
     min_surfaces: 1,
     indices_checked: true,
-    fatal: true,
+    over: Md3Over::Stops,
+    no_frames: Md3Over::Stops,
     ..NONE
 };
 
@@ -133,7 +168,23 @@ pub const VKQUAKE: Md3EngineLimits = Md3EngineLimits {
     max_surfaces: Some(32),
     surface_ident: true,
     surface_frames_match: true,
-    fatal: true,
+    over: Md3Over::Stops,
+    ..NONE
+};
+
+/// `SHADER_MAX_VERTEXES` in ET: Legacy (`src/qcommon/qfiles.h`).
+pub const ETLEGACY_SHADER_MAX_VERTEXES: usize = 10000;
+
+/// ET: Legacy's `R_LoadMD3` (`src/renderer/tr_model.c`): "has no frames"
+/// returns `qfalse`; "has more than 10000 verts on a surface" when
+/// `numVerts > SHADER_MAX_VERTEXES` and "has more than 20000 triangles"
+/// when `numTriangles * 3 > SHADER_MAX_INDEXES` are `Ren_Drop`.
+pub const ETLEGACY: Md3EngineLimits = Md3EngineLimits {
+    min_frames: 1,
+    max_vertices: Some(ETLEGACY_SHADER_MAX_VERTEXES),
+    max_triangles: Some(6 * ETLEGACY_SHADER_MAX_VERTEXES / 3),
+    over: Md3Over::Drops,
+    copies_ofs_end: true,
     ..NONE
 };
 
@@ -145,6 +196,7 @@ impl Engine {
             Engine::Ioquake3 => Some(IOQUAKE3),
             Engine::Ironwail => Some(IRONWAIL),
             Engine::Vkquake => Some(VKQUAKE),
+            Engine::Etlegacy => Some(ETLEGACY),
             _ => None,
         }
     }
@@ -186,11 +238,7 @@ impl Md3 {
             return c.finish();
         };
         let name = engine.title();
-        let outcome = if l.fatal {
-            "it stops with a fatal error"
-        } else {
-            "it does not load the model"
-        };
+        let outcome = l.over.words();
         let header = |f: &str| HEADER_FIELDS.iter().find(|(n, _)| *n == f).map(|(_, o)| *o);
         let over =
             |c: &mut Collector, path: String, n: usize, max: Option<usize>, what: &str, at| {
@@ -209,7 +257,15 @@ impl Md3 {
             if n < min {
                 c.error(
                     path,
-                    format!("{n} {what}: {name} needs at least {min} ({outcome})"),
+                    format!(
+                        "{n} {what}: {name} needs at least {min} ({})",
+                        if what == "frames" {
+                            l.no_frames
+                        } else {
+                            l.over
+                        }
+                        .words()
+                    ),
                     header(path.trim_start_matches("header.")),
                 );
             }

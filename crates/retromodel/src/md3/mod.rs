@@ -36,7 +36,7 @@ mod read;
 mod validate;
 mod write;
 
-pub use engine::Md3EngineLimits;
+pub use engine::{Md3EngineLimits, Md3Over};
 pub use info::{Info, SurfaceInfo, TagInfo};
 #[cfg(feature = "scene")]
 pub use lift::{md3_axes, Md3SceneOptions, DEFAULT_FPS, MAX_MORPH_BYTES};

@@ -81,10 +81,11 @@ impl<'a> Claims<'a> {
                     start.saturating_add(fits * size),
                 )
             };
+            // What is needed from there: the missing item and those after.
             return Err(Error::Truncated {
                 context,
                 offset: at,
-                needed: if count == 1 { size } else { needed },
+                needed: count.saturating_sub(fits).saturating_mul(size),
                 file_len: len,
             });
         }
