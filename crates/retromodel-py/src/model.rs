@@ -197,13 +197,14 @@ impl Model {
         }
     }
 
-    /// The MD2 or MDL frames' names, in order (an MDL's groups
+    /// The MD2, MDL or MD3 frames' names, in order (an MDL's groups
     /// flattened).
     #[getter]
     fn frame_names(&self) -> PyResult<Vec<String>> {
         match self.frames()? {
             Frames::Md2(m) => Ok(m.frames.iter().map(|f| f.name()).collect()),
             Frames::Mdl(m) => Ok(m.simple_frames().map(|f| f.name.to_string()).collect()),
+            Frames::Md3(m) => Ok(m.frames.iter().map(|f| f.name.to_string_lossy()).collect()),
         }
     }
 
@@ -395,11 +396,13 @@ impl Model {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// MD2 or MDL: the vertex positions of frame `frame` as a `(vertices,
-    /// 3)` float32 array, decoded as `byte * scale + translate` (an MD2's
-    /// frame's grid, an MDL's one grid for every frame) in Quake's axes
-    /// (X forward, Y left, Z up; glTF and OBJ exports use `(y, z, x)`).
-    /// An MDL's frame groups are flattened: `frame` counts every frame.
+    /// MD2, MDL or MD3: the vertex positions of frame `frame` as a
+    /// `(vertices, 3)` float32 array, decoded as `byte * scale +
+    /// translate` (an MD2's frame's grid, an MDL's one grid for every
+    /// frame) or `int16 / 64` (an MD3's surfaces one after another) in
+    /// Quake's axes (X forward, Y left, Z up; glTF and OBJ exports use
+    /// `(y, z, x)`). An MDL's frame groups are flattened: `frame` counts
+    /// every frame.
     fn frame_positions<'py>(
         &self,
         py: Python<'py>,
@@ -416,12 +419,19 @@ impl Model {
                     mdl::decode_positions(m, f, out)
                 })
             }
+            Frames::Md3(m) => {
+                md3_frame_index(m, frame)?;
+                new_vec3_array(py, &[md3_vertex_count(m), 3], |out| {
+                    md3_decode(m, frame, false, out)
+                })
+            }
         }
     }
 
-    /// MD2 or MDL: the vertex normals of frame `frame` (from the
-    /// 162-entry normal table; an index outside it gives zeros) as a
-    /// `(vertices, 3)` float32 array, in Quake's axes.
+    /// MD2, MDL or MD3: the vertex normals of frame `frame` (from the
+    /// 162-entry normal table, an index outside it giving zeros; an MD3's
+    /// latitude/longitude as ioquake3 decodes them) as a `(vertices, 3)`
+    /// float32 array, in Quake's axes.
     fn frame_normals<'py>(
         &self,
         py: Python<'py>,
@@ -438,17 +448,23 @@ impl Model {
                     mdl::decode_normals(f, out)
                 })
             }
+            Frames::Md3(m) => {
+                md3_frame_index(m, frame)?;
+                new_vec3_array(py, &[md3_vertex_count(m), 3], |out| {
+                    md3_decode(m, frame, true, out)
+                })
+            }
         }
     }
 
-    /// MD2 or MDL: every frame's vertex positions as one `(frames,
+    /// MD2, MDL or MD3: every frame's vertex positions as one `(frames,
     /// vertices, 3)` float32 array (decoded straight into the array's
     /// memory).
     fn all_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         self.all_decoded(py, false)
     }
 
-    /// MD2 or MDL: every frame's vertex normals as one `(frames,
+    /// MD2, MDL or MD3: every frame's vertex normals as one `(frames,
     /// vertices, 3)` float32 array.
     fn all_normals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         self.all_decoded(py, true)
@@ -577,6 +593,46 @@ impl Model {
 enum Frames<'a> {
     Md2(&'a Md2),
     Mdl(&'a Mdl),
+    Md3(&'a retromodel::md3::Md3),
+}
+
+/// The vertices of every surface of an MD3, one after another: its
+/// "vertex count" as the frames' arrays hold them.
+fn md3_vertex_count(m: &retromodel::md3::Md3) -> usize {
+    m.surfaces.iter().map(|s| s.vertex_count()).sum()
+}
+
+/// Decodes frame `frame` of every surface (surfaces one after another)
+/// into `out`: positions, or normals as ioquake3 decodes them.
+fn md3_decode(m: &retromodel::md3::Md3, frame: usize, normals: bool, out: &mut [[f32; 3]]) {
+    let mut at = 0;
+    for s in &m.surfaces {
+        let Some(vertices) = s.frame(frame) else {
+            at += s.vertex_count();
+            continue;
+        };
+        let start = at.min(out.len());
+        for (v, o) in vertices.iter().zip(out[start..].iter_mut()) {
+            *o = if normals {
+                v.decode_normal()
+            } else {
+                v.position()
+            };
+        }
+        at += s.vertex_count();
+    }
+}
+
+/// `Ok` when the MD3 has frame `frame`, else `IndexError`.
+fn md3_frame_index(m: &retromodel::md3::Md3, frame: usize) -> PyResult<()> {
+    if frame < m.frames.len() {
+        Ok(())
+    } else {
+        Err(PyIndexError::new_err(format!(
+            "frame {frame}: the model has {} frames",
+            m.frames.len()
+        )))
+    }
 }
 
 impl Model {
@@ -585,8 +641,9 @@ impl Model {
         match &self.model {
             retromodel::Model::Md2(m) => Ok(Frames::Md2(m)),
             retromodel::Model::Mdl(m) => Ok(Frames::Mdl(m)),
+            retromodel::Model::Md3(m) => Ok(Frames::Md3(m)),
             other => Err(Error::new_err(format!(
-                "{} is {}, not MD2 or MDL: frames are theirs (use skinned_positions for MS3D)",
+                "{} is {}, not MD2, MDL or MD3: frames are theirs (use skinned_positions for MS3D)",
                 self.source.file_name,
                 other.format()
             ))),
@@ -617,6 +674,16 @@ impl Model {
             Frames::Mdl(m) => {
                 let shape = [m.simple_frames().count(), mdl::vertex_count(m), 3];
                 new_vec3_array(py, &shape, |out| mdl::decode_all(m, normals, out))
+            }
+            Frames::Md3(m) => {
+                let n = md3_vertex_count(m);
+                new_vec3_array(py, &[m.frames.len(), n, 3], |out| {
+                    if n > 0 {
+                        for (f, o) in out.chunks_exact_mut(n).enumerate() {
+                            md3_decode(m, f, normals, o);
+                        }
+                    }
+                })
             }
         }
     }

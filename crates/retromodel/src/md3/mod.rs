@@ -200,13 +200,16 @@ pub fn decode_normal(normal: u16) -> [f32; 3] {
     ]
 }
 
+/// [`byte_tables`]: per latitude byte (cosine, sine), per longitude byte
+/// (sine, cosine).
+type ByteTables = ([[f32; 2]; 256], [[f32; 2]; 256]);
+
 /// Per byte, the table's (cosine, sine) of its angle as a latitude and
 /// (sine, cosine) as a longitude ([`decode_normal`]'s look-ups), computed
 /// once (4 KiB): what lets [`Surface::decode_frames`] decode a normal with
 /// two look-ups and two products.
-fn byte_tables() -> &'static ([[f32; 2]; 256], [[f32; 2]; 256]) {
-    static TABLES: std::sync::OnceLock<([[f32; 2]; 256], [[f32; 2]; 256])> =
-        std::sync::OnceLock::new();
+fn byte_tables() -> &'static ByteTables {
+    static TABLES: std::sync::OnceLock<ByteTables> = std::sync::OnceLock::new();
     TABLES.get_or_init(|| {
         let sine = sine_table();
         let sin = |i: usize| sine[i & 1023];
