@@ -53,7 +53,7 @@ class Model:
 
     @property
     def format(self) -> str:
-        """``"mdl"``, ``"md2"``, ``"ms3d"``, ``"ms3d_ascii"``, ``"gltf"`` or ``"obj"``."""
+        """``"mdl"``, ``"md3"``, ``"md2"``, ``"ms3d"``, ``"ms3d_ascii"``, ``"gltf"`` or ``"obj"``."""
     @property
     def name(self) -> str:
         """The file name the model was read from (or the ``name`` given to ``load``)."""
