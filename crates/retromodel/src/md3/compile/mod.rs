@@ -64,7 +64,7 @@
 //!   is an error advising a smaller scale.
 //! - **Normals.** Each vertex's posed normal (a mesh without normals:
 //!   its triangles' area-weighted normals), encoded with
-//!   [`encode_normal`](crate::md3::encode_normal).
+//!   [`encode_normal`].
 //! - **Frame records.** Per frame the bounding box of its stored
 //!   positions, `localOrigin` 0 and as radius the length of the box's
 //!   corner farthest from the origin per axis (`RadiusFromBounds`), as
@@ -80,7 +80,7 @@
 //! - **Size.** Scene units times [`CompileOptions::scale`], or scaled
 //!   so that all frames' bounding box is [`CompileOptions::fit_height`]
 //!   units tall; about the origin.
-//! - **Limits.** The format's `MD3_MAX_*` ([`limits`](crate::md3::limits))
+//! - **Limits.** The format's `MD3_MAX_*` ([`limits`])
 //!   and the [`CompileOptions::engine`]'s loader (ioquake3 by default:
 //!   fewer than 1000 vertices and 2000 triangles per surface): past one,
 //!   an error naming the limit, by how much, and what would help.
