@@ -82,12 +82,8 @@ fn check(scene: &Scene, seed: u8) -> bool {
             let vertices = s.frame(f).expect("every surface holds every frame");
             for v in vertices {
                 let p = v.position();
-                for a in 0..3 {
-                    assert!(
-                        p[a] >= frame.min[a] && p[a] <= frame.max[a],
-                        "frames[{f}] bounds"
-                    );
-                }
+                let inside = (0..3).all(|a| p[a] >= frame.min[a] && p[a] <= frame.max[a]);
+                assert!(inside, "frames[{f}] bounds");
             }
         }
     }
