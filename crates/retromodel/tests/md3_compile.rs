@@ -50,7 +50,6 @@ struct DecodedSurface {
 struct Decoded {
     frames: Vec<(String, [f32; 3], [f32; 3], f32)>,
     /// Per frame: each tag's name and origin.
-    #[allow(dead_code)]
     tags: Vec<Vec<(String, [f32; 3])>>,
     surfaces: Vec<DecodedSurface>,
 }
@@ -438,6 +437,81 @@ fn skinned_walker_every_corner_within_half_of_a_64th() {
         d.surfaces.len(),
         c.report.max_error
     );
+}
+
+/// Tags from nodes: the walker's `lower_arm.L` and `head` joints renamed
+/// `tag_weapon` and `tag_head`, whose transforms (a chain of animated
+/// joints under the rig) are computed here in f64 at every frame: each
+/// tag's origin is the node's, and its axes the node's transforms of
+/// Quake's forward, left and up, all in Quake's axes.
+#[test]
+fn walker_joints_as_tags_follow_their_nodes() {
+    let Some(corpus) = corpus() else { return };
+    let bytes = std::fs::read(corpus.join("gltf/blender_walker.glb")).unwrap();
+    let mut scene = retromodel::gltf::import(&bytes, None, &Default::default())
+        .unwrap()
+        .scene;
+    let doc = parse_glb(&bytes);
+    let names = [("lower_arm.L", "tag_weapon"), ("head", "tag_head")];
+    let mut gltf_nodes = Vec::new();
+    for (from, to) in names {
+        let n = scene.nodes.iter_mut().find(|n| n.name == from).unwrap();
+        n.name = to.to_string();
+        let g = doc.json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|n| n["name"] == from)
+            .unwrap();
+        gltf_nodes.push(g);
+    }
+    let c = compile(&scene, &CompileOptions::default()).unwrap();
+    let (_, d) = check_common("walker with tags", &c);
+    // Tags in node order: head (glTF node 0) before lower_arm.L (1).
+    assert_eq!(d.tags[0].len(), 2);
+    let order: Vec<&str> = d.tags[0].iter().map(|t| t.0.as_str()).collect();
+    assert_eq!(order, ["tag_head", "tag_weapon"]);
+    gltf_nodes.reverse();
+    let anims = doc.json["animations"].as_array().unwrap();
+    let mut f = 0;
+    let mut worst = 0.0f64;
+    for (a, anim) in anims.iter().enumerate() {
+        let duration = anim["samplers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| *accessor(&doc, &s["input"]).last().unwrap())
+            .fold(0.0f32, f32::max);
+        for t in frame_times(f64::from(duration), 15.0) {
+            let globals = node_globals(&doc, a, t);
+            for (k, &g) in gltf_nodes.iter().enumerate() {
+                let m = globals[g];
+                let origin = to_quake(m.w_axis.truncate().to_array());
+                let tag = &c.model.frame_tags(f).unwrap()[k];
+                // The origin as the file holds it.
+                let stored = d.tags[f][k].1;
+                for i in 0..3 {
+                    worst = worst.max((f64::from(stored[i]) - origin[i]).abs());
+                }
+                // Quake axis i is scene axis (z, x, y)[i].
+                for (i, scene_axis) in [DVec3::Z, DVec3::X, DVec3::Y].into_iter().enumerate() {
+                    let want = to_quake(m.transform_vector3(scene_axis).normalize().to_array());
+                    for j in 0..3 {
+                        let e = (f64::from(tag.axes[i][j]) - want[j]).abs();
+                        assert!(
+                            e < 1e-4,
+                            "frame {f} tag {k} axis {i}: {:?} vs {want:?}",
+                            tag.axes[i]
+                        );
+                    }
+                }
+            }
+            f += 1;
+        }
+    }
+    assert_eq!(f, d.frames.len());
+    eprintln!("walker tags: {f} frames, origins within {worst:.2e} units");
+    assert!(worst < 1e-4);
 }
 
 /// An MD2 (Sydney, 198 frames) through its scene at its own 10 fps: every
