@@ -20,6 +20,20 @@ use retromodel_testkit::glb::{parse_glb, sample, Doc};
 /// Half of 1/64 unit, and float slack (the source's own f32 rounding).
 const BOUND: f64 = 1.0 / 128.0 + 1e-5;
 
+/// A normal word as ioquake3 decodes it (`tr_surface.c`,
+/// `LerpMeshVertexes`): latitude the high byte, longitude the low, each × 4
+/// an entry of a 1024-entry table of `sin(i · 2π / 1023)`, the cosine the
+/// entry 256 on.
+fn normal_of(word: u16) -> [f64; 3] {
+    let sin = |i: usize| ((i & 1023) as f64 * std::f64::consts::TAU / 1023.0).sin();
+    let (lat, lng) = (usize::from(word >> 8) * 4, usize::from(word & 0xff) * 4);
+    [
+        sin(lat + 256) * sin(lng),
+        sin(lat) * sin(lng),
+        sin(lng + 256),
+    ]
+}
+
 // ---------------------------------------------------------------------
 // An MD3 decoder of its own (ioquake3's code/qcommon/qfiles.h).
 
@@ -45,6 +59,8 @@ struct DecodedSurface {
     st: Vec<[f32; 2]>,
     /// Per frame, per vertex: the position in units.
     xyz: Vec<Vec<[f64; 3]>>,
+    /// Per frame, per vertex: the normal word (latitude high byte).
+    normals: Vec<Vec<u16>>,
 }
 
 struct Decoded {
@@ -109,6 +125,16 @@ fn decode(b: &[u8]) -> Decoded {
                     .collect()
             })
             .collect();
+        let normals = (0..nf)
+            .map(|f| {
+                (0..nv)
+                    .map(|v| {
+                        let p = at + oxyz + 8 * (f * nv + v) + 6;
+                        u16::from_le_bytes([b[p], b[p + 1]])
+                    })
+                    .collect()
+            })
+            .collect();
         surfaces.push(DecodedSurface {
             name: name_at(b, at + 4, 64),
             shader: if nsh > 0 {
@@ -119,6 +145,7 @@ fn decode(b: &[u8]) -> Decoded {
             triangles,
             st,
             xyz,
+            normals,
         });
         at += oend;
     }
@@ -557,8 +584,9 @@ fn sydney_md2_to_md3_within_half_of_a_64th_of_the_md2() {
 /// OpenArena's MD3s (a few, spread over the packages) to glTF and back:
 /// every corner of every frame keeps its stored position within 1/128
 /// unit (the same i16 but for the glTF's f32 rounding), the surfaces
-/// their names and texture coordinates; compiled straight from the lifted
-/// scene, their shaders too.
+/// their names and texture coordinates, and at least 99.9% of the normal
+/// words (the rest decode within 2.6° of the original); compiled straight
+/// from the lifted scene, their shaders too.
 #[test]
 fn openarena_md3_through_gltf_and_back() {
     let Some(dir) = retromodel_testkit::openarena::openarena_dir() else {
@@ -568,6 +596,7 @@ fn openarena_md3_through_gltf_and_back() {
     let mut checked = 0;
     let mut exact = 0usize;
     let mut corners = 0usize;
+    let mut same_normal = 0usize;
     for entry in files.iter().step_by(23) {
         let original = Md3::from_bytes(&entry.bytes).unwrap();
         if original.surfaces.is_empty() || original.frames.is_empty() {
@@ -624,6 +653,14 @@ fn openarena_md3_through_gltf_and_back() {
                         }
                         corners += 1;
                         exact += usize::from(got == want);
+                        let (n, m) = (ds.normals[f][tri[corner]], os.normals[f][otri[corner]]);
+                        if n == m {
+                            same_normal += 1;
+                        } else {
+                            let (u, w) = (normal_of(n), normal_of(m));
+                            let dot: f64 = (0..3).map(|i| u[i] * w[i]).sum();
+                            assert!(dot > 0.999, "{}: normal {n:#06x} vs {m:#06x}", entry.key);
+                        }
                     }
                 }
             }
@@ -631,7 +668,8 @@ fn openarena_md3_through_gltf_and_back() {
         checked += 1;
     }
     eprintln!(
-        "OpenArena: {checked} models through glTF and back, {exact} of {corners} corner positions identical"
+        "OpenArena: {checked} models through glTF and back, {exact} of {corners} corner positions identical, {same_normal} normal words identical"
     );
     assert!(checked > 5, "{checked}");
+    assert!(same_normal as f64 >= 0.999 * corners as f64);
 }
