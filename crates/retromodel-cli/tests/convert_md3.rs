@@ -104,7 +104,7 @@ fn a_glb_compiles_to_an_md3_with_its_frames_and_tag() {
 }
 
 #[test]
-fn limits_and_ranges_are_refused_naming_flags() {
+fn limits_split_and_ranges_are_refused_naming_flags() {
     let d = dir("refused");
     // 334 separate triangles: 1002 vertices in one surface.
     let soup: Vec<f32> = (0..334)
@@ -122,12 +122,15 @@ fn limits_and_ranges_are_refused_naming_flags() {
         out.to_str().unwrap(),
         "--force",
     ]);
-    assert!(!o.status.success());
+    // Split for ioquake3 into two surfaces of the same name, with a
+    // warning.
+    assert!(o.status.success(), "{}", stderr(&o));
     let e = stderr(&o);
-    assert!(
-        e.contains("1002 vertices exceed ioquake3's limit of 999 (by 3)"),
-        "{e}"
-    );
+    assert!(e.contains("split into 2 surfaces"), "{e}");
+    let b = std::fs::read(&out).unwrap();
+    assert_eq!(i32_at(&b, 84), 2);
+    let s = i32_at(&b, 100) as usize;
+    assert_eq!(i32_at(&b, s + 80), 999);
     let o = run(&[
         "convert",
         src.to_str().unwrap(),

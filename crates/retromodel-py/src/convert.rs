@@ -645,7 +645,7 @@ pub fn compile_md3(
         scale,
         fit_height,
         engine,
-        name: None,
+        ..Md3Options::default()
     };
     let options = ConvertOptions {
         anim: options.animations.clone(),

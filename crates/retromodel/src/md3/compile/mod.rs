@@ -80,6 +80,12 @@
 //! - **Size.** Scene units times [`CompileOptions::scale`], or scaled
 //!   so that all frames' bounding box is [`CompileOptions::fit_height`]
 //!   units tall; about the origin.
+//! - **Splitting.** A surface past the per-surface vertex or triangle
+//!   limit (the engine's, else the format's) is split, when
+//!   [`CompileOptions::split_surfaces`] (the default), into parts of the
+//!   same name and shader, triangles in order, a new part begun where the
+//!   next triangle would pass a limit (a [`CompileWarning::SurfaceSplit`]):
+//!   a `.skin` line naming the surface skins every part.
 //! - **Limits.** The format's `MD3_MAX_*` ([`limits`])
 //!   and the [`CompileOptions::engine`]'s loader (ioquake3 by default:
 //!   fewer than 1000 vertices and 2000 triangles per surface): past one,
@@ -89,6 +95,7 @@
 
 mod options;
 mod report;
+mod split;
 mod tags;
 
 pub use options::{CompileOptions, DEFAULT_FPS};
@@ -305,25 +312,47 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
         if surface.triangles.is_empty() {
             continue;
         }
-        check(
-            &format!("surfaces[{s}].num_verts"),
-            Quantity::Vertices,
-            surface.vertex_count(),
-            limits::MAX_VERTS,
-            engine_max(|l| l.max_vertices),
-            vec![Remedy::MergeVertices, Remedy::FewerSeams, Remedy::Decimate],
-        )?;
-        check(
-            &format!("surfaces[{s}].num_triangles"),
-            Quantity::Triangles,
-            surface.triangles.len(),
-            limits::MAX_TRIANGLES,
-            engine_max(|l| l.max_triangles),
-            vec![Remedy::Decimate, Remedy::SplitModel],
-        )?;
-        surfaces.push(surface);
-        surface_reports.push(report);
-        triangle_sources.push(sources);
+        let parts = if options.split_surfaces {
+            let max_v = tighter(limits::MAX_VERTS, engine_max(|l| l.max_vertices)).0;
+            let max_t = tighter(limits::MAX_TRIANGLES, engine_max(|l| l.max_triangles)).0;
+            split::split(surface, sources, max_v, max_t)
+        } else {
+            vec![(surface, sources)]
+        };
+        if parts.len() > 1 {
+            warnings.push(CompileWarning::SurfaceSplit {
+                name: report.name.clone(),
+                vertices: report.vertices,
+                triangles: report.triangles,
+                parts: parts.len(),
+            });
+        }
+        for (surface, sources) in parts {
+            let s = surfaces.len();
+            check(
+                &format!("surfaces[{s}].num_verts"),
+                Quantity::Vertices,
+                surface.vertex_count(),
+                limits::MAX_VERTS,
+                engine_max(|l| l.max_vertices),
+                vec![Remedy::MergeVertices, Remedy::FewerSeams, Remedy::Decimate],
+            )?;
+            check(
+                &format!("surfaces[{s}].num_triangles"),
+                Quantity::Triangles,
+                surface.triangles.len(),
+                limits::MAX_TRIANGLES,
+                engine_max(|l| l.max_triangles),
+                vec![Remedy::Decimate, Remedy::SplitModel],
+            )?;
+            surface_reports.push(SurfaceReport {
+                vertices: surface.vertex_count(),
+                triangles: surface.triangles.len(),
+                ..report.clone()
+            });
+            surfaces.push(surface);
+            triangle_sources.push(sources);
+        }
     }
     if dropped > 0 {
         warnings.push(CompileWarning::TrianglesDropped { count: dropped });

@@ -29,6 +29,10 @@ pub struct CompileOptions {
     pub engine: Option<Engine>,
     /// The model's name in the header (`None`: the scene's name).
     pub name: Option<String>,
+    /// Split a surface past the per-surface vertex or triangle limit into
+    /// parts of the same name and shader (default `true`); `false`: such a
+    /// surface is an error.
+    pub split_surfaces: bool,
 }
 
 impl Default for CompileOptions {
@@ -40,6 +44,7 @@ impl Default for CompileOptions {
             fit_height: None,
             engine: Some(Engine::Ioquake3),
             name: None,
+            split_surfaces: true,
         }
     }
 }

@@ -77,6 +77,18 @@ pub enum CompileWarning {
         /// The name written.
         to: String,
     },
+    /// A surface past a per-surface limit split into parts of the same
+    /// name and shader.
+    SurfaceSplit {
+        /// Its name.
+        name: String,
+        /// Its vertices.
+        vertices: usize,
+        /// Its triangles.
+        triangles: usize,
+        /// Into how many parts.
+        parts: usize,
+    },
     /// Triangles left out: degenerate after welding or with indices out
     /// of range.
     TrianglesDropped {
@@ -91,6 +103,15 @@ impl fmt::Display for CompileWarning {
             CompileWarning::NameCut { field, from, to } => write!(
                 f,
                 "{field}: {from:?} is longer than MD3's 63 bytes (64 with the NUL): written as {to:?}"
+            ),
+            CompileWarning::SurfaceSplit {
+                name,
+                vertices,
+                triangles,
+                parts,
+            } => write!(
+                f,
+                "surface {name:?} ({vertices} vertices, {triangles} triangles) is past the engine's per-surface limit: split into {parts} surfaces of that name"
             ),
             CompileWarning::TrianglesDropped { count } => write!(
                 f,

@@ -77,10 +77,12 @@ fn a_bending_quad_makes_sixteen_frames_a_tag_and_valid_bytes() {
 }
 
 #[test]
-fn a_thousand_vertices_pass_ioquake3_only_with_another_engine() {
-    // 1000 separate triangles' worth of vertices: 334 triangles, 1002
-    // vertices in one surface.
-    let mut mesh = Mesh::default();
+fn a_thousand_vertices_split_for_ioquake3_or_are_refused() {
+    // 334 separate triangles: 1002 vertices in one surface.
+    let mut mesh = Mesh {
+        name: "soup".into(),
+        ..Mesh::default()
+    };
     for i in 0..334u32 {
         let x = i as f32;
         mesh.positions
@@ -91,15 +93,42 @@ fn a_thousand_vertices_pass_ioquake3_only_with_another_engine() {
         meshes: vec![mesh],
         ..Scene::default()
     };
-    let err = compile(&scene, &CompileOptions::default()).unwrap_err();
-    let text = err.to_string();
+    // Split: 333 triangles (999 vertices) and 1, both named "soup".
+    let c = compile(&scene, &CompileOptions::default()).unwrap();
+    let counts: Vec<(usize, usize)> = c
+        .model
+        .surfaces
+        .iter()
+        .map(|s| (s.vertex_count(), s.triangles.len()))
+        .collect();
+    assert_eq!(counts, [(999, 333), (3, 1)]);
+    assert!(c
+        .model
+        .surfaces
+        .iter()
+        .all(|s| s.name.to_string_lossy() == "soup"));
+    assert!(matches!(
+        c.warnings[0],
+        CompileWarning::SurfaceSplit {
+            parts: 2,
+            vertices: 1002,
+            ..
+        }
+    ));
+    assert_eq!(c.triangle_sources[1], [(0, 333)]);
+    assert!(c.model.validate_for(Engine::Ioquake3).is_empty());
+    let no_split = CompileOptions {
+        split_surfaces: false,
+        ..CompileOptions::default()
+    };
+    let text = compile(&scene, &no_split).unwrap_err().to_string();
     assert!(
         text.contains("1002 vertices exceed ioquake3's limit of 999 (by 3)"),
         "{text}"
     );
     let options = CompileOptions {
         engine: Some(Engine::Vkquake),
-        ..CompileOptions::default()
+        ..no_split
     };
     assert_eq!(compile(&scene, &options).unwrap().report.vertices, 1002);
 }
