@@ -293,6 +293,7 @@ def compile_md3(
     scale: Optional[float] = None,
     fit_height: Optional[float] = None,
     engine: Optional[str] = None,
+    split: bool = True,
     name: str = "model.md3",
 ) -> Md3Output:
     """Compiles any model (a ``.glb`` from Blender, an MS3D, an MD2, an MDL) into a Quake III MD3:

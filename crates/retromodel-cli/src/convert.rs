@@ -217,6 +217,10 @@ pub struct Args {
     /// entity (sync type 1) rather than in sync.
     #[arg(long, help_heading = "MDL output")]
     random_sync: bool,
+    /// .md3 output: refuse a surface past the engine's per-surface vertex
+    /// or triangle limit rather than split it into surfaces of its name.
+    #[arg(long, help_heading = "MD3 output")]
+    no_split: bool,
     /// Batch mode: worker threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
@@ -402,6 +406,7 @@ impl Args {
         o.scale = self.scale;
         o.fit_height = self.fit_height;
         o.animations = self.anim.clone();
+        o.split_surfaces = !self.no_split;
         if let Some(name) = &self.engine {
             o.engine = if name.eq_ignore_ascii_case("none") {
                 None
@@ -419,7 +424,8 @@ impl Args {
         Ok(Some(o))
     }
 
-    /// Refuses the .mdl-only flags for another output.
+    /// Refuses the .mdl-only flags (and .md3's `--no-split`) for another
+    /// output.
     fn check_no_mdl_flags(&self) -> Result<()> {
         let mdl_only = [
             (!self.frame_groups.is_empty(), "--frame-group"),
@@ -437,6 +443,10 @@ impl Args {
     /// flags once. `strict`: options that do not apply are errors (one
     /// model) rather than ignored (batch mode).
     fn job(&self, strict: bool, format: OutputFormat) -> Result<Job> {
+        let md3_compiled = format == OutputFormat::Md3 && !self.input_is_md3();
+        if self.no_split && !md3_compiled {
+            bail!("--no-split applies to .md3 output compiled from another format");
+        }
         let (compile, mdl, md3) = if format == OutputFormat::Mdl {
             (None, self.mdl_options()?, None)
         } else if format == OutputFormat::Md3 && !self.input_is_md3() {

@@ -135,8 +135,22 @@ fn limits_split_and_ranges_are_refused_naming_flags() {
         "convert",
         src.to_str().unwrap(),
         out.to_str().unwrap(),
+        "--no-split",
+        "--force",
+    ]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("1002 vertices exceed ioquake3's limit of 999 (by 3)"),
+        "{e}"
+    );
+    let o = run(&[
+        "convert",
+        src.to_str().unwrap(),
+        out.to_str().unwrap(),
         "--engine",
         "vkquake",
+        "--no-split",
         "--force",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));

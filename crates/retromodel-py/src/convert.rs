@@ -604,6 +604,8 @@ impl Md3Output {
 /// - `engine`: whose loader's limits the model must meet (`ioquake3`, the
 ///   default: fewer than 1000 vertices and 2000 triangles per surface;
 ///   `ironwail`, `vkquake`; `"none"`: the format's `MD3_MAX_*` only).
+/// - `split`: split a surface past the engine's per-surface vertex or
+///   triangle limit into surfaces of its name (default); `False` raises.
 /// - `name`: the model's file name (names the scene).
 ///
 /// The same file as `retromodel convert SOURCE NAME.md3` with the matching
@@ -611,7 +613,7 @@ impl Md3Output {
 /// cannot be compiled (a limit passed, a coordinate beyond ±512 units, an
 /// unknown animation).
 #[pyfunction]
-#[pyo3(signature = (source, fps = 15.0, anims = None, scale = None, fit_height = None, engine = None, name = "model.md3"))]
+#[pyo3(signature = (source, fps = 15.0, anims = None, scale = None, fit_height = None, engine = None, split = true, name = "model.md3"))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn compile_md3(
     py: Python<'_>,
@@ -621,6 +623,7 @@ pub fn compile_md3(
     scale: Option<f32>,
     fit_height: Option<f32>,
     engine: Option<&str>,
+    split: bool,
     name: &str,
 ) -> PyResult<Md3Output> {
     use retromodel::md3::compile::CompileOptions as Md3Options;
@@ -645,6 +648,7 @@ pub fn compile_md3(
         scale,
         fit_height,
         engine,
+        split_surfaces: split,
         ..Md3Options::default()
     };
     let options = ConvertOptions {
