@@ -84,6 +84,14 @@ if [ -d "$corpus" ]; then
   find "$corpus" \( -name '*.md2' -o -name '*.ms3d' -o -name '*.mdl' \) -type f -size -64k -exec cp -n {} "$d/" \;
   find "$skinned" -name '*.glb' -size -128k -exec cp -n {} "$d/" \;
   echo "$d: $(ls "$d" | wc -l) seeds"
+  # The MD3 compiler: the glTF seeds, the small MD2 and MS3D files (the
+  # MD3 seeds, made by the md3 targets' seeding, may be added by hand).
+  d="$here/corpus/gltf_to_md3"
+  mkdir -p "$d"
+  cp -n "$here/corpus/gltf_import/"* "$d/" 2>/dev/null || true
+  find "$corpus" \( -name '*.md2' -o -name '*.ms3d' \) -type f -size -64k -exec cp -n {} "$d/" \;
+  find "$skinned" -name '*.glb' -size -128k -exec cp -n {} "$d/" \;
+  echo "$d: $(ls "$d" | wc -l) seeds"
   # The MDL targets: the corpus's MDL files (all under 64 KiB and the
   # rest, which seed deep frame lists).
   for t in mdl_parse mdl_roundtrip; do

@@ -53,7 +53,7 @@ class Model:
 
     @property
     def format(self) -> str:
-        """``"mdl"``, ``"md2"``, ``"ms3d"``, ``"ms3d_ascii"``, ``"gltf"`` or ``"obj"``."""
+        """``"mdl"``, ``"md3"``, ``"md2"``, ``"ms3d"``, ``"ms3d_ascii"``, ``"gltf"`` or ``"obj"``."""
     @property
     def name(self) -> str:
         """The file name the model was read from (or the ``name`` given to ``load``)."""
@@ -218,6 +218,22 @@ class MdlOutput:
     def warning_details(self) -> List[Dict[str, Any]]:
         """The warnings as data: ``{"message", "limit", "remedies"}``."""
 
+class Md3Output:
+    """What ``compile_md3`` made."""
+
+    @property
+    def md3(self) -> bytes:
+        """The MD3 file's bytes."""
+    @property
+    def report(self) -> Dict[str, Any]:
+        """The compile report (animations with their first frame, frame count and fps; surfaces; counts; the largest error in units)."""
+    @property
+    def warnings(self) -> List[str]:
+        """What the compiler had to change, with what would help."""
+    @property
+    def warning_details(self) -> List[Dict[str, Any]]:
+        """The warnings as data: ``{"message", "limit", "remedies"}``."""
+
 def load(source: Source, name: Optional[str] = None) -> Model:
     """Reads a model from a path or bytes; the format is told by the content."""
 
@@ -278,3 +294,18 @@ def compile_mdl(
     frames out as Quake's 143-frame player table, filled from the animations by name;
     ``rerelease=True`` also makes the Quake rerelease's MD5 (``MdlOutput.files``); ``frames_like``
     (an MDL) lays the frames out as that model's, for a replacement QuakeC selects by number."""
+
+
+def compile_md3(
+    source: Union[Source, Model],
+    fps: float = 15.0,
+    anims: Optional[List[str]] = None,
+    scale: Optional[float] = None,
+    fit_height: Optional[float] = None,
+    engine: Optional[str] = None,
+    split: bool = True,
+    name: str = "model.md3",
+) -> Md3Output:
+    """Compiles any model (a ``.glb`` from Blender, an MS3D, an MD2, an MDL) into a Quake III MD3:
+    a surface per mesh, positions in 1/64 units, tags from ``tag_*`` nodes, ioquake3's limits
+    unless ``engine`` says otherwise (``"ironwail"``, ``"vkquake"``, ``"none"``)."""

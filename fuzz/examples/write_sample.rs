@@ -93,7 +93,9 @@ fn gltf_samples() -> Result<Vec<(String, Vec<u8>)>, retromodel::Error> {
     ];
     let mut out = Vec::new();
     for (name, scene) in &scenes {
-        for (suffix, quantize, compress) in [("", false, false), (".q", true, false), (".qc", true, true)] {
+        for (suffix, quantize, compress) in
+            [("", false, false), (".q", true, false), (".qc", true, true)]
+        {
             let options = GltfOptions { quantize, compress };
             out.push((format!("{name}{suffix}.glb"), to_glb_with(scene, &options)?));
         }
@@ -101,7 +103,8 @@ fn gltf_samples() -> Result<Vec<(String, Vec<u8>)>, retromodel::Error> {
         let uri = format!("data:application/octet-stream;base64,{}", base64(&bin));
         out.push((
             format!("{name}.gltf"),
-            json.replace("\"uri\": \"BIN\"", &format!("\"uri\": \"{uri}\"")).into_bytes(),
+            json.replace("\"uri\": \"BIN\"", &format!("\"uri\": \"{uri}\""))
+                .into_bytes(),
         ));
     }
     Ok(out)
@@ -112,7 +115,11 @@ fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for k in 0..4 {
             out.push(if k <= chunk.len() {

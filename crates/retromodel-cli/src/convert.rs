@@ -9,6 +9,7 @@ use retromodel::convert::{CompileOptions, ConvertOptions, OutputFormat};
 use retromodel::md2::compile::{FrameGrid, Grid, GridSource, SkinFormat};
 use retromodel::md2::Layout;
 use retromodel::md2::{Engine, Md2};
+use retromodel::md3::compile::CompileOptions as Md3CompileOptions;
 use retromodel::mdl::compile::{CompileOptions as MdlCompileOptions, Limits as MdlLimits};
 use retromodel::ms3d::Clip;
 use retromodel::texture::Palette;
@@ -108,8 +109,9 @@ pub struct Args {
     /// (default: the bind pose).
     #[arg(long, value_name = "SECONDS")]
     time: Option<f32>,
-    /// .md2 and .mdl output: frames per second the animations are baked
-    /// at (default 10, Quake II's rate and Quake's monsters').
+    /// .md2, .mdl and .md3 output: frames per second the animations are
+    /// baked at (default 10, Quake II's rate and Quake's monsters'; .md3:
+    /// 15, what most Quake III animation.cfg lines give).
     #[arg(long, value_name = "FPS", help_heading = "MD2 output")]
     fps: Option<f32>,
     /// .md2 output: lay the animations out as the standard Quake II player
@@ -121,7 +123,7 @@ pub struct Args {
     /// shotatt, axatt, axattb-axattd; idle, run, death, attack also fit).
     #[arg(long, help_heading = "MD2 output")]
     player: bool,
-    /// .md2 and .mdl output: multiply the source's units by this.
+    /// .md2, .mdl and .md3 output: multiply the source's units by this.
     #[arg(
         long,
         value_name = "S",
@@ -129,8 +131,8 @@ pub struct Args {
         help_heading = "MD2 output"
     )]
     scale: Option<f32>,
-    /// .md2 and .mdl output: scale so the model is this many Quake units
-    /// tall over all its animations (a Quake II player is about 56).
+    /// .md2, .mdl and .md3 output: scale so the model is this many Quake
+    /// units tall over all its animations (a Quake II player is about 56).
     #[arg(long, value_name = "UNITS", help_heading = "MD2 output")]
     fit_height: Option<f32>,
     /// .md2 output: which frames share one 8-bit grid (`animation` and
@@ -151,6 +153,8 @@ pub struct Args {
     /// quake (id's limits, the default), an engine that loads MDL
     /// (winquake, glquake, quakespasm, quakespasm-spiked, ironwail,
     /// vkquake, fte, quake-rerelease) for its loader's limits, or none.
+    /// .md3 output: ioquake3 (the default), ironwail, vkquake, or none
+    /// (the format's MD3_MAX_* only).
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     engine: Option<String>,
     /// A Quake MDL input: the palette its 8-bit skins index (gfx/palette.lmp,
@@ -222,6 +226,10 @@ pub struct Args {
     /// entity (sync type 1) rather than in sync.
     #[arg(long, help_heading = "MDL output")]
     random_sync: bool,
+    /// .md3 output: refuse a surface past the engine's per-surface vertex
+    /// or triangle limit rather than split it into surfaces of its name.
+    #[arg(long, help_heading = "MD3 output")]
+    no_split: bool,
     /// Batch mode: worker threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
@@ -260,6 +268,14 @@ impl Args {
         self.input
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("mdl"))
+    }
+
+    /// Whether the input is one Quake III MD3 file (rewritten, not
+    /// compiled, to .md3).
+    fn input_is_md3(&self) -> bool {
+        self.input
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("md3"))
     }
 
     /// The MD2 compiler's options, when any of its flags is given.
@@ -395,7 +411,54 @@ impl Args {
         Ok(Some(o))
     }
 
-    /// Refuses the .mdl-only flags for another output.
+    /// The MD3 compiler's options, for .md3 output: the frame rate, scale
+    /// and animations shared with .md2 and .mdl output, and the engine
+    /// whose limits apply (ioquake3, the default; ironwail, vkquake; none:
+    /// the format's only); the .md2-only flags are refused.
+    fn md3_options(&self) -> Result<Option<Md3CompileOptions>> {
+        let md2_only = [
+            (self.player, "--player"),
+            (self.grid.is_some(), "--grid"),
+            (self.grid_from.is_some(), "--grid-from"),
+            (self.skin_format.is_some(), "--skin-format"),
+            (self.skin_name.is_some(), "--skin-name"),
+            (self.skin_size.is_some(), "--skin-size"),
+            (self.palette.is_some(), "--palette"),
+        ];
+        if let Some((_, flag)) = md2_only.iter().find(|(given, _)| *given) {
+            bail!("{flag} does not apply to .md3 output");
+        }
+        self.check_no_mdl_flags()?;
+        let mut o = Md3CompileOptions::default();
+        if let Some(fps) = self.fps {
+            if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+                bail!("--fps {fps}: must be a number of frames per second above 0 (at most 1000)");
+            }
+            o.fps = fps;
+        }
+        o.scale = self.scale;
+        o.fit_height = self.fit_height;
+        o.animations = self.anim.clone();
+        o.split_surfaces = !self.no_split;
+        if let Some(name) = &self.engine {
+            o.engine = if name.eq_ignore_ascii_case("none") {
+                None
+            } else {
+                let engine = engine(name)?;
+                if engine.md3_limits().is_none() {
+                    bail!(
+                        "--engine {name}: {} has no MD3 loader profile (for .md3 output: ioquake3, the default; ironwail, vkquake; none)",
+                        engine.title()
+                    );
+                }
+                Some(engine)
+            };
+        }
+        Ok(Some(o))
+    }
+
+    /// Refuses the .mdl-only flags (and .md3's `--no-split`) for another
+    /// output.
     fn check_no_mdl_flags(&self) -> Result<()> {
         let mdl_only = [
             (!self.frame_groups.is_empty(), "--frame-group"),
@@ -414,11 +477,17 @@ impl Args {
     /// flags once. `strict`: options that do not apply are errors (one
     /// model) rather than ignored (batch mode).
     fn job(&self, strict: bool, format: OutputFormat) -> Result<Job> {
-        let (compile, mdl) = if format == OutputFormat::Mdl {
-            (None, self.mdl_options()?)
+        let md3_compiled = format == OutputFormat::Md3 && !self.input_is_md3();
+        if self.no_split && !md3_compiled {
+            bail!("--no-split applies to .md3 output compiled from another format");
+        }
+        let (compile, mdl, md3) = if format == OutputFormat::Mdl {
+            (None, self.mdl_options()?, None)
+        } else if format == OutputFormat::Md3 && !self.input_is_md3() {
+            (None, None, self.md3_options()?)
         } else {
             self.check_no_mdl_flags()?;
-            (self.compile_options()?, None)
+            (self.compile_options()?, None, None)
         };
         let skin = self.skin.as_deref().map(crate::render_args::read_user_skin);
         Ok(Job {
@@ -437,6 +506,7 @@ impl Args {
                 repair: self.repair,
                 skin,
                 mdl,
+                md3,
                 strict,
                 rerelease: self.rerelease,
                 palette: self
@@ -479,6 +549,8 @@ pub enum ToArg {
     /// Quake MDL (an MDL is rewritten; any other model is compiled, its
     /// skin quantised to --palette).
     Mdl,
+    /// Quake III MD3 (an MD3 is rewritten; any other model is compiled).
+    Md3,
 }
 
 impl ToArg {
@@ -492,6 +564,7 @@ impl ToArg {
             ToArg::Txt => OutputFormat::Ms3dAscii,
             ToArg::Md5mesh => OutputFormat::Md5,
             ToArg::Mdl => OutputFormat::Mdl,
+            ToArg::Md3 => OutputFormat::Md3,
         }
     }
 }
@@ -531,7 +604,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             bail!("--clip applies to glTF output (.glb, .gltf) and .md2 output of MS3D models");
         }
         bail!(
-            "{}: cannot write .{ext} files (supported: .glb, .gltf, .obj, .md2, .ms3d, .txt, .md5mesh, .mdl)",
+            "{}: cannot write .{ext} files (supported: .glb, .gltf, .obj, .md2, .ms3d, .txt, .md5mesh, .mdl, .md3)",
             output.display()
         );
     };

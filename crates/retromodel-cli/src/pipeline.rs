@@ -104,6 +104,34 @@ fn ms3d_report_lines(out: &Path, r: &Ms3dCompileReport) -> Vec<String> {
     lines
 }
 
+/// The MD3 compile report: frames, surfaces, the fixed point's error,
+/// one line per animation (what its animation.cfg line needs).
+fn md3_report_lines(out: &Path, r: &retromodel::md3::compile::CompileReport) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{}: {} frames, {} surfaces, {} vertices (from {}), {} triangles, {} tags; 1/64-unit fixed point: largest error {:.5} units, rms {:.5}",
+        out.display(),
+        r.frames,
+        r.surfaces.len(),
+        r.vertices,
+        r.source_vertices,
+        r.triangles,
+        r.tags,
+        r.max_error,
+        r.rms_error,
+    )];
+    for a in &r.animations {
+        lines.push(format!(
+            "  {:?}: frames {}..{} ({} at {} fps)",
+            a.name,
+            a.first_frame,
+            a.first_frame + a.frames,
+            a.frames,
+            a.fps
+        ));
+    }
+    lines
+}
+
 /// The MDL compile report: the one grid's error, vertices and seams, one
 /// line per animation.
 fn mdl_report_lines(out: &Path, r: &retromodel::mdl::compile::CompileReport) -> Vec<String> {
@@ -207,6 +235,15 @@ pub fn convert_file(
             writeln!(stdout, "{json}")?;
         } else {
             lines.extend(mdl_report_lines(out, report));
+        }
+    }
+    if let Some(report) = conversion.md3_compile_report() {
+        if job.json {
+            let json = serde_json::to_string_pretty(report)?;
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{json}")?;
+        } else {
+            lines.extend(md3_report_lines(out, report));
         }
     }
     if let Some(report) = conversion.ms3d_compile_report() {

@@ -107,6 +107,8 @@ fn quantity_key(q: Quantity) -> &'static str {
         Quantity::GltfJsonBytes => "gltf_json_bytes",
         Quantity::GltfBufferBytes => "gltf_buffer_bytes",
         Quantity::GltfOutputBytes => "gltf_output_bytes",
+        Quantity::Surfaces => "surfaces",
+        Quantity::Tags => "tags",
         _ => "other",
     }
 }

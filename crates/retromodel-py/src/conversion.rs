@@ -74,7 +74,9 @@ pub fn convert(
         (Some(r), _, _) => serde_json::to_value(r).ok(),
         (None, Some(r), _) => serde_json::to_value(r).ok(),
         (None, None, Some(r)) => Some(crate::mdl::report_json(r)),
-        (None, None, None) => None,
+        (None, None, None) => conversion
+            .md3_compile_report()
+            .and_then(|r| serde_json::to_value(r).ok()),
     };
     Ok((files, warnings, report))
 }

@@ -591,3 +591,129 @@ pub fn compile_mdl(
         warnings: compiled.warnings,
     })
 }
+
+/// What `compile_md3` made: the MD3, the compile report and the warnings.
+#[pyclass(module = "retromodel", frozen)]
+pub struct Md3Output {
+    md3: Vec<u8>,
+    report: serde_json::Value,
+    warnings: Vec<Detail>,
+}
+
+#[pymethods]
+impl Md3Output {
+    /// The MD3 file's bytes.
+    #[getter]
+    fn md3<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.md3)
+    }
+
+    /// The compile report (`None` for an MD3 written as it is): the
+    /// animations (`name`, `first_frame`, `frames`, `fps`: what an
+    /// `animation.cfg` line needs), `frames`, `surfaces` (`name`,
+    /// `shader`, `vertices`, `triangles`), vertex, triangle and tag counts,
+    /// and the largest and RMS difference of a coordinate from the baked
+    /// one (`max_error`, `rms_error`, in units; at most 1/128).
+    #[getter]
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.report)
+    }
+
+    /// What the compiler had to change, one line each.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.warnings
+            .iter()
+            .map(|w| worded(w.message.clone(), w.advice.as_ref()))
+            .collect()
+    }
+
+    /// The warnings as data: `[{"message": what happened, "limit": ...,
+    /// "remedies": [...]}]`.
+    #[getter]
+    fn warning_details<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.warnings.iter().map(|w| w.to_dict(py)).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<retromodel.Md3Output: {} bytes, {} warning(s)>",
+            self.md3.len(),
+            self.warnings.len()
+        )
+    }
+}
+
+/// Compiles any model retromodel reads (a `.glb` from Blender, an MS3D,
+/// an MD2, an MDL, an MD5) into a Quake III MD3: one surface per mesh
+/// (its texture's path as the shader), positions in 1/64 units (the
+/// largest error reported, at most 1/128 unit), tags from nodes named
+/// `tag_*`. `source` is a path, bytes or a `Model` (an MD3 is written as
+/// it is).
+///
+/// - `fps`: frames per second the animations are baked at (15, what most
+///   Quake III `animation.cfg` lines give).
+/// - `anims`: the animations to bake, in order (default all).
+/// - `scale` or `fit_height`: multiply units, or fit to this height.
+/// - `engine`: whose loader's limits the model must meet (`ioquake3`, the
+///   default: fewer than 1000 vertices and 2000 triangles per surface;
+///   `ironwail`, `vkquake`; `"none"`: the format's `MD3_MAX_*` only).
+/// - `split`: split a surface past the engine's per-surface vertex or
+///   triangle limit into surfaces of its name (default); `False` raises.
+/// - `name`: the model's file name (names the scene).
+///
+/// The same file as `retromodel convert SOURCE NAME.md3` with the matching
+/// flags. Returns an `Md3Output`. Raises `retromodel.Error` when the model
+/// cannot be compiled (a limit passed, a coordinate beyond ±512 units, an
+/// unknown animation).
+#[pyfunction]
+#[pyo3(signature = (source, fps = 15.0, anims = None, scale = None, fit_height = None, engine = None, split = true, name = "model.md3"))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments
+pub fn compile_md3(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    fps: f32,
+    anims: Option<Vec<String>>,
+    scale: Option<f32>,
+    fit_height: Option<f32>,
+    engine: Option<&str>,
+    split: bool,
+    name: &str,
+) -> PyResult<Md3Output> {
+    use retromodel::md3::compile::CompileOptions as Md3Options;
+
+    check_frames_and_size(fps, scale, fit_height)?;
+    let engine = match engine {
+        None => Some(retromodel::Engine::Ioquake3),
+        Some(e) if e.eq_ignore_ascii_case("none") => None,
+        Some(e) => {
+            let engine = engine_named(e)?;
+            if engine.md3_limits().is_none() {
+                return Err(Error::new_err(format!(
+                    "engine {e:?}: no MD3 loader profile (ioquake3, ironwail, vkquake, or \"none\")"
+                )));
+            }
+            Some(engine)
+        }
+    };
+    let options = Md3Options {
+        fps,
+        animations: anims.unwrap_or_default(),
+        scale,
+        fit_height,
+        engine,
+        split_surfaces: split,
+        ..Md3Options::default()
+    };
+    let options = ConvertOptions {
+        anim: options.animations.clone(),
+        md3: Some(options),
+        ..ConvertOptions::default()
+    };
+    let compiled = compile_source(py, source, &options, OutputFormat::Md3, name)?;
+    Ok(Md3Output {
+        md3: compiled.main,
+        report: compiled.report.unwrap_or(serde_json::Value::Null),
+        warnings: compiled.warnings,
+    })
+}

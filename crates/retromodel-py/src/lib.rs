@@ -33,7 +33,8 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
          Blender, say) into a Quake II MD2 and its skin, and compile_ms3d() a\n\
          glTF or OBJ into a MilkShape 3D MS3D with its skeleton and animations;\n\
          compile_md5() writes the Quake II rerelease's MD5 replacement of the MD2;\n\
-         compile_mdl() makes a Quake MDL (its skin quantised to Quake's palette).\n\n\
+         compile_mdl() makes a Quake MDL (its skin quantised to Quake's palette).\n\
+         compile_md3() makes a Quake III MD3.\n\n\
          Bad input raises retromodel.Error (a ValueError) with the library's message,\n\
          which names the section, the field path and the byte offset.",
     )?;
@@ -45,10 +46,12 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<convert::Ms3dOutput>()?;
     m.add_class::<convert::Md5Output>()?;
     m.add_class::<convert::MdlOutput>()?;
+    m.add_class::<convert::Md3Output>()?;
     m.add_function(wrap_pyfunction!(model::load, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md2, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_ms3d, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md5, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_mdl, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::compile_md3, m)?)?;
     Ok(())
 }

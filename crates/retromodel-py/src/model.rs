@@ -145,6 +145,7 @@ fn format_name(format: Format) -> &'static str {
         Format::Gltf => "gltf",
         Format::Obj => "obj",
         Format::Mdl => "mdl",
+        Format::Md3 => "md3",
         _ => "unknown",
     }
 }

@@ -55,6 +55,8 @@ pub mod md2_compile_checks;
 pub mod md2_unused;
 pub mod md3_bytes;
 pub mod md3_checks;
+#[cfg(feature = "export")]
+pub mod md3_compile_checks;
 pub mod md3_facts;
 pub mod md5_builder;
 #[cfg(feature = "export")]

@@ -61,6 +61,10 @@ pub enum Quantity {
     Joints,
     /// Sample times × joints an MS3D compile evaluates.
     Samples,
+    /// Surfaces of an MD3.
+    Surfaces,
+    /// Tags per frame of an MD3.
+    Tags,
     /// Bytes of a glTF document's JSON.
     GltfJsonBytes,
     /// Bytes of buffer data a glTF import reads.
@@ -86,6 +90,8 @@ impl Quantity {
             Quantity::Materials => "materials",
             Quantity::Joints => "joints",
             Quantity::Samples => "samples",
+            Quantity::Surfaces => "surfaces",
+            Quantity::Tags => "tags",
             Quantity::GltfJsonBytes => "bytes of glTF JSON",
             Quantity::GltfBufferBytes => "bytes of glTF buffer data",
             Quantity::GltfOutputBytes => "bytes of imported scene",

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use md2_checks::{check_roundtrip, exercise_parse};
 use retromodel::md2::{Frame, FrameName, Md2};
 use retromodel_testkit::{
-    export_checks, import_checks, md2_checks, md2_compile_checks, md3_checks, md5_compile_checks,
-    mdl_checks, ms3d_ascii_checks, ms3d_checks, ms3d_compile_checks,
+    export_checks, import_checks, md2_checks, md2_compile_checks, md3_checks, md3_compile_checks,
+    md5_compile_checks, mdl_checks, ms3d_ascii_checks, ms3d_checks, ms3d_compile_checks,
 };
 
 /// What replaying one file found.
@@ -78,6 +78,7 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
             let _ = ms3d_compile_checks::exercise_gltf_to_ms3d(&data);
             let _ = md2_compile_checks::exercise_compile(&data);
             let _ = md5_compile_checks::exercise_compile(&data);
+            let _ = md3_compile_checks::exercise_compile(&data);
             #[cfg(feature = "textures")]
             let _ = retromodel_testkit::mdl_compile_checks::exercise_compile(&data);
             assert!(

@@ -53,6 +53,7 @@ pub(super) fn compile_mdl(
         ms3d_report: None,
         mdl_repair: None,
         mdl_report: Some(compiled.report),
+        md3_report: None,
     })
 }
 

@@ -28,6 +28,7 @@
 //!
 //! [`TextureSource`]: crate::texture::TextureSource
 
+mod md3;
 mod md5;
 #[cfg(feature = "textures")]
 mod mdl;
@@ -37,6 +38,7 @@ mod outputs;
 mod palette;
 #[cfg(feature = "textures")]
 mod prepare;
+mod warning;
 
 pub use crate::md2::compile::CompileOptions;
 pub use crate::option_problem::{ConvertOption, OptionProblem};
@@ -46,16 +48,16 @@ pub use outputs::OutputFile;
 pub use palette::QUAKE_PALETTE_PATH;
 #[cfg(feature = "textures")]
 pub use prepare::{prepare_scene, prepare_scene_with_palette, Prepared};
+pub use warning::Warning;
 
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::md2::compile::{CompileReport, CompileWarning};
+use crate::md2::compile::CompileReport;
 use crate::md2::RepairReport;
 use crate::model::{Model, ReadContext};
-use crate::ms3d::compile::{Ms3dCompileReport, Ms3dCompileWarning};
+use crate::ms3d::compile::Ms3dCompileReport;
 use crate::obj::{apply_morph_target, apply_pose};
-use crate::problem::Problem;
 use crate::scene::{Pose, Scene, SceneOptions};
 use outputs::Plan;
 
@@ -92,68 +94,7 @@ pub struct Conversion {
     mdl_repair: Option<crate::mdl::RepairReport>,
     #[cfg(feature = "textures")]
     mdl_report: Option<crate::mdl::compile::CompileReport>,
-}
-
-/// Something a conversion passed over or had to change; it went on.
-/// `Display` gives one line, without the model's name.
-#[non_exhaustive]
-#[derive(Debug, Clone, PartialEq)]
-pub enum Warning {
-    /// A texture that could not be had (feature `textures`).
-    #[cfg(feature = "textures")]
-    Texture(crate::scene::TextureWarning),
-    /// What the reader of a glTF or OBJ passed over.
-    Read(Problem),
-    /// What the MD2 compiler had to change.
-    Compile(CompileWarning),
-    /// What the MS3D compiler had to change.
-    Ms3dCompile(Ms3dCompileWarning),
-    /// What the MDL compiler had to change (feature `textures`).
-    #[cfg(feature = "textures")]
-    MdlCompile(crate::mdl::compile::CompileWarning),
-    /// What the MD5 compiler could not carry exactly or an engine will
-    /// not load (`--rerelease`, `.md5mesh` output).
-    #[cfg(feature = "scene")]
-    Md5Compile(crate::md5::compile::Md5CompileWarning),
-    /// A limit of MilkShape 3D 1.8 that an MS3D written as read exceeds
-    /// ([`Ms3d::validate_for_milkshape`](crate::ms3d::Ms3d::validate_for_milkshape)).
-    Milkshape(Problem),
-    /// Something of an MS3D that its MilkShape ASCII text cannot hold
-    /// ([`AsciiModel::losses`](crate::ms3d::ascii::AsciiModel::losses)).
-    Ms3dAscii(Problem),
-}
-
-impl std::fmt::Display for Warning {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            #[cfg(feature = "textures")]
-            Warning::Texture(w) => w.fmt(f),
-            Warning::Read(p) => write!(f, "{}: {}", p.path, p.message),
-            Warning::Compile(w) => w.fmt(f),
-            Warning::Ms3dCompile(w) => w.fmt(f),
-            #[cfg(feature = "textures")]
-            Warning::MdlCompile(w) => w.fmt(f),
-            #[cfg(feature = "scene")]
-            Warning::Md5Compile(w) => write!(f, "MD5: {w}"),
-            Warning::Milkshape(p) => write!(f, "MilkShape 3D 1.8: {}: {}", p.path, p.message),
-            Warning::Ms3dAscii(p) => write!(f, "MilkShape ASCII: {}: {}", p.path, p.message),
-        }
-    }
-}
-
-impl Warning {
-    /// What the user can do about the warning, when an option helps
-    /// (see [`CompileWarning::advice`]); `Display` says what happened.
-    pub fn advice(&self) -> Option<crate::advice::Advice> {
-        match self {
-            Warning::Compile(w) => w.advice(),
-            #[cfg(feature = "textures")]
-            Warning::Texture(w) => w.advice(),
-            #[cfg(feature = "textures")]
-            Warning::MdlCompile(w) => w.advice(),
-            _ => None,
-        }
-    }
+    md3_report: Option<crate::md3::compile::CompileReport>,
 }
 
 impl<'a> Converter<'a> {
@@ -275,10 +216,12 @@ impl<'a> Converter<'a> {
         let ms3d_compile = format == OutputFormat::Ms3d
             && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
         let mdl_compile = format == OutputFormat::Mdl && !matches!(model, Model::Mdl(_));
+        let md3_compile = format == OutputFormat::Md3 && !matches!(model, Model::Md3(_));
         if !format.is_scene_export()
             && !recompile
             && !ms3d_compile
             && !mdl_compile
+            && !md3_compile
             && format != OutputFormat::Md5
         {
             return self.rewrite(model, format, output_name);
@@ -292,6 +235,9 @@ impl<'a> Converter<'a> {
                 output_name,
                 "compiling an MDL needs retromodel's `textures` feature (its skin is palette indices)",
             ));
+        }
+        if md3_compile {
+            return md3::compile_md3(&scene, output_name, options, warnings);
         }
         if recompile {
             return self.compile(&scene, output_name, warnings);
@@ -314,6 +260,7 @@ impl<'a> Converter<'a> {
             mdl_repair: None,
             #[cfg(feature = "textures")]
             mdl_report: None,
+            md3_report: None,
         })
     }
 
@@ -361,8 +308,10 @@ impl<'a> Converter<'a> {
     /// does not decode; decoding them here too would decode each twice.
     fn read_for(&self, input: &[u8], input_name: &str, format: OutputFormat) -> Result<Model> {
         #[cfg(feature = "gltf")]
-        if matches!(format, OutputFormat::Md2 | OutputFormat::Mdl)
-            && self.ascii_parts == (None, None)
+        if matches!(
+            format,
+            OutputFormat::Md2 | OutputFormat::Mdl | OutputFormat::Md3
+        ) && self.ascii_parts == (None, None)
             && matches!(crate::Format::detect(input), Ok(crate::Format::Gltf))
         {
             let options = crate::gltf::ImportOptions {
@@ -500,6 +449,7 @@ impl<'a> Converter<'a> {
             mdl_repair: None,
             #[cfg(feature = "textures")]
             mdl_report: None,
+            md3_report: None,
         })
     }
 
@@ -524,6 +474,7 @@ impl<'a> Converter<'a> {
             mdl_repair: None,
             #[cfg(feature = "textures")]
             mdl_report: None,
+            md3_report: None,
         })
     }
 
@@ -548,6 +499,13 @@ impl<'a> Converter<'a> {
                 let layout = match options.layout {
                     crate::md2::Layout::Original => crate::mdl::Layout::Original,
                     crate::md2::Layout::Standard => crate::mdl::Layout::Standard,
+                };
+                (m.to_bytes_with(layout)?, None)
+            }
+            Model::Md3(m) if format == OutputFormat::Md3 => {
+                let layout = match options.layout {
+                    crate::md2::Layout::Original => crate::md3::Layout::Original,
+                    crate::md2::Layout::Standard => crate::md3::Layout::Standard,
                 };
                 (m.to_bytes_with(layout)?, None)
             }
@@ -585,6 +543,7 @@ impl<'a> Converter<'a> {
             mdl_repair,
             #[cfg(feature = "textures")]
             mdl_report: None,
+            md3_report: None,
         })
     }
 
@@ -649,6 +608,7 @@ fn compile_ms3d(
         mdl_repair: None,
         #[cfg(feature = "textures")]
         mdl_report: None,
+        md3_report: None,
     })
 }
 
@@ -748,6 +708,12 @@ impl Conversion {
     #[cfg(feature = "textures")]
     pub fn mdl_compile_report(&self) -> Option<&crate::mdl::compile::CompileReport> {
         self.mdl_report.as_ref()
+    }
+
+    /// For MD3 output compiled from a scene: frames, surfaces and the
+    /// fixed point's error.
+    pub fn md3_compile_report(&self) -> Option<&crate::md3::compile::CompileReport> {
+        self.md3_report.as_ref()
     }
 
     /// What `ConvertOptions::repair` repaired (MDL to MDL), if asked.

@@ -35,6 +35,10 @@ pub enum OutputFormat {
     /// as asked); any other model compiled by
     /// [`mdl::compile`](crate::mdl::compile) (feature `textures`).
     Mdl,
+    /// Quake III MD3 (`.md3`): an MD3 model rewritten (in the layout
+    /// asked); any other model compiled by
+    /// [`md3::compile`](crate::md3::compile).
+    Md3,
 }
 
 impl OutputFormat {
@@ -48,6 +52,7 @@ impl OutputFormat {
         OutputFormat::Ms3dAscii,
         OutputFormat::Md5,
         OutputFormat::Mdl,
+        OutputFormat::Md3,
     ];
 
     /// The format a file extension (any case, without the dot) stands for.
@@ -76,6 +81,7 @@ impl OutputFormat {
             OutputFormat::Ms3dAscii => "txt",
             OutputFormat::Md5 => "md5mesh",
             OutputFormat::Mdl => "mdl",
+            OutputFormat::Md3 => "md3",
         }
     }
 
@@ -168,6 +174,10 @@ pub struct ConvertOptions {
     /// for one. Its animations, when empty, are [`ConvertOptions::anim`].
     #[cfg(feature = "textures")]
     pub mdl: Option<crate::mdl::compile::CompileOptions>,
+    /// MD3 output of any other format: how the scene is compiled
+    /// ([`md3::compile`](crate::md3::compile)). `None`: the defaults. Its
+    /// animations, when empty, are [`ConvertOptions::anim`].
+    pub md3: Option<crate::md3::compile::CompileOptions>,
     /// Whether options that do not apply are errors (`true`, the
     /// default: one model) or ignored (`false`: a batch of models of
     /// different formats).
@@ -201,6 +211,7 @@ impl Default for ConvertOptions {
             skin: None,
             #[cfg(feature = "textures")]
             mdl: None,
+            md3: None,
             strict: true,
             rerelease: false,
             palette: None,
@@ -274,6 +285,7 @@ impl ConvertOptions {
         let ms3d_compiled = format == OutputFormat::Ms3d
             && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
         let mdl_compiled = format == OutputFormat::Mdl && !matches!(model, Model::Mdl(_));
+        let md3_compiled = format == OutputFormat::Md3 && !matches!(model, Model::Md3(_));
         #[cfg(feature = "textures")]
         if self
             .mdl
@@ -283,7 +295,7 @@ impl ConvertOptions {
         {
             return invalid(OptionProblem::MdlCompileNeedsMdlOutput);
         }
-        let bakes = md2_out || ms3d_compiled || mdl_compiled;
+        let bakes = md2_out || ms3d_compiled || mdl_compiled || md3_compiled;
         if bakes && !self.anim.is_empty() && (self.frame.is_some() || self.time.is_some()) {
             return invalid(OptionProblem::PoseWhenBaking);
         }
@@ -318,7 +330,8 @@ impl ConvertOptions {
             return invalid(OptionProblem::QuantizeNeedsGltfOutput);
         }
         let rewrite = md2_out && matches!(model, Model::Md2(_)) && self.compile.is_none()
-            || format == OutputFormat::Mdl && matches!(model, Model::Mdl(_));
+            || format == OutputFormat::Mdl && matches!(model, Model::Mdl(_))
+            || format == OutputFormat::Md3 && matches!(model, Model::Md3(_));
         if (self.repair || self.layout != Layout::Standard) && !rewrite {
             return invalid(OptionProblem::RepairNeedsMd2Rewrite);
         }

@@ -36,6 +36,9 @@ mod read;
 mod validate;
 mod write;
 
+#[cfg(feature = "scene")]
+pub mod compile;
+
 pub use engine::{Md3EngineLimits, Md3Over};
 pub use info::{Info, SurfaceInfo, TagInfo};
 #[cfg(feature = "scene")]
