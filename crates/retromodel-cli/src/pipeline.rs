@@ -31,6 +31,8 @@ pub struct Job {
     pub ascii_parts: (Option<Vec<u8>>, Option<Vec<u8>>),
     /// More md5anims for an .md5mesh input (`--md5anim`).
     pub md5_animations: Vec<retromodel::md5::AnimationFile>,
+    /// An MD3 input's `.skin` set (`--skin NAME`).
+    pub md3_skin_set: Option<String>,
 }
 
 /// One warning line, as the command line prints it.
@@ -157,19 +159,33 @@ pub fn convert_file(
         .map(|n| dir.join(n))
         .collect();
     check_free(&fixed, job.force)?;
+    let md3 = crate::md3_files::md3_input(input, job.md3_skin_set.as_deref())?;
+    let mut lines: Vec<String> = Vec::new();
+    let input = match &md3 {
+        Some(m) => {
+            if !m.note.is_empty() {
+                lines.push(m.note.clone());
+            }
+            m.model.as_path()
+        }
+        None => input,
+    };
     let bytes = read_file(input)?;
     let resolver = crate::load::resolver(input, &job.texture_dirs);
-    let conversion = Converter::new(&job.options)
+    let mut converter = Converter::new(&job.options)
         .with_textures(&resolver)
         .with_ascii_parts(job.ascii_parts.0.as_deref(), job.ascii_parts.1.as_deref())
-        .with_md5_animations(&job.md5_animations)
+        .with_md5_animations(&job.md5_animations);
+    if let Some(m) = &md3 {
+        converter = converter.with_md3_companions(&m.companions);
+    }
+    let conversion = converter
         .convert_owned(bytes, &file_name(input), format, &main)
         .map_err(|e| in_context(e, input, out))?;
     let files = conversion
         .files()
         .with_context(|| format!("{}: cannot export", input.display()))?;
     write_files(dir, &files, job.force, job.sync)?;
-    let mut lines: Vec<String> = Vec::new();
     if let Some(r) = conversion.repair_report().filter(|r| !r.is_empty()) {
         lines.push(format!(
             "{}: repaired: dropped {} triangles, fixed {} normals{}",

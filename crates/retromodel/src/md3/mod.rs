@@ -54,7 +54,7 @@ pub use lift::{
 };
 pub use lod::lod_file_names;
 #[cfg(feature = "scene")]
-pub use player::{skin_file_names, Player};
+pub use player::{skin_file_names, Md3Companions, Player};
 pub use validate::limits;
 pub use write::Layout;
 

@@ -240,3 +240,52 @@ fn missing_tag(part: &str, tag: &str) -> crate::Error {
         message: format!("{part}.md3 has no {tag}, where the next part of the player attaches"),
     }
 }
+
+/// The files beside an MD3 that shape its scene, as bytes (the front
+/// end finds them; the library reads no files): an `animation.cfg` and a
+/// `.skin` for one model, or the three parts of a player.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Md3Companions {
+    /// `animation.cfg`.
+    pub animation_cfg: Option<Vec<u8>>,
+    /// A `.skin` file for a single model.
+    pub skin: Option<Vec<u8>>,
+    /// Which part of a player a single model is.
+    pub part: Option<PlayerPart>,
+    /// `lower.md3`, `upper.md3`, `head.md3`: the whole player.
+    pub player: Option<[Vec<u8>; 3]>,
+    /// The player's `.skin` files, in [`skin_file_names`]' order.
+    pub player_skins: [Option<Vec<u8>>; 3],
+}
+
+impl Md3Companions {
+    /// The scene of `model` with these files: the whole player when its
+    /// three parts are given ([`Scene::from_md3_player`]), else the model
+    /// with the `animation.cfg` and `.skin` ([`Scene::from_md3`]).
+    pub fn scene(&self, model: &Md3, name: &str, fps: Option<f32>) -> crate::Result<Scene> {
+        let fps = fps.unwrap_or(super::DEFAULT_FPS);
+        if let Some([lower, upper, head]) = &self.player {
+            let [a, b, c] = &self.player_skins;
+            let player = Player::from_bytes(
+                lower,
+                upper,
+                head,
+                self.animation_cfg.as_deref(),
+                [a.as_deref(), b.as_deref(), c.as_deref()],
+            )?;
+            return Scene::from_md3_player(&player, name, fps);
+        }
+        let options = super::Md3SceneOptions {
+            fps,
+            name: name.to_string(),
+            skin: self.skin.as_deref().map(SkinFile::parse).transpose()?,
+            animation_cfg: self
+                .animation_cfg
+                .as_deref()
+                .map(AnimationCfg::parse)
+                .transpose()?,
+            part: self.part,
+        };
+        Scene::from_md3(model, &options)
+    }
+}
