@@ -45,7 +45,7 @@ pub use outputs::OutputFile;
 #[cfg(feature = "textures")]
 pub use palette::QUAKE_PALETTE_PATH;
 #[cfg(feature = "textures")]
-pub use prepare::{prepare_scene, prepare_scene_with_palette, Prepared};
+pub use prepare::{prepare_md3_scene, prepare_scene, prepare_scene_with_palette, Prepared};
 
 use std::path::Path;
 
