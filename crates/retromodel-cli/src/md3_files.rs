@@ -80,13 +80,10 @@ pub fn md3_input(input: &Path, skin_set: Option<&str>) -> Result<Option<Md3Input
     if cfg_path.is_some() {
         found.push("animation.cfg".to_string());
     }
-    // The whole player when the input is one of its parts (a base model,
-    // not a level of detail like lower_1.md3) and the others are there.
-    let base = file.to_ascii_lowercase();
-    if part.is_some()
-        && matches!(base.as_str(), "lower.md3" | "upper.md3" | "head.md3")
-        && is_player_folder(&folder)
-    {
+    // The whole player when the input is its lower.md3 (not a level of
+    // detail like lower_1.md3) and the other parts are there; upper.md3
+    // and head.md3 alone are their part, with the cfg's animations.
+    if file.eq_ignore_ascii_case("lower.md3") && is_player_folder(&folder) {
         let parts = ["lower.md3", "upper.md3", "head.md3"].map(|n| find(&folder, n));
         let [Some(l), Some(u), Some(h)] = parts else {
             return Ok(None);
