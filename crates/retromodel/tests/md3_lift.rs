@@ -3,6 +3,8 @@
 //! tags as nodes keyed per frame, warnings for scaled tag axes,
 //! `animation.cfg` animations, and a player's missing tag.
 
+#![cfg(feature = "scene")]
+
 use retromodel::md3::{AnimationCfg, Md3, Md3SceneOptions, Player, PlayerPart, SkinFile};
 use retromodel::scene::{Scene, Target};
 use retromodel_testkit::md3_bytes::{md3_bytes, Md3Spec, SurfaceSpec};

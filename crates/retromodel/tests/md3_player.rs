@@ -6,6 +6,8 @@
 //! game does: at the lower part's `tag_torso` composed with the upper
 //! part's `tag_head`, both read straight from the bytes.
 
+#![cfg(feature = "scene")]
+
 use glam::{Mat3, Vec3};
 use retromodel::md3::{AnimationCfg, Part, Player, SkinFile, ANIMATION_NAMES};
 use retromodel::scene::{Pose, Scene};
