@@ -207,6 +207,21 @@ pub fn convert_file(
         ));
     }
     lines.extend(conversion.warnings().iter().map(|w| warning_line(input, w)));
+    // What the MD3 lift noticed (tags whose axes are not orthonormal, cfg
+    // animations whose frames a part lacks), kept in the scene's extras.
+    if md3.is_some() {
+        if let Some(list) = conversion
+            .scene()
+            .and_then(|s| s.extras.get("warnings"))
+            .and_then(|w| w.as_array())
+        {
+            lines.extend(
+                list.iter()
+                    .filter_map(|w| w.as_str())
+                    .map(|w| format!("{}: warning: {w}", input.display())),
+            );
+        }
+    }
     if let Some(report) = conversion.compile_report() {
         if job.json {
             let json = serde_json::to_string_pretty(report)?;

@@ -153,6 +153,7 @@ impl Scene {
             &player.lower,
             player.skins[0].as_ref(),
             Some(lower_node),
+            "lower.md3: ",
             &mut warnings,
         );
         let torso = tag_node(&scene, &lower, "tag_torso")
@@ -163,6 +164,7 @@ impl Scene {
             &player.upper,
             player.skins[1].as_ref(),
             Some(upper_node),
+            "upper.md3: ",
             &mut warnings,
         );
         let head_tag =
@@ -173,6 +175,7 @@ impl Scene {
             &player.head,
             player.skins[2].as_ref(),
             Some(head_node),
+            "head.md3: ",
             &mut warnings,
         );
         let lifted = [

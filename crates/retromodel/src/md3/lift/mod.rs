@@ -157,6 +157,7 @@ pub(crate) fn add_model(
     model: &Md3,
     skin: Option<&SkinFile>,
     node: Option<usize>,
+    label: &str,
     warnings: &mut Vec<String>,
 ) -> Lifted {
     let frames = model.frames.len();
@@ -208,8 +209,9 @@ pub(crate) fn add_model(
             .count();
         if bad > 0 {
             warnings.push(format!(
-                "{}: tag {name}'s axes are not orthonormal in {bad} of {frames} frames; its rotation uses the nearest orthonormal axes",
-                model.name.to_string_lossy()
+                "{label}tag {name}'s axes are not orthonormal in {bad} of {frames} frames; \
+                 its rotation uses them normalised (as the engine's R_LerpTag does) and, where still \
+                 not orthogonal, the nearest orthonormal axes"
             ));
         }
         let (translation, rotation, _) = tag_transform(tag);
@@ -332,6 +334,7 @@ impl Scene {
             model,
             options.skin.as_ref(),
             None,
+            "",
             &mut warnings,
         );
         for spec in &specs {
