@@ -29,7 +29,7 @@
 
 use serde_json::json;
 
-use super::lift::{self, add_model, cfg_animations, check_morph_size, Lifted};
+use super::lift::{self, add_model, check_morph_size, Lifted};
 use super::{AnimationCfg, Md3, PlayerPart, SkinFile};
 use crate::scene::{Animation, Node, Scene};
 
@@ -133,10 +133,22 @@ impl Scene {
                     part: Some(part),
                     ..super::Md3SceneOptions::default()
                 };
-                match cfg {
-                    Some(cfg) => cfg_animations(cfg, Some(part), model.frames.len()).0,
-                    None => lift::specs(model, &options),
-                }
+                let (specs, left_out) = lift::specs(model, &options);
+                let file = part.name();
+                (
+                    specs,
+                    left_out
+                        .into_iter()
+                        .map(move |w| format!("{file}.md3: {w}")),
+                )
+            })
+            .collect();
+        let mut warnings: Vec<String> = Vec::new();
+        let specs: Vec<_> = specs
+            .into_iter()
+            .map(|(specs, left_out)| {
+                warnings.extend(left_out);
+                specs
             })
             .collect();
         for ((_, model), specs) in parts.iter().zip(&specs) {
@@ -146,7 +158,6 @@ impl Scene {
             name: name.to_string(),
             ..Scene::default()
         };
-        let mut warnings = Vec::new();
         let lower_node = part_node(&mut scene, PlayerPart::Lower, None);
         let lower = add_model(
             &mut scene,
@@ -199,10 +210,6 @@ impl Scene {
                         }
                     }
                     if animation.channels.is_empty() {
-                        warnings.push(format!(
-                            "{}: its frames are not in the part it moves; left out",
-                            a.name
-                        ));
                         continue;
                     }
                     scene.animations.push(animation);

@@ -53,8 +53,9 @@ pub fn animation_frames(
 /// upper, none on the head, and with no part every animation at its
 /// frames as written. Each keeps its first frame (in the model), frame
 /// count, looping frames, fps and whether it is reversed in its extras.
-/// Animations whose frames the model lacks are left out and named in the
-/// second list.
+/// Animations of no frames (OpenArena's merman has a `LEGS_TURN` of 0)
+/// or whose frames the model lacks are left out, each with the reason in
+/// the second list.
 pub fn cfg_animations(
     cfg: &AnimationCfg,
     part: Option<PlayerPart>,
@@ -92,21 +93,28 @@ pub fn cfg_animations(
                     "cfg_first_frame": a.first_frame,
                 }),
             }),
-            None => missing.push(a.name.to_string()),
+            None if a.frame_count() == 0 => {
+                missing.push(format!("{}: 0 frames; left out", a.name));
+            }
+            None => missing.push(format!(
+                "{}: frames {first}..{} are not all in the model's {frames}; left out",
+                a.name,
+                first + i64::from(a.frame_count())
+            )),
         }
     }
     (specs, missing)
 }
 
 /// The animations [`Scene::from_md3`](crate::scene::Scene::from_md3)
-/// lifts.
-pub(crate) fn specs(model: &Md3, options: &Md3SceneOptions) -> Vec<AnimationSpec> {
+/// lifts, and the cfg's animations left out (with the reason).
+pub(crate) fn specs(model: &Md3, options: &Md3SceneOptions) -> (Vec<AnimationSpec>, Vec<String>) {
     let frames = model.frames.len();
     if let Some(cfg) = &options.animation_cfg {
-        return cfg_animations(cfg, options.part, frames).0;
+        return cfg_animations(cfg, options.part, frames);
     }
     if frames < 2 {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let fps = if options.fps > 0.0 && options.fps.is_finite() {
         options.fps
@@ -128,12 +136,14 @@ pub(crate) fn specs(model: &Md3, options: &Md3SceneOptions) -> Vec<AnimationSpec
             frame_count: frames,
         }]
     };
-    runs.into_iter()
+    let specs = runs
+        .into_iter()
         .map(|r| AnimationSpec {
             frames: r.frames().collect(),
             name: r.name,
             fps,
             extras: json!({ "first_frame": r.first_frame, "frame_count": r.frame_count, "fps": fps }),
         })
-        .collect()
+        .collect();
+    (specs, Vec::new())
 }

@@ -320,7 +320,7 @@ impl Scene {
     /// # Ok::<(), retromodel::Error>(())
     /// ```
     pub fn from_md3(model: &Md3, options: &Md3SceneOptions) -> crate::Result<Scene> {
-        let specs = animations::specs(model, options);
+        let (specs, left_out) = animations::specs(model, options);
         let keys: usize = specs.iter().map(|s| s.frames.len()).sum();
         check_morph_size(model, keys)?;
         let mut scene = Scene {
@@ -328,7 +328,7 @@ impl Scene {
             extras: json!({ "source": "MD3" }),
             ..Scene::default()
         };
-        let mut warnings = Vec::new();
+        let mut warnings = left_out;
         let lifted = add_model(
             &mut scene,
             model,
