@@ -160,6 +160,12 @@ pub fn convert_file(
         .collect();
     check_free(&fixed, job.force)?;
     let md3 = crate::md3_files::md3_input(input, job.md3_skin_set.as_deref())?;
+    if let (None, Some(set)) = (&md3, &job.md3_skin_set) {
+        anyhow::bail!(
+            "{}: --skin {set}: no such image file (a plain name picks the .skin set of an MD3)",
+            input.display()
+        );
+    }
     let mut lines: Vec<String> = Vec::new();
     let input = match &md3 {
         Some(m) => {

@@ -209,3 +209,69 @@ fn a_player_folder_converts_to_one_glb_that_three_js_poses_as_the_tags_say() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `--skin NAME` on a single hand-made MD3 (the test kit's `md3_bytes`):
+/// `MODEL_NAME.skin` beside it gives the surface its image (embedded in
+/// the glb, its pixel the one written here); `MODEL_default.skin` is used
+/// without the flag; a set that is not there is an error.
+#[test]
+fn skin_sets_beside_a_single_model() {
+    use retromodel_testkit::md3_bytes::{md3_bytes, Md3Spec, SurfaceSpec};
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.md3");
+    let spec = Md3Spec {
+        frames: 2,
+        tags: 1,
+        surfaces: vec![SurfaceSpec::new(2, 4, 2)],
+    };
+    std::fs::write(&model, md3_bytes(&spec)).unwrap();
+    let png = |rgb: [u8; 3]| {
+        let mut out = Vec::new();
+        image::RgbaImage::from_pixel(2, 2, image::Rgba([rgb[0], rgb[1], rgb[2], 255]))
+            .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+            .unwrap();
+        out
+    };
+    std::fs::write(dir.path().join("red.png"), png([255, 0, 0])).unwrap();
+    std::fs::write(dir.path().join("blue.png"), png([0, 0, 255])).unwrap();
+    std::fs::write(
+        dir.path().join("m_red.skin"),
+        "tag_0,\ns,textures/red.png\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("m_default.skin"), "s,blue.png\n").unwrap();
+    let run = |extra: &[&str], out: &str| {
+        let mut args = vec!["convert".to_string()];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args.push(model.to_str().unwrap().to_string());
+        args.push(dir.path().join(out).to_str().unwrap().to_string());
+        run_os(env!("CARGO_BIN_EXE_retromodel"), &args)
+    };
+    let first_pixel = |out: &str| {
+        let bytes = std::fs::read(dir.path().join(out)).unwrap();
+        let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + len]).unwrap();
+        let view = &doc["bufferViews"][doc["images"][0]["bufferView"].as_u64().unwrap() as usize];
+        let bin = 20 + len + 8;
+        let start = bin + view["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let end = start + view["byteLength"].as_u64().unwrap() as usize;
+        let img = image::load_from_memory(&bytes[start..end])
+            .unwrap()
+            .to_rgba8();
+        img.get_pixel(0, 0).0
+    };
+    let o = run(&["--skin", "red"], "a.glb");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("m_red.skin"), "{err}");
+    assert_eq!(first_pixel("a.glb"), [255, 0, 0, 255]);
+    let o = run(&[], "b.glb");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("m_default.skin"), "{err}");
+    assert_eq!(first_pixel("b.glb"), [0, 0, 255, 255]);
+    let o = run(&["--skin", "green"], "c.glb");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("no m_green.skin"), "{err}");
+}
