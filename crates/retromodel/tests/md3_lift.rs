@@ -132,3 +132,28 @@ fn animation_cfg_animations_on_a_lower_part_and_a_players_missing_tag() {
         .to_string();
     assert!(e.contains("lower.md3 has no tag_torso"), "{e}");
 }
+
+#[test]
+fn without_a_cfg_runs_of_frame_names_are_the_animations() {
+    let spec = spec();
+    let mut bytes = md3_bytes(&spec);
+    // md3Frame_t's 16-byte name is at byte 40 of each 56-byte frame.
+    for (f, name) in ["run1", "run2", "idle1", "idle2"].iter().enumerate() {
+        let at = 108 + 56 * f + 40;
+        bytes[at..at + 16].fill(0);
+        bytes[at..at + name.len()].copy_from_slice(name.as_bytes());
+    }
+    let model = Md3::from_bytes(&bytes).unwrap();
+    let scene = Scene::from_md3(&model, &Md3SceneOptions::default()).unwrap();
+    let runs: Vec<(&str, usize, f32)> = scene
+        .animations
+        .iter()
+        .map(|a| (a.name.as_str(), a.channels[0].times.len(), a.duration()))
+        .collect();
+    assert_eq!(runs, [("run", 2, 1.0 / 15.0), ("idle", 2, 1.0 / 15.0)]);
+    // idle's first key is frame 2.
+    assert_eq!(
+        &scene.animations[1].channels[0].values[..4],
+        &[0.0, 0.0, 1.0, 0.0]
+    );
+}
