@@ -97,6 +97,10 @@ pub struct Args {
     /// default: `default`'s when they are there).
     #[arg(long, value_name = "FILE|NAME")]
     skin: Option<PathBuf>,
+    /// A Quake III player (its lower.md3 or folder): a weapon model
+    /// (models/weapons2/NAME/NAME.md3) for it to hold at tag_weapon.
+    #[arg(long, value_name = "FILE.md3")]
+    weapon: Option<PathBuf>,
     /// OBJ of an MD2: the frame to export (within `--anim` when given;
     /// default 0).
     #[arg(long, value_name = "N")]
@@ -435,6 +439,7 @@ impl Args {
             ),
             md5_animations: crate::load::md5_animation_files(&self.md5anims)?,
             md3_skin_set,
+            weapon: self.weapon.clone(),
         })
     }
 }

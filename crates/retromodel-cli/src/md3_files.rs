@@ -46,8 +46,13 @@ pub fn is_player_folder(folder: &Path) -> bool {
 /// The MD3 input at `input` (a `.md3`, or a player's folder) with the
 /// files beside it; `None` for any other input. `skin_set` picks the
 /// `.skin` files (`lower_NAME.skin`, or `MODEL_NAME.skin` for a single
-/// model); without it `default`'s are used when they are there.
-pub fn md3_input(input: &Path, skin_set: Option<&str>) -> Result<Option<Md3Input>> {
+/// model); without it `default`'s are used when they are there. `weapon`
+/// is read for a player to hold.
+pub fn md3_input(
+    input: &Path,
+    skin_set: Option<&str>,
+    weapon: Option<&Path>,
+) -> Result<Option<Md3Input>> {
     let (folder, model) = if input.is_dir() {
         let Some(lower) = find(input, "lower.md3") else {
             return Ok(None);
@@ -89,6 +94,10 @@ pub fn md3_input(input: &Path, skin_set: Option<&str>) -> Result<Option<Md3Input
             return Ok(None);
         };
         companions.player = Some([read_file(&l)?, read_file(&u)?, read_file(&h)?]);
+        companions.weapon = weapon.map(read_file).transpose()?;
+        if let Some(w) = weapon {
+            found.push(format!("{} at tag_weapon", w.display()));
+        }
         let names = skin_file_names(set);
         let skins = names.clone().map(|n| find(&folder, &n));
         if skin_set.is_some() && skins.iter().all(Option::is_none) {

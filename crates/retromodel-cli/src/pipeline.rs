@@ -33,6 +33,8 @@ pub struct Job {
     pub md5_animations: Vec<retromodel::md5::AnimationFile>,
     /// An MD3 input's `.skin` set (`--skin NAME`).
     pub md3_skin_set: Option<String>,
+    /// A weapon for a player to hold (`--weapon FILE.md3`).
+    pub weapon: Option<PathBuf>,
 }
 
 /// One warning line, as the command line prints it.
@@ -159,7 +161,16 @@ pub fn convert_file(
         .map(|n| dir.join(n))
         .collect();
     check_free(&fixed, job.force)?;
-    let md3 = crate::md3_files::md3_input(input, job.md3_skin_set.as_deref())?;
+    let md3 =
+        crate::md3_files::md3_input(input, job.md3_skin_set.as_deref(), job.weapon.as_deref())?;
+    let is_player = md3.as_ref().is_some_and(|m| m.companions.player.is_some());
+    if let (false, Some(weapon)) = (is_player, &job.weapon) {
+        anyhow::bail!(
+            "{}: --weapon {}: a weapon is held by a whole player (its lower.md3 or folder)",
+            input.display(),
+            weapon.display()
+        );
+    }
     if let (None, Some(set)) = (&md3, &job.md3_skin_set) {
         anyhow::bail!(
             "{}: --skin {set}: no such image file (a plain name picks the .skin set of an MD3)",

@@ -257,3 +257,59 @@ fn a_lifted_players_head_sits_where_the_game_puts_it() {
     eprintln!("{compared} head positions compared");
     assert!(compared > 100);
 }
+
+/// A weapon (here a hand-made one, `md3_bytes`) hangs at the upper part's
+/// `tag_weapon`, as `CG_AddPlayerWeapon` places it: at every key of
+/// `TORSO_ATTACK` its node is at the lower part's `tag_torso` composed
+/// with the upper's `tag_weapon`, from the bytes.
+#[test]
+fn a_weapon_is_held_at_tag_weapon() {
+    use retromodel_testkit::md3_bytes::{md3_bytes, Md3Spec, SurfaceSpec};
+    let Some(players) = all_players() else { return };
+    let p = &players[0];
+    let mut player = Player::from_bytes(
+        &p.parts[0],
+        &p.parts[1],
+        &p.parts[2],
+        Some(&p.animation_cfg),
+        [None, None, None],
+    )
+    .unwrap();
+    let weapon = md3_bytes(&Md3Spec {
+        frames: 1,
+        tags: 0,
+        surfaces: vec![SurfaceSpec::new(1, 3, 1)],
+    });
+    player.weapon = Some(retromodel::md3::Md3::from_bytes(&weapon).unwrap());
+    let scene = Scene::from_md3_player(&player, "p", 15.0).unwrap();
+    let node = scene.nodes.iter().position(|n| n.name == "weapon").unwrap();
+    let parent = scene.nodes[node].parent.unwrap();
+    assert_eq!(scene.nodes[parent].name, "tag_weapon");
+    assert!(scene.meshes.last().unwrap().node == Some(node));
+    let cfg = player.animation_cfg.as_ref().unwrap();
+    let lower_tags = md3_tags(&p.parts[0]).unwrap();
+    let upper_tags = md3_tags(&p.parts[1]).unwrap();
+    let a = scene
+        .animations
+        .iter()
+        .position(|a| a.name == "TORSO_ATTACK")
+        .unwrap();
+    let written = &cfg.animations[7];
+    let mut pose = Pose::new(&scene).unwrap();
+    for k in 0..written.num_frames.unsigned_abs() as usize {
+        let f = written.first_frame as usize + k;
+        let (r1, t1, d) = rigid(tag(&lower_tags[0], "tag_torso"));
+        let (_, t2, _) = rigid(tag(&upper_tags[f], "tag_weapon"));
+        let q = t1 + r1 * t2;
+        let expect = Vec3::new(q.y, q.z, q.x);
+        pose.sample(&scene, a, k as f32 / written.fps);
+        let m = pose.node_matrix(node).unwrap();
+        let got = Vec3::new(m[12], m[13], m[14]);
+        let tolerance = 1e-4 + 2.0 * d * t2.length();
+        assert!(
+            (got - expect).abs().max_element() < tolerance,
+            "{}: key {k}: {got} vs {expect}",
+            p.folder
+        );
+    }
+}

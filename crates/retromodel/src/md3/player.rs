@@ -19,6 +19,9 @@
 //! └── ...
 //! ```
 //!
+//! A weapon given ([`Player::weapon`]) hangs below `upper`'s `tag_weapon`
+//! as a part node `weapon` (not animated: its first frame).
+//!
 //! Part nodes carry `{"md3_part": "lower"}` (etc.) in their extras and
 //! have the identity transform: each follows its parent tag.
 //! `animation.cfg`'s `BOTH_` animations key the lower and upper parts,
@@ -47,6 +50,9 @@ pub struct Player {
     /// `lower_NAME.skin`, `upper_NAME.skin`, `head_NAME.skin`, in that
     /// order, those that are given.
     pub skins: [Option<SkinFile>; 3],
+    /// A weapon (`models/weapons2/NAME/NAME.md3`) to hold at `upper.md3`'s
+    /// `tag_weapon`, as `CG_AddPlayerWeapon` places it.
+    pub weapon: Option<Md3>,
 }
 
 /// The file names of a skin set (`default` → `lower_default.skin`,
@@ -82,6 +88,7 @@ impl Player {
                 b.map(SkinFile::parse).transpose()?,
                 c.map(SkinFile::parse).transpose()?,
             ],
+            weapon: None,
         })
     }
 }
@@ -189,6 +196,25 @@ impl Scene {
             "head.md3: ",
             &mut warnings,
         );
+        if let Some(weapon) = &player.weapon {
+            let tag = tag_node(&scene, &upper, "tag_weapon")
+                .ok_or_else(|| missing_tag("upper", "tag_weapon"))?;
+            scene.nodes.push(Node {
+                name: "weapon".to_string(),
+                parent: Some(tag),
+                extras: json!({ "md3_part": "weapon" }),
+                ..Node::default()
+            });
+            let node = scene.nodes.len() - 1;
+            add_model(
+                &mut scene,
+                weapon,
+                None,
+                Some(node),
+                "weapon: ",
+                &mut warnings,
+            );
+        }
         let lifted = [
             (&player.lower, &lower),
             (&player.upper, &upper),
@@ -266,6 +292,8 @@ pub struct Md3Companions {
     pub player: Option<[Vec<u8>; 3]>,
     /// The player's `.skin` files, in [`skin_file_names`]' order.
     pub player_skins: [Option<Vec<u8>>; 3],
+    /// A weapon for the player to hold at `tag_weapon`.
+    pub weapon: Option<Vec<u8>>,
 }
 
 impl Md3Companions {
@@ -276,13 +304,14 @@ impl Md3Companions {
         let fps = fps.unwrap_or(super::DEFAULT_FPS);
         if let Some([lower, upper, head]) = &self.player {
             let [a, b, c] = &self.player_skins;
-            let player = Player::from_bytes(
+            let mut player = Player::from_bytes(
                 lower,
                 upper,
                 head,
                 self.animation_cfg.as_deref(),
                 [a.as_deref(), b.as_deref(), c.as_deref()],
             )?;
+            player.weapon = self.weapon.as_deref().map(Md3::from_bytes).transpose()?;
             return Scene::from_md3_player(&player, name, fps);
         }
         let options = super::Md3SceneOptions {

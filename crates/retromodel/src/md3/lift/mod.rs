@@ -347,14 +347,28 @@ impl Scene {
     }
 }
 
-/// The positions and normals of a surface's frame `k`, in the scene's
-/// axes (none when the surface lacks the frame).
+/// The positions and normals (unit length) of a surface's frame `k`, in
+/// the scene's axes (none when the surface lacks the frame).
 fn frame(s: &Surface, k: usize) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
     let v = s.frame(k).unwrap_or(&[]);
     (
         v.iter().map(|v| md3_axes(v.position())).collect(),
-        v.iter().map(|v| md3_axes(v.decode_normal())).collect(),
+        v.iter()
+            .map(|v| unit(md3_axes(v.decode_normal())))
+            .collect(),
     )
+}
+
+/// `n` at unit length: ioquake3's table takes its "cosine" 0.09° off, so
+/// a decoded normal is up to ~0.2% long or short, and glTF wants unit
+/// normals (the Khronos validator and importers check).
+fn unit(n: [f32; 3]) -> [f32; 3] {
+    let l = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    if l.is_finite() && l > 0.0 {
+        n.map(|c| c / l)
+    } else {
+        [0.0, 1.0, 0.0]
+    }
 }
 
 fn mesh(s: &Surface, material: usize, frames: usize) -> Mesh {
