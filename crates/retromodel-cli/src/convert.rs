@@ -92,9 +92,16 @@ pub struct Args {
     #[arg(long = "texture-dir", value_name = "DIR")]
     texture_dirs: Vec<PathBuf>,
     /// An image (PCX, PNG, JPEG, TGA, BMP) to use as the first skin or
-    /// texture instead of the one the model names.
-    #[arg(long, value_name = "FILE")]
+    /// texture instead of the one the model names; for an MD3, a plain
+    /// NAME (no folder, no extension) picks its .skin set instead
+    /// (lower_NAME.skin ... for a player, MODEL_NAME.skin for one model;
+    /// default: `default`'s when they are there).
+    #[arg(long, value_name = "FILE|NAME")]
     skin: Option<PathBuf>,
+    /// A Quake III player (its lower.md3 or folder): a weapon model
+    /// (models/weapons2/NAME/NAME.md3) for it to hold at tag_weapon.
+    #[arg(long, value_name = "FILE.md3")]
+    weapon: Option<PathBuf>,
     /// OBJ of an MD2: the frame to export (within `--anim` when given;
     /// default 0).
     #[arg(long, value_name = "N")]
@@ -489,7 +496,18 @@ impl Args {
             self.check_no_mdl_flags()?;
             (self.compile_options()?, None, None)
         };
-        let skin = self.skin.as_deref().map(crate::render_args::read_user_skin);
+        // `--skin NAME` (no folder, no extension, no such file) picks an
+        // MD3's .skin set; anything else is an image.
+        let md3_skin_set = self
+            .skin
+            .as_deref()
+            .filter(|s| crate::md3_files::is_skin_set(s))
+            .map(|s| s.to_string_lossy().into_owned());
+        let skin = self
+            .skin
+            .as_deref()
+            .filter(|_| md3_skin_set.is_none())
+            .map(crate::render_args::read_user_skin);
         Ok(Job {
             options: ConvertOptions {
                 quantize: self.quantize,
@@ -524,6 +542,8 @@ impl Args {
                 self.bones.as_deref().map(read_file).transpose()?,
             ),
             md5_animations: crate::load::md5_animation_files(&self.md5anims)?,
+            md3_skin_set,
+            weapon: self.weapon.clone(),
         })
     }
 }
@@ -571,7 +591,9 @@ impl ToArg {
 
 /// Runs `convert`.
 pub fn run(args: &Args) -> Result<ExitCode> {
-    if args.input.is_dir() {
+    // A player's folder with one output is the whole player.
+    let player = args.output.is_some() && crate::md3_files::is_player_folder(&args.input);
+    if args.input.is_dir() && !player {
         let (Some(out_dir), Some(to)) = (&args.out_dir, args.to) else {
             bail!(
                 "{}: is a folder: convert it with --out-dir OUT --to glb|gltf|obj",

@@ -36,6 +36,7 @@ mod batch;
 mod convert;
 mod info;
 mod load;
+mod md3_files;
 mod output;
 mod pipeline;
 mod render;

@@ -31,6 +31,10 @@ pub struct Job {
     pub ascii_parts: (Option<Vec<u8>>, Option<Vec<u8>>),
     /// More md5anims for an .md5mesh input (`--md5anim`).
     pub md5_animations: Vec<retromodel::md5::AnimationFile>,
+    /// An MD3 input's `.skin` set (`--skin NAME`).
+    pub md3_skin_set: Option<String>,
+    /// A weapon for a player to hold (`--weapon FILE.md3`).
+    pub weapon: Option<PathBuf>,
 }
 
 /// One warning line, as the command line prints it.
@@ -185,19 +189,48 @@ pub fn convert_file(
         .map(|n| dir.join(n))
         .collect();
     check_free(&fixed, job.force)?;
+    let md3 =
+        crate::md3_files::md3_input(input, job.md3_skin_set.as_deref(), job.weapon.as_deref())?;
+    let is_player = md3.as_ref().is_some_and(|m| m.companions.player.is_some());
+    if let (false, Some(weapon)) = (is_player, &job.weapon) {
+        anyhow::bail!(
+            "{}: --weapon {}: a weapon is held by a whole player (its lower.md3 or folder)",
+            input.display(),
+            weapon.display()
+        );
+    }
+    if let (None, Some(set)) = (&md3, &job.md3_skin_set) {
+        anyhow::bail!(
+            "{}: --skin {set}: no such image file (a plain name picks the .skin set of an MD3)",
+            input.display()
+        );
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let input = match &md3 {
+        Some(m) => {
+            if !m.note.is_empty() {
+                lines.push(m.note.clone());
+            }
+            m.model.as_path()
+        }
+        None => input,
+    };
     let bytes = read_file(input)?;
     let resolver = crate::load::resolver(input, &job.texture_dirs);
-    let conversion = Converter::new(&job.options)
+    let mut converter = Converter::new(&job.options)
         .with_textures(&resolver)
         .with_ascii_parts(job.ascii_parts.0.as_deref(), job.ascii_parts.1.as_deref())
-        .with_md5_animations(&job.md5_animations)
+        .with_md5_animations(&job.md5_animations);
+    if let Some(m) = &md3 {
+        converter = converter.with_md3_companions(&m.companions);
+    }
+    let conversion = converter
         .convert_owned(bytes, &file_name(input), format, &main)
         .map_err(|e| in_context(e, input, out))?;
     let files = conversion
         .files()
         .with_context(|| format!("{}: cannot export", input.display()))?;
     write_files(dir, &files, job.force, job.sync)?;
-    let mut lines: Vec<String> = Vec::new();
     if let Some(r) = conversion.repair_report().filter(|r| !r.is_empty()) {
         lines.push(format!(
             "{}: repaired: dropped {} triangles, fixed {} normals{}",
@@ -219,6 +252,21 @@ pub fn convert_file(
         ));
     }
     lines.extend(conversion.warnings().iter().map(|w| warning_line(input, w)));
+    // What the MD3 lift noticed (tags whose axes are not orthonormal, cfg
+    // animations whose frames a part lacks), kept in the scene's extras.
+    if md3.is_some() {
+        if let Some(list) = conversion
+            .scene()
+            .and_then(|s| s.extras.get("warnings"))
+            .and_then(|w| w.as_array())
+        {
+            lines.extend(
+                list.iter()
+                    .filter_map(|w| w.as_str())
+                    .map(|w| format!("{}: warning: {w}", input.display())),
+            );
+        }
+    }
     if let Some(report) = conversion.compile_report() {
         if job.json {
             let json = serde_json::to_string_pretty(report)?;

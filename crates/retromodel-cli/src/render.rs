@@ -30,7 +30,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let Some(output) = &args.output else {
         bail!("render needs an output file (.png, .gif, .apng) or --sheet OUT.png");
     };
-    if args.input.is_dir() {
+    if args.input.is_dir() && !crate::md3_files::is_player_folder(&args.input) {
         bail!(
             "{}: is a folder: render a contact sheet of it with --sheet OUT.png",
             args.input.display()

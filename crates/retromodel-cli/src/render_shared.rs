@@ -7,7 +7,7 @@ use crate::pipeline::warning_line;
 use crate::render_args::Args;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
-use retromodel::convert::prepare_scene_with_palette;
+use retromodel::convert::prepare_md3_scene;
 use retromodel::render::timeline::{frame_times, model_rate};
 use retromodel::render::{
     animation_index, light_direction_in_scene, Camera, Light, Moment, RenderOptions, Shading, Stage,
@@ -31,23 +31,30 @@ pub fn load(
     skin: Option<&UserSkin>,
     palette: Option<&Path>,
 ) -> Result<Loaded> {
+    // An MD3 with its animation.cfg and default skins, a player's part
+    // (or folder) as the whole player.
+    let md3 = crate::md3_files::md3_input(path, None, None)?;
+    let mut warnings: Vec<String> = md3
+        .iter()
+        .filter(|m| !m.note.is_empty())
+        .map(|m| m.note.clone())
+        .collect();
+    let path = md3.as_ref().map_or(path, |m| m.model.as_path());
     let bytes = read_file(path)?;
     let resolver = crate::load::resolver(path, texture_dirs);
     let palette = palette.map(crate::load::read_palette).transpose()?;
-    let prepared = prepare_scene_with_palette(
+    let prepared = prepare_md3_scene(
         &bytes,
         &file_name(path),
         Some(&resolver),
         skin,
         palette.as_ref(),
+        md3.as_ref().map(|m| &m.companions),
     )
     .with_context(|| path.display().to_string())?;
+    warnings.extend(prepared.warnings.iter().map(|w| warning_line(path, w)));
     Ok(Loaded {
-        warnings: prepared
-            .warnings
-            .iter()
-            .map(|w| warning_line(path, w))
-            .collect(),
+        warnings,
         scene: prepared.scene,
     })
 }

@@ -176,3 +176,42 @@ pub fn md3_facts(b: &[u8]) -> Option<Md3Facts> {
         surfaces,
     })
 }
+
+/// One tag in one frame, read from the bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TagFacts {
+    /// The name, up to the first NUL.
+    pub name: Vec<u8>,
+    /// The origin.
+    pub origin: [f32; 3],
+    /// The three axes (forward, left, up), as stored.
+    pub axes: [[f32; 3]; 3],
+}
+
+/// Every frame's tags (`numFrames × numTags` of 112 bytes at `ofsTags`:
+/// name, origin, axes), or `None` when they are not all in the file.
+pub fn md3_tags(b: &[u8]) -> Option<Vec<Vec<TagFacts>>> {
+    if b.get(0..4)? != b"IDP3" || i32_at(b, 4)? != 15 {
+        return None;
+    }
+    let num_frames = idx(i32_at(b, 76)?)?;
+    let num_tags = idx(i32_at(b, 80)?)?;
+    let ofs_tags = idx(i32_at(b, 96)?)?;
+    let v3 = |at: usize| -> Option<[f32; 3]> {
+        Some([f32_at(b, at)?, f32_at(b, at + 4)?, f32_at(b, at + 8)?])
+    };
+    let mut frames = Vec::with_capacity(num_frames.min(4096));
+    for f in 0..num_frames {
+        let mut tags = Vec::with_capacity(num_tags.min(4096));
+        for t in 0..num_tags {
+            let at = ofs_tags.checked_add((f * num_tags + t).checked_mul(112)?)?;
+            tags.push(TagFacts {
+                name: cstr(b, at, 64)?,
+                origin: v3(at + 64)?,
+                axes: [v3(at + 76)?, v3(at + 88)?, v3(at + 100)?],
+            });
+        }
+        frames.push(tags);
+    }
+    Some(frames)
+}

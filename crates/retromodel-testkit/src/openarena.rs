@@ -128,3 +128,65 @@ pub fn md3_files(dir: &Path) -> Vec<Pk3Entry> {
     }
     out
 }
+
+/// One OpenArena player's files (`models/players/NAME/`).
+#[derive(Debug, Clone, Default)]
+pub struct PlayerFiles {
+    /// The folder, `models/players/NAME` (lower case).
+    pub folder: String,
+    /// `lower.md3`, `upper.md3`, `head.md3`.
+    pub parts: [Vec<u8>; 3],
+    /// `animation.cfg`.
+    pub animation_cfg: Vec<u8>,
+    /// Its `.skin` files: (file name, bytes), sorted by name.
+    pub skins: Vec<(String, Vec<u8>)>,
+}
+
+/// Every player folder in the pk3 files of `dir` with all three parts
+/// and an `animation.cfg` (a later pk3's file replaces an earlier one's,
+/// as the game's search path does), sorted by folder.
+pub fn players(dir: &Path) -> Vec<PlayerFiles> {
+    use std::collections::BTreeMap;
+    let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    for pk3 in pk3_files(dir) {
+        let bytes = std::fs::read(&pk3).unwrap_or_else(|e| panic!("{}: {e}", pk3.display()));
+        for suffix in [".md3", ".cfg", ".skin"] {
+            for (name, contents) in zip_entries(&bytes, suffix) {
+                let name = name.to_ascii_lowercase();
+                if name.starts_with("models/players/") {
+                    files.insert(name, contents);
+                }
+            }
+        }
+    }
+    let folders: Vec<String> = files
+        .keys()
+        .filter_map(|k| k.strip_suffix("/animation.cfg").map(str::to_string))
+        .collect();
+    let mut out = Vec::new();
+    for folder in folders {
+        let get = |f: &str| files.get(&format!("{folder}/{f}")).cloned();
+        let (Some(l), Some(u), Some(h), Some(cfg)) = (
+            get("lower.md3"),
+            get("upper.md3"),
+            get("head.md3"),
+            get("animation.cfg"),
+        ) else {
+            continue;
+        };
+        let prefix = format!("{folder}/");
+        let skins = files
+            .range(prefix.clone()..)
+            .take_while(|(k, _)| k.starts_with(&prefix))
+            .filter(|(k, _)| k.ends_with(".skin") && !k[prefix.len()..].contains('/'))
+            .map(|(k, v)| (k[prefix.len()..].to_string(), v.clone()))
+            .collect();
+        out.push(PlayerFiles {
+            folder,
+            parts: [l, u, h],
+            animation_cfg: cfg,
+            skins,
+        });
+    }
+    out
+}

@@ -371,6 +371,7 @@ impl Model {
                 let o = crate::md3::Md3SceneOptions {
                     fps: options.fps.unwrap_or(defaults.fps),
                     name: name(&defaults.name),
+                    ..defaults.clone()
                 };
                 Scene::from_md3(m, &o)
             }

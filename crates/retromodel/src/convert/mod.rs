@@ -47,7 +47,7 @@ pub use outputs::OutputFile;
 #[cfg(feature = "textures")]
 pub use palette::QUAKE_PALETTE_PATH;
 #[cfg(feature = "textures")]
-pub use prepare::{prepare_scene, prepare_scene_with_palette, Prepared};
+pub use prepare::{prepare_md3_scene, prepare_scene, prepare_scene_with_palette, Prepared};
 pub use warning::Warning;
 
 use std::path::Path;
@@ -70,6 +70,9 @@ pub struct Converter<'a> {
     ascii_parts: (Option<&'a [u8]>, Option<&'a [u8]>),
     /// More md5anims for an md5mesh input.
     md5_animations: &'a [crate::md5::AnimationFile],
+    /// The files beside an MD3 input (`animation.cfg`, `.skin`, a
+    /// player's other parts).
+    md3_companions: Option<&'a crate::md3::Md3Companions>,
     #[cfg(feature = "textures")]
     textures: Option<&'a dyn crate::texture::TextureSource>,
 }
@@ -105,6 +108,7 @@ impl<'a> Converter<'a> {
             options,
             ascii_parts: (None, None),
             md5_animations: &[],
+            md3_companions: None,
             #[cfg(feature = "textures")]
             textures: None,
         }
@@ -136,6 +140,14 @@ impl<'a> Converter<'a> {
     /// refuse them.
     pub fn with_md5_animations(mut self, files: &'a [crate::md5::AnimationFile]) -> Self {
         self.md5_animations = files;
+        self
+    }
+
+    /// For an MD3: the files beside it that shape its scene (an
+    /// `animation.cfg`, a `.skin`, or a player's three parts, which make
+    /// the scene the whole player). Other inputs ignore them.
+    pub fn with_md3_companions(mut self, companions: &'a crate::md3::Md3Companions) -> Self {
+        self.md3_companions = Some(companions);
         self
     }
 
@@ -363,7 +375,10 @@ impl<'a> Converter<'a> {
         #[cfg(feature = "textures")]
         let named_like_model = model.format().skin_named_like_model();
         #[cfg_attr(not(feature = "textures"), allow(unused_mut))]
-        let mut scene = model.into_scene(&scene_options)?;
+        let mut scene = match (&model, self.md3_companions) {
+            (Model::Md3(m), Some(c)) => c.scene(m, &scene_options.name, None)?,
+            _ => model.into_scene(&scene_options)?,
+        };
         #[cfg(feature = "textures")]
         warnings.extend(
             self.attach_textures(&mut scene, named_like_model, input_name)

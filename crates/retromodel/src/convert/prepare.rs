@@ -47,6 +47,21 @@ pub fn prepare_scene_with_palette(
     user_skin: Option<&UserSkin>,
     palette: Option<&Palette>,
 ) -> Result<Prepared> {
+    prepare_md3_scene(input, file_name, textures, user_skin, palette, None)
+}
+
+/// [`prepare_scene_with_palette`] with the files beside an MD3 input
+/// (its `animation.cfg` and `.skin`, or a player's three parts:
+/// [`Md3Companions::scene`](crate::md3::Md3Companions::scene)); other
+/// inputs ignore them.
+pub fn prepare_md3_scene(
+    input: &[u8],
+    file_name: &str,
+    textures: Option<&dyn TextureSource>,
+    user_skin: Option<&UserSkin>,
+    palette: Option<&Palette>,
+    companions: Option<&crate::md3::Md3Companions>,
+) -> Result<Prepared> {
     let model = Model::read_with(
         input,
         &ReadContext {
@@ -72,7 +87,10 @@ pub fn prepare_scene_with_palette(
         options.palette = found;
         warnings.extend(warning.map(Warning::Texture));
     }
-    let mut scene = model.into_scene(&options)?;
+    let mut scene = match (&model, companions) {
+        (Model::Md3(m), Some(c)) => c.scene(m, &options.name, None)?,
+        _ => model.into_scene(&options)?,
+    };
     if let Some(source) = textures {
         warnings.extend(
             scene

@@ -27,23 +27,37 @@
 //! assert!((v.decode_normal()[2] - 1.0).abs() < 1e-5);
 //! ```
 
+mod animation_cfg;
 mod engine;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;
 mod lod;
+#[cfg(feature = "scene")]
+pub mod player;
 mod read;
+mod skin_file;
 mod validate;
 mod write;
 
 #[cfg(feature = "scene")]
 pub mod compile;
 
+pub use animation_cfg::{
+    AnimationCfg, CfgAnimation, Part, ANIMATION_NAMES, MAX_ANIMATION_CFG_BYTES, REQUIRED_ANIMATIONS,
+};
+pub use skin_file::{SkinFile, SkinSurface, MAX_SKIN_FILE_BYTES};
+
 pub use engine::{Md3EngineLimits, Md3Over};
 pub use info::{Info, SurfaceInfo, TagInfo};
 #[cfg(feature = "scene")]
-pub use lift::{md3_axes, Md3SceneOptions, DEFAULT_FPS, MAX_MORPH_BYTES};
+pub use lift::{
+    animation_frames, cfg_animations, md3_axes, tag_transform, AnimationSpec, Md3SceneOptions,
+    PlayerPart, DEFAULT_FPS, MAX_MORPH_BYTES, ORTHONORMAL_TOLERANCE,
+};
 pub use lod::lod_file_names;
+#[cfg(feature = "scene")]
+pub use player::{skin_file_names, Md3Companions, Player};
 pub use validate::limits;
 pub use write::Layout;
 

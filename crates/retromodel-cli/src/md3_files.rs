@@ -1,0 +1,148 @@
+//! The files beside an MD3 input: a player's other parts, its
+//! `animation.cfg` and `.skin` files, found in the model's folder (names
+//! compared without case, as in a pk3).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+use retromodel::md3::{skin_file_names, Md3Companions, PlayerPart};
+
+use crate::load::read_file;
+
+/// An MD3 input with its companions.
+pub struct Md3Input {
+    /// The model file to read (`lower.md3` for a player folder).
+    pub model: PathBuf,
+    /// The files beside it.
+    pub companions: Md3Companions,
+    /// What was found, for the output.
+    pub note: String,
+}
+
+/// Whether `text` names a skin set (`default`, `red`) rather than an
+/// image file: no folder, no extension, no such file.
+pub fn is_skin_set(text: &Path) -> bool {
+    let s = text.to_string_lossy();
+    !s.is_empty() && !s.contains(['/', '\\', '.']) && !text.exists()
+}
+
+/// The file called `name` (without case) in `folder`.
+fn find(folder: &Path, name: &str) -> Option<PathBuf> {
+    std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name) && e.path().is_file())
+        .map(|e| e.path())
+}
+
+/// Whether `folder` holds a player (`lower.md3`, `upper.md3`,
+/// `head.md3`).
+pub fn is_player_folder(folder: &Path) -> bool {
+    ["lower.md3", "upper.md3", "head.md3"]
+        .iter()
+        .all(|n| find(folder, n).is_some())
+}
+
+/// The MD3 input at `input` (a `.md3`, or a player's folder) with the
+/// files beside it; `None` for any other input. `skin_set` picks the
+/// `.skin` files (`lower_NAME.skin`, or `MODEL_NAME.skin` for a single
+/// model); without it `default`'s are used when they are there. `weapon`
+/// is read for a player to hold.
+pub fn md3_input(
+    input: &Path,
+    skin_set: Option<&str>,
+    weapon: Option<&Path>,
+) -> Result<Option<Md3Input>> {
+    let (folder, model) = if input.is_dir() {
+        let Some(lower) = find(input, "lower.md3") else {
+            return Ok(None);
+        };
+        (input.to_path_buf(), lower)
+    } else {
+        let is_md3 = input
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("md3"));
+        if !is_md3 {
+            return Ok(None);
+        }
+        let folder = match input.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        (folder, input.to_path_buf())
+    };
+    let file = crate::load::file_name(&model);
+    let part = PlayerPart::from_file_name(&file);
+    let set = skin_set.unwrap_or("default");
+    let read = |p: Option<PathBuf>| p.map(|p| read_file(&p)).transpose();
+    let cfg_path = find(&folder, "animation.cfg");
+    let mut companions = Md3Companions {
+        animation_cfg: read(cfg_path.clone())?,
+        part,
+        ..Md3Companions::default()
+    };
+    let mut found = Vec::new();
+    if cfg_path.is_some() {
+        found.push("animation.cfg".to_string());
+    }
+    // The whole player when the input is its lower.md3 (not a level of
+    // detail like lower_1.md3) and the other parts are there; upper.md3
+    // and head.md3 alone are their part, with the cfg's animations.
+    if file.eq_ignore_ascii_case("lower.md3") && is_player_folder(&folder) {
+        let parts = ["lower.md3", "upper.md3", "head.md3"].map(|n| find(&folder, n));
+        let [Some(l), Some(u), Some(h)] = parts else {
+            return Ok(None);
+        };
+        companions.player = Some([read_file(&l)?, read_file(&u)?, read_file(&h)?]);
+        companions.weapon = weapon.map(read_file).transpose()?;
+        if let Some(w) = weapon {
+            found.push(format!("{} at tag_weapon", w.display()));
+        }
+        let names = skin_file_names(set);
+        let skins = names.clone().map(|n| find(&folder, &n));
+        if skin_set.is_some() && skins.iter().all(Option::is_none) {
+            bail!(
+                "{}: no {} (--skin {set})",
+                folder.display(),
+                names.join(", ")
+            );
+        }
+        let [a, b, c] = skins;
+        let any_skin = a.is_some() || b.is_some() || c.is_some();
+        companions.player_skins = [read(a)?, read(b)?, read(c)?];
+        if any_skin {
+            found.push(format!("skin {set}"));
+        }
+        let note = format!(
+            "{}: the whole player (lower.md3 at the root, upper.md3 at tag_torso, head.md3 at tag_head{}{})",
+            folder.display(),
+            if found.is_empty() { "" } else { "; " },
+            found.join(", ")
+        );
+        return Ok(Some(Md3Input {
+            model: l,
+            companions,
+            note,
+        }));
+    }
+    let stem = file.rsplit_once('.').map_or(file.as_str(), |(s, _)| s);
+    let skin_name = format!("{stem}_{set}.skin");
+    let skin = find(&folder, &skin_name);
+    if skin_set.is_some() && skin.is_none() {
+        bail!("{}: no {skin_name} (--skin {set})", folder.display());
+    }
+    if skin.is_some() {
+        found.push(skin_name);
+    }
+    companions.skin = read(skin)?;
+    let note = if found.is_empty() {
+        String::new()
+    } else {
+        format!("{}: with {}", model.display(), found.join(", "))
+    };
+    Ok(Some(Md3Input {
+        model,
+        companions,
+        note,
+    }))
+}
