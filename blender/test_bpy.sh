@@ -16,6 +16,8 @@
 #                       wheel in RETROMODEL_PYTHONPATH)
 #   test_mdl.py         import Quake MDLs (frames as shape keys, skins through
 #                       the palette); export MDL with the panel's options
+#   test_md3.py         import an OpenArena MD3 (a mesh per surface, frames as
+#                       shape keys); export MD3 with the panel's options
 # BPY_SCRIPTS="test_mdl.py" runs only the scripts named.
 # VERSION `debian` runs the same scripts in Debian's blender (3.4, as
 # blender/test.sh installs it) with the zip's wheel in RETROMODEL_PYTHONPATH.
@@ -57,6 +59,7 @@ scripts=(test_blender.py test_roundtrip.py)
 if [ -f "$here/test_vertex_map.py" ]; then scripts+=(test_vertex_map.py); fi
 if [ -f "$here/test_import_options.py" ]; then scripts+=(test_import_options.py); fi
 if [ -f "$here/test_mdl.py" ]; then scripts+=(test_mdl.py); fi
+if [ -f "$here/test_md3.py" ]; then scripts+=(test_md3.py); fi
 # BPY_SCRIPTS="test_mdl.py ..." runs only those (by hand, to save minutes).
 if [ -n "${BPY_SCRIPTS:-}" ]; then read -r -a scripts <<<"$BPY_SCRIPTS"; fi
 

@@ -79,13 +79,13 @@ def _retromodel():
 
 
 class ImportRetromodel(bpy.types.Operator, ImportHelper):
-    """Import a Quake MDL, Quake II MD2, MilkShape 3D MS3D or MilkShape 3D ASCII model"""
+    """Import a Quake MDL, Quake II MD2, Quake III MD3, MilkShape 3D MS3D or MilkShape 3D ASCII model"""
 
     bl_idname = "import_scene.retromodel"
-    bl_label = "Import MDL / MD2 / MS3D"
+    bl_label = "Import MDL / MD2 / MD3 / MS3D"
     bl_options = {"REGISTER", "UNDO"}
 
-    filter_glob: StringProperty(default="*.mdl;*.md2;*.ms3d;*.txt", options={"HIDDEN"})
+    filter_glob: StringProperty(default="*.mdl;*.md2;*.md3;*.ms3d;*.txt", options={"HIDDEN"})
     set_frame_rate: BoolProperty(
         name="Scene frame rate",
         description="set the scene's frame rate to the model's (MDL and MD2: 10, MS3D: its own), so that "
@@ -157,7 +157,7 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
             if frame_range and frame_range[0] > frame_range[1]:
                 raise ValueError('"First frame" is after "Last frame"')
             chosen = import_options.names_list(self.animations)
-            timeline = model.format not in ("md2", "mdl")
+            timeline = model.format not in ("md2", "mdl", "md3")
             clips = (
                 import_options.timeline_clips(info, self.clips, self.clip_actions, frame_range, chosen)
                 if timeline
@@ -840,15 +840,68 @@ class ExportMs3d(bpy.types.Operator, ExportHelper):
         return out.ms3d, out.textures, out.warning_details
 
 
+class ExportMd3(bpy.types.Operator, ExportHelper):
+    """Export the scene as a Quake III MD3 (a surface per mesh, tags from empties named tag_*)"""
+
+    bl_idname = "export_scene.retromodel_md3"
+    bl_label = "Export MD3"
+
+    filename_ext = ".md3"
+    filter_glob: StringProperty(default="*.md3", options={"HIDDEN"})
+    fps: FloatProperty(name="Frames per second", default=15.0, min=0.1, max=1000.0)
+    anims: StringProperty(
+        name="Animations",
+        description="the actions to bake, comma-separated, in this order (empty: all)",
+        default="",
+    )
+    scale: FloatProperty(
+        name="Scale", description="multiply Blender's units by this (0: use Fit height or 1)", default=0.0, min=0.0
+    )
+    fit_height: FloatProperty(
+        name="Fit height",
+        description="scale so the model is this many Quake units tall (a Quake III player is about 56; 0: off)",
+        default=0.0,
+        min=0.0,
+    )
+    engine: EnumProperty(
+        name="Engine",
+        items=[
+            ("ioquake3", "ioquake3", "meet ioquake3's limits (999 vertices and 1999 triangles per surface)"),
+            ("ironwail", "ironwail", "meet Ironwail's limits (Quake mods)"),
+            ("vkquake", "vkquake", "meet vkQuake's limits (Quake mods)"),
+            ("none", "none", "only the format's own limits"),
+        ],
+        default="ioquake3",
+    )
+    use_selection: BoolProperty(name="Selected only", default=False)
+
+    def execute(self, context):
+        return export_through_gltf(self, self.compile)
+
+    def compile(self, rm, glb, name):
+        out = rm.compile_md3(
+            glb,
+            fps=self.fps,
+            anims=import_options.names_list(self.anims) or None,
+            scale=self.scale or None,
+            fit_height=self.fit_height or None,
+            engine=self.engine,
+            name=name,
+        )
+        return out.md3, {}, list(out.warning_details)
+
+
 def _menu_import(self, context):
     self.layout.operator(
-        ImportRetromodel.bl_idname, text="Quake MDL / Quake II MD2 / MilkShape 3D (.mdl, .md2, .ms3d, .txt)"
+        ImportRetromodel.bl_idname,
+        text="Quake MDL / Quake II MD2 / Quake III MD3 / MilkShape 3D (.mdl, .md2, .md3, .ms3d, .txt)",
     )
 
 
 def _menu_export(self, context):
     self.layout.operator(ExportMdl.bl_idname, text="Quake MDL (.mdl)")
     self.layout.operator(ExportMd2.bl_idname, text="Quake II MD2 (.md2)")
+    self.layout.operator(ExportMd3.bl_idname, text="Quake III MD3 (.md3)")
     self.layout.operator(ExportMs3d.bl_idname, text="MilkShape 3D (.ms3d)")
 
 
@@ -856,6 +909,7 @@ def register():
     bpy.utils.register_class(ImportRetromodel)
     bpy.utils.register_class(ExportMdl)
     bpy.utils.register_class(ExportMd2)
+    bpy.utils.register_class(ExportMd3)
     bpy.utils.register_class(ExportMs3d)
     bpy.types.TOPBAR_MT_file_import.append(_menu_import)
     bpy.types.TOPBAR_MT_file_export.append(_menu_export)
@@ -865,6 +919,7 @@ def unregister():
     bpy.types.TOPBAR_MT_file_export.remove(_menu_export)
     bpy.types.TOPBAR_MT_file_import.remove(_menu_import)
     bpy.utils.unregister_class(ExportMs3d)
+    bpy.utils.unregister_class(ExportMd3)
     bpy.utils.unregister_class(ExportMd2)
     bpy.utils.unregister_class(ExportMdl)
     bpy.utils.unregister_class(ImportRetromodel)

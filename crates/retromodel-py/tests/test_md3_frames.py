@@ -47,6 +47,21 @@ def parse_md3(data: bytes):
     return names, [np.concatenate(p) for p in per_frame]
 
 
+def normal_words(data: bytes):
+    """Each frame's normal words (surfaces one after another)."""
+    frames, _tags, surfaces = struct.unpack_from("<3i", data, 76)
+    (ofs_surfaces,) = struct.unpack_from("<i", data, 100)
+    per_frame = [[] for _ in range(frames)]
+    at = ofs_surfaces
+    for _ in range(surfaces):
+        (_f, _shaders, verts, _tris, _ot, _os, _ost, ofs_xyz, ofs_end) = struct.unpack_from("<9i", data, at + 72)
+        words = np.frombuffer(data, "<u2", 4 * verts * frames, at + ofs_xyz).reshape(frames, verts, 4)[:, :, 3]
+        for k in range(frames):
+            per_frame[k].append(words[k].astype(np.int64))
+        at += ofs_end
+    return np.stack([np.concatenate(p) for p in per_frame])
+
+
 def test_md3_frames_are_the_files_int16_over_64(upper):
     data = upper.read_bytes()
     names, positions = parse_md3(data)
@@ -60,9 +75,17 @@ def test_md3_frames_are_the_files_int16_over_64(upper):
     every = model.all_positions()
     assert every.shape == (len(names), positions[0].shape[0], 3)
     np.testing.assert_array_equal(every[-1], positions[-1])
-    normals = model.all_normals()
-    lengths = np.linalg.norm(normals, axis=2)
-    assert np.all(np.abs(lengths - 1.0) < 2e-3)
+    # Normals as ioquake3 decodes them (tr_surface.c, LerpMeshVertexes):
+    # the high byte the latitude, the low the longitude, each times 4 an
+    # entry of its 1024-entry table of sin(i * 360 / 1023 degrees), the
+    # entry 256 further on standing for the cosine.
+    table = np.sin(np.arange(1024) * 2.0 * np.pi / 1023.0)
+    words = normal_words(data)
+    lat, lng = (words >> 8) * 4, (words & 0xFF) * 4
+    want = np.stack(
+        [table[(lat + 256) & 1023] * table[lng], table[lat] * table[lng], table[(lng + 256) & 1023]], axis=-1
+    )
+    np.testing.assert_allclose(model.all_normals(), want, atol=1e-6)
     with pytest.raises(IndexError):
         model.frame_positions(len(names))
     # The glb has one morph target per frame.
