@@ -103,6 +103,30 @@ if [ -d "$corpus" ]; then
 else
   echo "note: no corpus at $corpus; seeded with the sample models only" >&2
 fi
+# The MD3 targets (and the MD3 compiler): OpenArena's MD3 files under
+# 64 KiB, taken out of Debian's openarena-data pk3s when installed (never
+# committed).
+baseoa="${RETROMODEL_OPENARENA:-/usr/share/games/openarena/baseoa}"
+if [ -f "$baseoa/pak0.pk3" ]; then
+  for t in md3_parse md3_roundtrip gltf_to_md3; do
+    d="$here/corpus/$t"
+    mkdir -p "$d"
+    python3 - "$d" "$baseoa"/*.pk3 <<'PY'
+import os, sys, zipfile
+out = sys.argv[1]
+for pak in sys.argv[2:]:
+    with zipfile.ZipFile(pak) as z:
+        for i in z.infolist():
+            if i.filename.lower().endswith(".md3") and i.file_size < 64 * 1024:
+                name = i.filename.replace("/", "_")
+                path = os.path.join(out, name)
+                if not os.path.exists(path):
+                    with open(path, "wb") as f:
+                        f.write(z.read(i))
+PY
+    echo "$d: $(ls "$d" | wc -l) seeds"
+  done
+fi
 # md5_parse: assimp-testmodels' md5meshes, when installed (Debian
 # assimp-testmodels); the testkit rig joins them as mesh\0anim\0scale from
 # `MD5_RIG_DIR=DIR cargo test -p retromodel --test md5_rig dump_rig`.
