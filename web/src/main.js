@@ -98,7 +98,10 @@ function resetPanels() {
 function showAnimations(clips) {
   const select = $('animations');
   select.innerHTML = '';
-  const listed = state.preview ? clips.map((c) => ({ name: c.name })) : state.animations;
+  // The model's own list (`info`), else (a format whose info lists none,
+  // such as an MD3 without animation.cfg) the GLB's clips.
+  const own = state.animations ?? [];
+  const listed = state.preview || own.length === 0 ? clips.map((c) => ({ name: c.name })) : own;
   for (const entry of listed) {
     const index = clips.findIndex((c) => c.name === entry.name);
     const frames = entry.frames != null ? ` · ${entry.frames} frames` : '';
