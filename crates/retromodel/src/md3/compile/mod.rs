@@ -500,13 +500,16 @@ fn surface(
     let mut triangles = Vec::with_capacity(range.len());
     let mut sources = Vec::with_capacity(range.len());
     let mut lost = 0;
+    // A texture coordinate that is not a finite number (a damaged source)
+    // is written as 0, with a warning: `validate` refuses none.
+    let uv = |u: u32| source.uvs[u as usize].map(|x| if x.is_finite() { x } else { 0.0 });
     for t in range {
         let tri = source.triangles[t];
         let mut corners = [0u32; 3];
         for (c, u) in [tri[0], tri[2], tri[1]].into_iter().enumerate() {
             corners[c] = *of.entry(u).or_insert_with(|| {
                 key.clear();
-                let [a, b] = source.uvs[u as usize].map(f32::to_bits);
+                let [a, b] = uv(u).map(f32::to_bits);
                 key.extend([a as u16, (a >> 16) as u16, b as u16, (b >> 16) as u16]);
                 for f in 0..frames {
                     let v = stored[f * n + u as usize];
@@ -528,6 +531,16 @@ fn surface(
         sources.push(source.origins[t]);
     }
     let nv = first.len();
+    let not_finite = first
+        .iter()
+        .filter(|&&u| !source.uvs[u as usize].iter().all(|x| x.is_finite()))
+        .count();
+    if not_finite > 0 {
+        warnings.push(CompileWarning::UvsNotFinite {
+            surface: name.clone(),
+            count: not_finite,
+        });
+    }
     let mut xyz_normals = Vec::with_capacity(frames * nv);
     for f in 0..frames {
         xyz_normals.extend(first.iter().map(|&u| stored[f * n + u as usize]));
@@ -540,7 +553,7 @@ fn surface(
             name: qpath(format!("surfaces[{s}].shaders[0]"), &shader, warnings),
             index: 0,
         }],
-        texcoords: first.iter().map(|&u| source.uvs[u as usize]).collect(),
+        texcoords: first.iter().map(|&u| uv(u)).collect(),
         num_frames: frames as i32,
         xyz_normals,
         triangles,

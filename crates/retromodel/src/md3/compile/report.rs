@@ -95,6 +95,13 @@ pub enum CompileWarning {
         /// How many.
         count: usize,
     },
+    /// Texture coordinates that were not finite numbers, written as 0.
+    UvsNotFinite {
+        /// The surface's name.
+        surface: String,
+        /// How many of its vertices.
+        count: usize,
+    },
 }
 
 impl fmt::Display for CompileWarning {
@@ -116,6 +123,10 @@ impl fmt::Display for CompileWarning {
             CompileWarning::TrianglesDropped { count } => write!(
                 f,
                 "{count} triangles left out (degenerate after welding, or indices out of range)"
+            ),
+            CompileWarning::UvsNotFinite { surface, count } => write!(
+                f,
+                "surface {surface:?}: {count} texture coordinates were not finite numbers and are written as 0"
             ),
         }
     }

@@ -161,3 +161,19 @@ fn long_names_are_cut_to_63_bytes_with_a_warning() {
         CompileWarning::NameCut { field, .. } if field == "surfaces[0].name"
     ));
 }
+
+#[test]
+fn texture_coordinates_that_are_not_numbers_are_written_as_zero_with_a_warning() {
+    let mut scene = bending_quad();
+    scene.meshes[0].uvs[1] = [f32::NAN, 1.0];
+    scene.meshes[0].uvs[3] = [0.0, f32::INFINITY];
+    let compiled = compile(&scene, &CompileOptions::default()).unwrap();
+    let t = &compiled.model.surfaces[0].texcoords;
+    assert!(t.iter().flatten().all(|x| x.is_finite()), "{t:?}");
+    assert!(t.contains(&[0.0, 1.0]) && t.contains(&[0.0, 0.0]), "{t:?}");
+    assert!(compiled.model.validate().is_empty());
+    assert!(compiled.warnings.contains(&CompileWarning::UvsNotFinite {
+        surface: "quad".into(),
+        count: 2
+    }));
+}
