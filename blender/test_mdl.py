@@ -149,6 +149,14 @@ for label, options in [("player table", {"player": True}), ("frames like", {"fra
         at += 4 + 24 + 4 * h["vertices"]
     assert names == facts["HackTechDev_mods_20_multiskins_player.mdl"]["frame_names"], (label, names[:12])
     print(f"mdl {label} through Blender: {len(names)} frames in QuakeC's order")
+# "Frames like" a file that is no MDL: refused naming the panel's label.
+try:
+    result = bpy.ops.export_scene.retromodel_mdl(filepath=table, palette=palette_path, frames_like=palette_path)
+except RuntimeError as e:
+    text = str(e)
+else:
+    raise AssertionError(f"not refused: {result}")
+assert '"Frames like"' in text and "frames_like" not in text and "::" not in text, text
 
 # Export: Blender's walker (from Blender's own glTF importer) as an MDL
 # with the panel's options; the header read back with struct.

@@ -791,6 +791,14 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
         anims = import_options.names_list(self.anims) or None
         if self.player and self.frames_like:
             raise ValueError('choose "Player table" or "Frames like", not both')
+        like = bpy.path.abspath(self.frames_like) if self.frames_like else None
+        if like is not None:
+            try:
+                is_mdl = rm.load(like).format == "mdl"
+            except (ValueError, OSError):
+                is_mdl = False
+            if not is_mdl:
+                raise ValueError(f'"Frames like": {like} is no Quake MDL (choose the .mdl this model replaces)')
         out = rm.compile_mdl(
             glb,
             palette=palette,
@@ -808,7 +816,7 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
             name=name,
             player=self.player,
             rerelease=self.rerelease_md5,
-            frames_like=bpy.path.abspath(self.frames_like) if self.frames_like else None,
+            frames_like=like,
         )
         # With Rerelease MD5: NAME.md5mesh, .md5anim and the skins beside
         # the MDL, where the ports look (Ironwail Quake/gl_model.c,
