@@ -351,6 +351,34 @@ fn face_normals(positions: &[[f32; 3]], indices: &[u32], out: &mut [[f32; 3]]) {
     }
 }
 
+/// The error for a limit an engine sets passed: what, by how much, and
+/// `remedies` (shared by the compilers of every format).
+pub(crate) fn limit_error(
+    path: &str,
+    quantity: crate::advice::Quantity,
+    max: usize,
+    actual: usize,
+    title: &str,
+    remedies: Vec<crate::advice::Remedy>,
+) -> Error {
+    Error::unwritable(
+        path,
+        format!(
+            "{actual} {} exceed {title}'s limit of {max} (by {})",
+            quantity.noun(),
+            actual - max
+        ),
+    )
+    .advised(crate::advice::Advice::new(
+        Some(crate::advice::Limit {
+            quantity,
+            max: max as u64,
+            actual: actual as u64,
+        }),
+        remedies,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,8 +103,8 @@ pub use report::{AnimationReport, CompileReport, CompileWarning, SurfaceReport};
 
 use std::collections::HashMap;
 
-use crate::advice::{Advice, Limit, Quantity, Remedy};
-use crate::bake::{self, plan};
+use crate::advice::{Advice, Quantity, Remedy};
+use crate::bake::{self, limit_error, plan};
 use crate::error::{Error, Result};
 use crate::md3::{
     encode_normal, limits, Frame, FrameName, Md3, QPath, Shader, Surface, XyzNormal, MAGIC,
@@ -124,33 +124,6 @@ pub struct Compiled {
     /// triangle among that mesh's triangles it came from (its corners
     /// `[a, b, c]` are the MD3 triangle's `[a, c, b]`).
     pub triangle_sources: Vec<Vec<(usize, usize)>>,
-}
-
-/// The error for a limit passed.
-fn limit_error(
-    path: &str,
-    quantity: Quantity,
-    max: usize,
-    actual: usize,
-    title: &str,
-    remedies: Vec<Remedy>,
-) -> Error {
-    Error::unwritable(
-        path,
-        format!(
-            "{actual} {} exceed {title}'s limit of {max} (by {})",
-            quantity.noun(),
-            actual - max
-        ),
-    )
-    .advised(Advice::new(
-        Some(Limit {
-            quantity,
-            max: max as u64,
-            actual: actual as u64,
-        }),
-        remedies,
-    ))
 }
 
 /// The tighter of the format's limit and the engine's: `(max, whose)`.

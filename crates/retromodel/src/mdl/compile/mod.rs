@@ -76,8 +76,8 @@ pub use table::FrameTable;
 
 use glam::Vec3;
 
-use crate::advice::{Advice, Limit, Quantity, Remedy};
-use crate::bake::{self, grid, plan, weld};
+use crate::advice::{Advice, Quantity, Remedy};
+use crate::bake::{self, grid, limit_error, plan, weld};
 use crate::error::{Error, Result};
 use crate::mdl::{Frame, FrameGroup, Mdl, SimpleFrame, Skin, TriVertex, Variant, VERSION_QUAKE};
 use crate::quake::nearest_normal_index;
@@ -103,33 +103,6 @@ pub struct Compiled {
 /// frame's normals from posing the frames once (4 M, 48 MB of normals),
 /// rather than posing them a second time for the normals.
 const KEEP_NORMALS: usize = 4_000_000;
-
-/// The error for a limit passed.
-fn limit_error(
-    path: &str,
-    quantity: Quantity,
-    max: usize,
-    actual: usize,
-    title: &str,
-    remedies: Vec<Remedy>,
-) -> Error {
-    Error::unwritable(
-        path,
-        format!(
-            "{actual} {} exceed {title}'s limit of {max} (by {})",
-            quantity.noun(),
-            actual - max
-        ),
-    )
-    .advised(Advice::new(
-        Some(Limit {
-            quantity,
-            max: max as u64,
-            actual: actual as u64,
-        }),
-        remedies,
-    ))
-}
 
 /// The error for a model whose grid or decoded positions do not fit in
 /// 32-bit floats (coordinates near ±3.4e38: the file would hold
