@@ -10,6 +10,7 @@ use retromodel::md2::compile::{FrameGrid, Grid, GridSource, SkinFormat};
 use retromodel::md2::Layout;
 use retromodel::md2::{Engine, Md2};
 use retromodel::md3::compile::CompileOptions as Md3CompileOptions;
+use retromodel::md3::compile::PlayerOptions as Md3PlayerOptions;
 use retromodel::mdl::compile::{CompileOptions as MdlCompileOptions, Limits as MdlLimits};
 use retromodel::ms3d::Clip;
 use retromodel::texture::Palette;
@@ -128,8 +129,25 @@ pub struct Args {
     /// Quake's player table (143 frames: axrun, rockrun, stand, axstnd,
     /// axpain, pain, axdeth, deatha-deathe, nailatt, light, rockatt,
     /// shotatt, axatt, axattb-axattd; idle, run, death, attack also fit).
+    /// .md3 output: a Quake III player from a scene whose nodes lower,
+    /// upper and head hold its parts (head below upper's tag_head, upper
+    /// below lower's tag_torso): writes lower.md3, upper.md3, head.md3, animation.cfg and
+    /// the three _default.skin files into the output's folder (give the
+    /// folder, models/players/NAME/, or NAME/lower.md3); the scene's
+    /// animations named after animation.cfg's lines (LEGS_RUN,
+    /// TORSO_ATTACK, ...; idle, run, walk, attack, death also fit) make
+    /// the frames.
     #[arg(long, help_heading = "MD2 output")]
     player: bool,
+    /// .md3 output with --player: animation.cfg's sex line (m, f or n;
+    /// default: what the source player had, else none, which the game
+    /// reads as m).
+    #[arg(long, value_name = "m|f|n", value_parser = ["m", "f", "n"])]
+    sex: Option<String>,
+    /// .md3 output with --player: animation.cfg's footsteps line (normal,
+    /// boot, flesh, mech, energy; default: what the source player had).
+    #[arg(long, value_name = "SOUND", value_parser = ["default", "normal", "boot", "flesh", "mech", "energy"])]
+    footsteps: Option<String>,
     /// .md2, .mdl and .md3 output: multiply the source's units by this.
     #[arg(
         long,
@@ -424,7 +442,6 @@ impl Args {
     /// the format's only); the .md2-only flags are refused.
     fn md3_options(&self) -> Result<Option<Md3CompileOptions>> {
         let md2_only = [
-            (self.player, "--player"),
             (self.grid.is_some(), "--grid"),
             (self.grid_from.is_some(), "--grid-from"),
             (self.skin_format.is_some(), "--skin-format"),
@@ -447,6 +464,9 @@ impl Args {
         o.fit_height = self.fit_height;
         o.animations = self.anim.clone();
         o.split_surfaces = !self.no_split;
+        if self.player && !self.anim.is_empty() {
+            bail!("--anim does not apply to a Quake III player: its animations are animation.cfg's lines, each filled from the scene animation of its name (LEGS_RUN, TORSO_ATTACK, ...)");
+        }
         if let Some(name) = &self.engine {
             o.engine = if name.eq_ignore_ascii_case("none") {
                 None
@@ -488,6 +508,9 @@ impl Args {
         if self.no_split && !md3_compiled {
             bail!("--no-split applies to .md3 output compiled from another format");
         }
+        if (self.sex.is_some() || self.footsteps.is_some()) && !(md3_compiled && self.player) {
+            bail!("--sex and --footsteps apply to .md3 output with --player (a Quake III player's animation.cfg)");
+        }
         let (compile, mdl, md3) = if format == OutputFormat::Mdl {
             (None, self.mdl_options()?, None)
         } else if format == OutputFormat::Md3 && !self.input_is_md3() {
@@ -524,6 +547,19 @@ impl Args {
                 repair: self.repair,
                 skin,
                 mdl,
+                md3_player: md3
+                    .as_ref()
+                    .filter(|_| self.player)
+                    .map(|o| Md3PlayerOptions {
+                        fps: o.fps,
+                        scale: o.scale,
+                        fit_height: o.fit_height,
+                        engine: o.engine,
+                        split_surfaces: o.split_surfaces,
+                        name: None,
+                        sex: self.sex.as_deref().and_then(|s| s.chars().next()),
+                        footsteps: self.footsteps.clone(),
+                    }),
                 md3,
                 strict,
                 rerelease: self.rerelease,
@@ -617,6 +653,19 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             args.input.display()
         );
     };
+    // A Quake III player is written into a folder: its lower.md3 is the
+    // main file.
+    let player_folder = args.player
+        && (output.is_dir()
+            || output.to_string_lossy().ends_with(['/', '\\'])
+            || output.extension().is_none());
+    let folder_output;
+    let output = if player_folder {
+        folder_output = output.join("lower.md3");
+        &folder_output
+    } else {
+        output
+    };
     let ext = output
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -630,7 +679,25 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             output.display()
         );
     };
-    let job = args.job(true, format)?;
+    let mut job = args.job(true, format)?;
+    if let Some(player) = job.options.md3_player.as_mut() {
+        let file = output
+            .file_name()
+            .map(|f| f.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        if !matches!(file.as_str(), "lower.md3" | "upper.md3" | "head.md3") {
+            bail!(
+                "{}: --player writes a Quake III player's files into a folder: give the folder (models/players/NAME/) or NAME/lower.md3",
+                output.display()
+            );
+        }
+        // The player's name is its folder's: models/players/NAME/.
+        player.name = output
+            .parent()
+            .and_then(|p| std::fs::canonicalize(p).ok().or(Some(p.to_path_buf())))
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .filter(|n| !n.is_empty());
+    }
     job.options.check_output(format)?;
     if let Some(to) = args.to.filter(|t| t.format() != format) {
         if format.is_scene_export() {

@@ -136,6 +136,73 @@ fn md3_report_lines(out: &Path, r: &retromodel::md3::compile::CompileReport) -> 
     lines
 }
 
+/// Where a Quake III player's `animation.cfg` line got its frames, in
+/// words.
+fn line_source(source: &retromodel::md3::compile::LineSource) -> String {
+    use retromodel::md3::compile::LineSource;
+    match source {
+        LineSource::AsItWas => "as read".to_string(),
+        LineSource::Named => "the animation of its name".to_string(),
+        LineSource::CommonName(n) => format!("animation {n:?}"),
+        LineSource::Borrowed { from, last: false } => format!("{from}'s frames"),
+        LineSource::Borrowed { from, last: true } => format!("{from}'s last frame"),
+        LineSource::RestPose => "the rest pose (no animation for it)".to_string(),
+    }
+}
+
+/// A Quake III player's compile: each part's report, then each
+/// `animation.cfg` line and where its frames came from.
+fn md3_player_lines(dir: &Path, r: &retromodel::md3::compile::PlayerReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (part, report) in ["lower", "upper", "head"].iter().zip(&r.parts) {
+        let mut part_lines = md3_report_lines(&dir.join(format!("{part}.md3")), report);
+        part_lines.truncate(1);
+        lines.extend(part_lines);
+    }
+    lines.push(format!(
+        "{}: {} animations",
+        dir.join("animation.cfg").display(),
+        r.lines.len()
+    ));
+    for l in &r.lines {
+        let a = &l.line;
+        lines.push(format!(
+            "  {:<14} first {:>3}, {:>3} frames, looping {:>2}, {} fps: {}",
+            a.name,
+            a.first_frame,
+            a.num_frames,
+            a.looping_frames,
+            a.fps,
+            line_source(&l.source)
+        ));
+    }
+    lines
+}
+
+/// [`md3_player_lines`] as JSON (`--json`).
+fn md3_player_json(r: &retromodel::md3::compile::PlayerReport) -> serde_json::Value {
+    let parts: Vec<serde_json::Value> = ["lower", "upper", "head"]
+        .iter()
+        .zip(&r.parts)
+        .map(|(p, rep)| serde_json::json!({ "part": p, "report": rep }))
+        .collect();
+    let lines: Vec<serde_json::Value> = r
+        .lines
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "name": l.line.name,
+                "first_frame": l.line.first_frame,
+                "num_frames": l.line.num_frames,
+                "looping_frames": l.line.looping_frames,
+                "fps": l.line.fps,
+                "from": line_source(&l.source),
+            })
+        })
+        .collect();
+    serde_json::json!({ "parts": parts, "scale": r.scale, "animation_cfg": lines })
+}
+
 /// The MDL compile report: the one grid's error, vertices and seams, one
 /// line per animation.
 fn mdl_report_lines(out: &Path, r: &retromodel::mdl::compile::CompileReport) -> Vec<String> {
@@ -292,6 +359,15 @@ pub fn convert_file(
             writeln!(stdout, "{json}")?;
         } else {
             lines.extend(md3_report_lines(out, report));
+        }
+    }
+    if let Some(report) = conversion.md3_player_report() {
+        if job.json {
+            let json = serde_json::to_string_pretty(&md3_player_json(report))?;
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{json}")?;
+        } else {
+            lines.extend(md3_player_lines(dir, report));
         }
     }
     if let Some(report) = conversion.ms3d_compile_report() {

@@ -58,6 +58,7 @@ pub mod md3_checks;
 #[cfg(feature = "export")]
 pub mod md3_compile_checks;
 pub mod md3_facts;
+pub mod md3_player_checks;
 pub mod md5_builder;
 #[cfg(feature = "export")]
 pub mod md5_compile_checks;

@@ -215,3 +215,65 @@ pub fn md3_tags(b: &[u8]) -> Option<Vec<Vec<TagFacts>>> {
     }
     Some(frames)
 }
+
+/// One surface's every vertex, read from the bytes: its name, texture
+/// coordinates, triangles (as stored) and every frame's positions in 1/64
+/// units (`frames × vertices`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SurfaceVertices {
+    /// The name, up to the first NUL.
+    pub name: Vec<u8>,
+    /// Per vertex: `st`.
+    pub st: Vec<[f32; 2]>,
+    /// The triangles' indices.
+    pub triangles: Vec<[i32; 3]>,
+    /// Per frame, per vertex: x, y, z.
+    pub xyz: Vec<Vec<[i16; 3]>>,
+}
+
+/// Every surface's vertices (see [`SurfaceVertices`]), or `None` when
+/// they are not all in the file. Reads at most `max_values` positions in
+/// all (a bound for damaged counts).
+pub fn md3_vertices(b: &[u8], max_values: usize) -> Option<Vec<SurfaceVertices>> {
+    if b.get(0..4)? != b"IDP3" || i32_at(b, 4)? != 15 {
+        return None;
+    }
+    let num_surfaces = idx(i32_at(b, 84)?)?;
+    let mut surf = idx(i32_at(b, 100)?)?;
+    let mut out = Vec::new();
+    let mut budget = max_values;
+    for _ in 0..num_surfaces {
+        let s = |o: usize| i32_at(b, surf + o);
+        let (nf, nv, nt) = (idx(s(72)?)?, idx(s(80)?)?, idx(s(84)?)?);
+        let (o_tri, o_st, o_xyz, o_end) =
+            (idx(s(88)?)?, idx(s(96)?)?, idx(s(100)?)?, idx(s(104)?)?);
+        budget = budget.checked_sub(nf.checked_mul(nv)?)?;
+        let st = (0..nv)
+            .map(|v| {
+                let at = surf + o_st + v * 8;
+                Some([f32_at(b, at)?, f32_at(b, at + 4)?])
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let triangles = (0..nt)
+            .map(|t| {
+                let at = surf + o_tri + t * 12;
+                Some([i32_at(b, at)?, i32_at(b, at + 4)?, i32_at(b, at + 8)?])
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let xyz = (0..nf)
+            .map(|f| {
+                (0..nv)
+                    .map(|v| xyz(b, surf + o_xyz + (f * nv + v) * 8).map(|x| x.0))
+                    .collect::<Option<Vec<_>>>()
+            })
+            .collect::<Option<Vec<_>>>()?;
+        out.push(SurfaceVertices {
+            name: cstr(b, surf + 4, 64)?,
+            st,
+            triangles,
+            xyz,
+        });
+        surf = surf.checked_add(o_end)?;
+    }
+    Some(out)
+}

@@ -76,6 +76,12 @@ impl Source {
     /// The used vertices and triangles of `scene`, compiled to `format`
     /// (as messages name it: `MD2`, `MDL`).
     pub fn new(scene: &Scene, format: &'static str) -> Source {
+        Source::of_meshes(scene, format, |_| true)
+    }
+
+    /// [`Source::new`] over the meshes `keep` takes only (by index); the
+    /// others' vertices and triangles take no part.
+    pub fn of_meshes(scene: &Scene, format: &'static str, keep: impl Fn(usize) -> bool) -> Source {
         let mut s = Source {
             format,
             ..Source::default()
@@ -83,7 +89,12 @@ impl Source {
         for (m, mesh) in scene.meshes.iter().enumerate() {
             let n = mesh.positions.len();
             let mut remap = vec![None; n];
-            for (k, t) in mesh.indices.chunks_exact(3).enumerate() {
+            let triangles = if keep(m) {
+                mesh.indices.as_slice()
+            } else {
+                &[]
+            };
+            for (k, t) in triangles.chunks_exact(3).enumerate() {
                 if t.iter().any(|&i| i as usize >= n) {
                     s.dropped += 1;
                     continue;

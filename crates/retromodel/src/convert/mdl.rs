@@ -54,6 +54,7 @@ pub(super) fn compile_mdl(
         mdl_repair: None,
         mdl_report: Some(compiled.report),
         md3_report: None,
+        md3_player_report: None,
     })
 }
 

@@ -98,6 +98,7 @@ pub struct Conversion {
     #[cfg(feature = "textures")]
     mdl_report: Option<crate::mdl::compile::CompileReport>,
     md3_report: Option<crate::md3::compile::CompileReport>,
+    md3_player_report: Option<crate::md3::compile::PlayerReport>,
 }
 
 impl<'a> Converter<'a> {
@@ -273,6 +274,7 @@ impl<'a> Converter<'a> {
             #[cfg(feature = "textures")]
             mdl_report: None,
             md3_report: None,
+            md3_player_report: None,
         })
     }
 
@@ -465,6 +467,7 @@ impl<'a> Converter<'a> {
             #[cfg(feature = "textures")]
             mdl_report: None,
             md3_report: None,
+            md3_player_report: None,
         })
     }
 
@@ -490,6 +493,7 @@ impl<'a> Converter<'a> {
             #[cfg(feature = "textures")]
             mdl_report: None,
             md3_report: None,
+            md3_player_report: None,
         })
     }
 
@@ -559,6 +563,7 @@ impl<'a> Converter<'a> {
             #[cfg(feature = "textures")]
             mdl_report: None,
             md3_report: None,
+            md3_player_report: None,
         })
     }
 
@@ -624,6 +629,7 @@ fn compile_ms3d(
         #[cfg(feature = "textures")]
         mdl_report: None,
         md3_report: None,
+        md3_player_report: None,
     })
 }
 
@@ -729,6 +735,13 @@ impl Conversion {
     /// fixed point's error.
     pub fn md3_compile_report(&self) -> Option<&crate::md3::compile::CompileReport> {
         self.md3_report.as_ref()
+    }
+
+    /// For a Quake III player compiled from a scene
+    /// ([`ConvertOptions::md3_player`]): each part's report and each
+    /// `animation.cfg` line's frames.
+    pub fn md3_player_report(&self) -> Option<&crate::md3::compile::PlayerReport> {
+        self.md3_player_report.as_ref()
     }
 
     /// What `ConvertOptions::repair` repaired (MDL to MDL), if asked.

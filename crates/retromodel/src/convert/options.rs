@@ -178,6 +178,12 @@ pub struct ConvertOptions {
     /// ([`md3::compile`](crate::md3::compile)). `None`: the defaults. Its
     /// animations, when empty, are [`ConvertOptions::anim`].
     pub md3: Option<crate::md3::compile::CompileOptions>,
+    /// MD3 output of any other format, as a Quake III player: the scene's
+    /// `lower`, `upper` and `head` nodes become `lower.md3`, `upper.md3`
+    /// and `head.md3` beside the output, with `animation.cfg` and the
+    /// `_default.skin` files ([`compile_player`](crate::md3::compile::compile_player));
+    /// [`md3`](Self::md3) is then not used.
+    pub md3_player: Option<crate::md3::compile::PlayerOptions>,
     /// Whether options that do not apply are errors (`true`, the
     /// default: one model) or ignored (`false`: a batch of models of
     /// different formats).
@@ -212,6 +218,7 @@ impl Default for ConvertOptions {
             #[cfg(feature = "textures")]
             mdl: None,
             md3: None,
+            md3_player: None,
             strict: true,
             rerelease: false,
             palette: None,

@@ -20,6 +20,16 @@ pub enum Warning {
     Ms3dCompile(Ms3dCompileWarning),
     /// What the MD3 compiler had to change.
     Md3Compile(crate::md3::compile::CompileWarning),
+    /// What the MD3 compiler had to change in one part of a Quake III
+    /// player.
+    Md3PlayerCompile {
+        /// `lower`, `upper` or `head`.
+        part: &'static str,
+        /// What it had to change.
+        warning: crate::md3::compile::CompileWarning,
+    },
+    /// What making a Quake III player noticed.
+    Md3Player(crate::md3::compile::PlayerNote),
     /// What the MDL compiler had to change (feature `textures`).
     #[cfg(feature = "textures")]
     MdlCompile(crate::mdl::compile::CompileWarning),
@@ -44,6 +54,8 @@ impl std::fmt::Display for Warning {
             Warning::Compile(w) => w.fmt(f),
             Warning::Ms3dCompile(w) => w.fmt(f),
             Warning::Md3Compile(w) => write!(f, "MD3: {w}"),
+            Warning::Md3PlayerCompile { part, warning } => write!(f, "{part}.md3: {warning}"),
+            Warning::Md3Player(n) => write!(f, "Quake III player: {n}"),
             #[cfg(feature = "textures")]
             Warning::MdlCompile(w) => w.fmt(f),
             #[cfg(feature = "scene")]
@@ -61,6 +73,7 @@ impl Warning {
         match self {
             Warning::Compile(w) => w.advice(),
             Warning::Md3Compile(w) => w.advice(),
+            Warning::Md3PlayerCompile { warning, .. } => warning.advice(),
             #[cfg(feature = "textures")]
             Warning::Texture(w) => w.advice(),
             #[cfg(feature = "textures")]

@@ -264,6 +264,62 @@ impl AnimationCfg {
         Ok(cfg)
     }
 
+    /// The file's text, as Quake III's tools write it: the keyword lines
+    /// (`sex`, `headoffset`, `footsteps`, `fixedlegs`, `fixedtorso`, those
+    /// that are set), then one `first num looping fps` line per animation
+    /// with its name in a comment. [`AnimationCfg::parse`] reads it back
+    /// to the same values (line numbers aside; unknown tokens are not
+    /// written).
+    ///
+    /// ```
+    /// use retromodel::md3::AnimationCfg;
+    ///
+    /// let mut text = String::from("sex m\nfootsteps boot\n");
+    /// for i in 0..25 {
+    ///     text.push_str(&format!("{} 1 0 15\n", i));
+    /// }
+    /// let cfg = AnimationCfg::parse(text.as_bytes())?;
+    /// let written = cfg.to_text();
+    /// assert!(written.contains("0\t1\t0\t15\t\t// BOTH_DEATH1\n"));
+    /// let again = AnimationCfg::parse(written.as_bytes())?;
+    /// assert_eq!(again.sex, Some('m'));
+    /// assert_eq!(again.animations.len(), 25);
+    /// assert_eq!(again.animations[24].first_frame, 24);
+    /// # Ok::<(), retromodel::Error>(())
+    /// ```
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        if let Some(sex) = self.sex {
+            let _ = writeln!(out, "sex {sex}");
+        }
+        if let Some([x, y, z]) = self.head_offset {
+            let _ = writeln!(out, "headoffset {x} {y} {z}");
+        }
+        if let Some(f) = self.footsteps.as_deref().filter(|f| !f.is_empty()) {
+            // One token: COM_Parse would split a name with spaces.
+            let f: String = f.chars().filter(|c| c.is_ascii_graphic()).collect();
+            let _ = writeln!(out, "footsteps {f}");
+        }
+        if self.fixed_legs {
+            out.push_str("fixedlegs\n");
+        }
+        if self.fixed_torso {
+            out.push_str("fixedtorso\n");
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        for a in &self.animations {
+            let _ = writeln!(
+                out,
+                "{}\t{}\t{}\t{}\t\t// {}",
+                a.first_frame, a.num_frames, a.looping_frames, a.fps, a.name
+            );
+        }
+        out
+    }
+
     /// How many frames `lower.md3` lacks before its `LEGS_` frames (the
     /// torso's): `first(LEGS_WALKCR) - first(TORSO_GESTURE)`.
     pub fn legs_skip(&self) -> i64 {

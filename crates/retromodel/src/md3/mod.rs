@@ -46,7 +46,7 @@ pub mod compile;
 pub use animation_cfg::{
     AnimationCfg, CfgAnimation, Part, ANIMATION_NAMES, MAX_ANIMATION_CFG_BYTES, REQUIRED_ANIMATIONS,
 };
-pub use skin_file::{SkinFile, SkinSurface, MAX_SKIN_FILE_BYTES};
+pub use skin_file::{skin_text, SkinFile, SkinSurface, MAX_SKIN_FILE_BYTES};
 
 pub use engine::{Md3EngineLimits, Md3Over};
 pub use info::{Info, SurfaceInfo, TagInfo};

@@ -27,7 +27,8 @@
 //! `animation.cfg`'s `BOTH_` animations key the lower and upper parts,
 //! `TORSO_` ones the upper, `LEGS_` ones the lower (at their frames in
 //! `lower.md3`, [`AnimationCfg::first_frame_in_part`]); each animation is
-//! named as in the cfg (`LEGS_RUN`). Its keywords are kept in the scene's
+//! named as in the cfg (`LEGS_RUN`). Its keywords and every line as
+//! written (`lines`: first, count, looping, fps) are kept in the scene's
 //! extras (`md3_player`).
 
 use serde_json::json;
@@ -261,6 +262,11 @@ impl Scene {
                 "footsteps": c.footsteps,
                 "fixedlegs": c.fixed_legs,
                 "fixedtorso": c.fixed_torso,
+                // Every line as written, those left out too (a line of no
+                // frames), for a compile to write back.
+                "lines": c.animations.iter().map(|a| json!([
+                    a.first_frame, a.num_frames, a.looping_frames, a.fps
+                ])).collect::<Vec<_>>(),
             })).unwrap_or(json!({})),
         });
         if !warnings.is_empty() {

@@ -40,6 +40,34 @@ pub struct SkinFile {
 /// past any real one).
 pub const MAX_SKIN_FILE_BYTES: usize = 1 << 20;
 
+/// The text of a `.skin` file: a `surface,image` line for each of
+/// `surfaces` (in order), then a `tag_name,` line for each of `tags`, the
+/// way Quake III's player skins list them (the game skips the tag lines;
+/// its tools write them). Lines end with `\r\n`, as id's files do.
+///
+/// ```
+/// use retromodel::md3::{skin_text, SkinFile};
+///
+/// let text = skin_text(
+///     &[("u_torso".to_string(), "models/players/hero/body.tga".to_string())],
+///     &["tag_head".to_string()],
+/// );
+/// assert_eq!(text, "u_torso,models/players/hero/body.tga\r\ntag_head,\r\n");
+/// let skin = SkinFile::parse(text.as_bytes())?;
+/// assert_eq!(skin.image_for("u_torso"), Some("models/players/hero/body.tga"));
+/// # Ok::<(), retromodel::Error>(())
+/// ```
+pub fn skin_text(surfaces: &[(String, String)], tags: &[String]) -> String {
+    let mut out = String::new();
+    for (surface, image) in surfaces {
+        out.push_str(&format!("{surface},{image}\r\n"));
+    }
+    for tag in tags {
+        out.push_str(&format!("{tag},\r\n"));
+    }
+    out
+}
+
 impl SkinFile {
     /// Parses a `.skin` file. Fails, naming the line, on a line that is
     /// not `surface,image` (no comma, or an empty surface name), on bytes

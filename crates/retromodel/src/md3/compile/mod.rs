@@ -94,11 +94,16 @@
 //! [`md3_axes`]: crate::md3::md3_axes
 
 mod options;
+mod origin;
+mod player;
+mod player_plan;
 mod report;
 mod split;
 mod tags;
 
 pub use options::{CompileOptions, DEFAULT_FPS};
+pub use player::{compile_player, CompiledPlayer, PlayerNote, PlayerOptions, PlayerReport};
+pub use player_plan::{LineSource, PlayerLine, FALLBACK};
 pub use report::{AnimationReport, CompileReport, CompileWarning, SurfaceReport};
 
 use std::collections::HashMap;
@@ -193,13 +198,51 @@ fn too_far(value: f32, frame: usize) -> Error {
 /// Compiles `scene` into an MD3 (see the [module documentation](self)).
 pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
     options::check_options(options)?;
+    let plan = plan::animations_plan(scene, &options.animations, options.fps)?;
+    let whole = Selection {
+        meshes: vec![true; scene.meshes.len()],
+        tags: tags::tag_nodes(scene, |_| true)
+            .into_iter()
+            .map(|n| (n, scene.nodes[n].name.clone()))
+            .collect(),
+        origin: None,
+        shaders_from_extras: false,
+        allow_empty: false,
+    };
+    compile_planned(scene, options, &plan, &whole)
+}
+
+/// What of a scene one compile takes: a Quake III player's part, or all.
+pub(crate) struct Selection {
+    /// Per scene mesh: whether it takes part.
+    pub meshes: Vec<bool>,
+    /// The tags, in the order written: each a node and the name written.
+    pub tags: Vec<(usize, String)>,
+    /// The node whose frame (as posed in each frame, see `origin`) the
+    /// model is stored in; `None`: scene space.
+    pub origin: Option<usize>,
+    /// Name each surface's shader after its material's first
+    /// `md3_shaders` extra (what the lift kept) when it has one, rather
+    /// than after its texture (a player's `.skin` names the image).
+    pub shaders_from_extras: bool,
+    /// Write a model of no surface (only tags) when nothing selected has
+    /// a triangle, rather than fail.
+    pub allow_empty: bool,
+}
+
+/// [`compile`] of the frames `plan` lays out, of what `part` selects.
+pub(crate) fn compile_planned(
+    scene: &Scene,
+    options: &CompileOptions,
+    plan: &plan::Plan,
+    part: &Selection,
+) -> Result<Compiled> {
     let engine = options.engine.and_then(|e| e.md3_limits().map(|l| (e, l)));
     let engine_max =
         |f: fn(&crate::md3::Md3EngineLimits) -> Option<usize>| -> Option<(usize, &'static str)> {
             engine.and_then(|(e, l)| f(&l).map(|m| (m, e.title())))
         };
     let mut warnings = Vec::new();
-    let plan = plan::animations_plan(scene, &options.animations, options.fps)?;
     let frames = plan.frame_count();
     check(
         "header.num_frames",
@@ -209,15 +252,25 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
         engine_max(|l| l.max_frames),
         vec![Remedy::LowerFps, Remedy::FewerAnimations],
     )?;
-    let source = bake::Source::new(scene, "MD3");
-    if source.triangles.is_empty() {
+    let source = bake::Source::of_meshes(scene, "MD3", |m| {
+        part.meshes.get(m).copied().unwrap_or(false)
+    });
+    if source.triangles.is_empty() && !part.allow_empty {
         return Err(Error::InvalidOptions {
             message: "the scene has no triangles to compile".to_string(),
         });
     }
     bake::check_size(frames, source.vertices.len())?;
     let n = source.vertices.len();
-    let (mut positions, normals) = bake::pose_all(scene, &plan, &source, true)?;
+    let (mut positions, mut normals) = bake::pose_all(scene, plan, &source, true)?;
+    let inverses = match part.origin {
+        Some(node) => {
+            let inverses = origin::inverse_frames(scene, plan, node)?;
+            origin::apply(&inverses, &mut positions, &mut normals, n);
+            Some(inverses)
+        }
+        None => None,
+    };
     let scale = match (options.scale, options.fit_height) {
         (Some(s), _) => s,
         (None, Some(h)) => {
@@ -272,6 +325,7 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
         let s = surfaces.len();
         let (surface, sources, lost, report) = surface(
             scene,
+            part.shaders_from_extras,
             &source,
             &stored,
             frames,
@@ -330,7 +384,7 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
     if dropped > 0 {
         warnings.push(CompileWarning::TrianglesDropped { count: dropped });
     }
-    if surfaces.is_empty() {
+    if surfaces.is_empty() && !part.allow_empty {
         return Err(Error::unwritable(
             "header.num_surfaces",
             "no triangles: every triangle of the scene is degenerate (its corners weld into one point), so there is nothing to draw",
@@ -346,7 +400,7 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
     )?;
 
     // Tags.
-    let tag_nodes = tags::tag_nodes(scene);
+    let tag_nodes: Vec<usize> = part.tags.iter().map(|t| t.0).collect();
     check(
         "header.num_tags",
         Quantity::Tags,
@@ -355,15 +409,20 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
         engine_max(|l| l.max_tags),
         vec![],
     )?;
-    let tag_names: Vec<QPath> = tag_nodes
+    let tag_names: Vec<QPath> = part
+        .tags
         .iter()
         .enumerate()
-        .map(|(i, &node)| {
-            let name = scene.nodes.get(node).map_or("", |n| n.name.as_str());
-            qpath(format!("tags[{i}].name"), name, &mut warnings)
-        })
+        .map(|(i, (_, name))| qpath(format!("tags[{i}].name"), name, &mut warnings))
         .collect();
-    let tags = tags::tag_frames(scene, &plan, &tag_nodes, &tag_names, scale)?;
+    let tags = tags::tag_frames(
+        scene,
+        plan,
+        &tag_nodes,
+        &tag_names,
+        scale,
+        inverses.as_deref(),
+    )?;
 
     // Frames.
     let mut frame_records = Vec::with_capacity(frames);
@@ -386,6 +445,10 @@ pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
                         hi[a] = hi[a].max(p[a]);
                     }
                 }
+            }
+            if lo[0] > hi[0] {
+                // No vertex: a box and radius of nothing at the origin.
+                (lo, hi) = ([0.0; 3], [0.0; 3]);
             }
             let corner: [f32; 3] = std::array::from_fn(|a| lo[a].abs().max(hi[a].abs()));
             let radius = corner.iter().map(|c| c * c).sum::<f32>().sqrt();
@@ -438,6 +501,7 @@ type Made = (Surface, Vec<(usize, usize)>, usize, SurfaceReport);
 #[allow(clippy::too_many_arguments)]
 fn surface(
     scene: &Scene,
+    shaders_from_extras: bool,
     source: &bake::Source,
     stored: &[XyzNormal],
     frames: usize,
@@ -459,11 +523,17 @@ fn surface(
     } else {
         format!("surface{s}")
     };
+    let kept = material
+        .filter(|_| shaders_from_extras)
+        .and_then(|mat| mat.extras.get("md3_shaders"))
+        .and_then(|s| s.get(0))
+        .and_then(|s| s.as_str());
     let shader = material
         .and_then(|mat| mat.texture)
         .and_then(|t| scene.textures.get(t))
         .map(|t| t.path.clone())
         .unwrap_or_default();
+    let shader = kept.map_or(shader, str::to_string);
     // Weld: the key is the texture coordinate and every frame's stored
     // vertex.
     let mut ids: HashMap<Vec<u16>, u32> = HashMap::new();

@@ -11,11 +11,15 @@ use crate::md3::Tag;
 use crate::scene::{Pose, Scene};
 
 /// The nodes that become tags: those whose name starts with `tag_`
-/// (ASCII case-insensitive), in node order, first of each name only.
-pub(super) fn tag_nodes(scene: &Scene) -> Vec<usize> {
+/// (ASCII case-insensitive), in node order, first of each name only,
+/// among those `keep` takes.
+pub(super) fn tag_nodes(scene: &Scene, keep: impl Fn(usize) -> bool) -> Vec<usize> {
     let mut seen: Vec<&str> = Vec::new();
     let mut out = Vec::new();
     for (i, n) in scene.nodes.iter().enumerate() {
+        if !keep(i) {
+            continue;
+        }
         let is_tag = n
             .name
             .get(..4)
@@ -46,20 +50,27 @@ pub(super) fn tag_of(name: crate::md3::QPath, m: &Mat4, scale: f32) -> Tag {
     Tag { name, origin, axes }
 }
 
-/// The tags of every frame of `plan`, frame after frame.
+/// The tags of every frame of `plan`, frame after frame; with
+/// `inverses` (per frame, a scene-space matrix: the inverse of the frame
+/// the model is stored in), each tag relative to that frame.
 pub(super) fn tag_frames(
     scene: &Scene,
     plan: &Plan,
     nodes: &[usize],
     names: &[crate::md3::QPath],
     scale: f32,
+    inverses: Option<&[Mat4]>,
 ) -> Result<Vec<Tag>> {
     if nodes.is_empty() {
         return Ok(Vec::new());
     }
     let mut pose = Pose::new(scene)?;
     let mut tags = Vec::with_capacity(plan.frame_count() * nodes.len());
-    for fp in plan.poses() {
+    for (f, fp) in plan.poses().enumerate() {
+        let inverse = inverses
+            .and_then(|i| i.get(f))
+            .copied()
+            .unwrap_or(Mat4::IDENTITY);
         match fp.animation {
             Some(a) => pose.sample(scene, a, fp.time),
             None => pose.reset(scene),
@@ -68,7 +79,7 @@ pub(super) fn tag_frames(
             let m = pose
                 .node_matrix(node)
                 .map_or(Mat4::IDENTITY, |m| Mat4::from_cols_array(&m));
-            tags.push(tag_of(name, &m, scale));
+            tags.push(tag_of(name, &(inverse * m), scale));
         }
     }
     Ok(tags)

@@ -168,6 +168,7 @@ pub(crate) fn add_model(
             Some(image) => Some(image.to_string()),
             None => s.shaders.first().map(|sh| sh.name.to_string_lossy()),
         };
+        let image = path.clone().unwrap_or_default();
         let texture = path.filter(|p| !p.is_empty()).map(|path| {
             match scene.textures.iter().position(|t| t.path == path) {
                 Some(i) => i,
@@ -185,7 +186,7 @@ pub(crate) fn add_model(
         scene.materials.push(Material {
             name: surface,
             texture,
-            extras: json!({ "md3_shaders": shaders }),
+            extras: json!({ "md3_shaders": shaders, "md3_image": image }),
             ..Material::default()
         });
         let mut mesh = mesh(s, scene.materials.len() - 1, frames);
@@ -299,7 +300,8 @@ impl Scene {
     ///   image `options.skin` gives the surface, else its first shader
     ///   name (no image is loaded here; `Scene::attach_textures` finds
     ///   them); all its shader names in the material's extras
-    ///   (`md3_shaders`);
+    ///   (`md3_shaders`), and that image's path (`md3_image`: a glTF
+    ///   keeps no texture whose image was not found);
     /// - one root node per tag, named after it, at frame 0's origin and
     ///   axes ([`tag_transform`]);
     /// - animations ([`cfg_animations`] from `options.animation_cfg`, else
