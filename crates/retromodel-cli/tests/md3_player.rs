@@ -12,6 +12,7 @@ use std::path::Path;
 
 use retromodel_testkit::cli::run_os;
 use retromodel_testkit::md3_facts::{md3_tags, TagFacts};
+use retromodel_testkit::md3_player_checks::cfg_lines;
 use retromodel_testkit::openarena::{openarena_dir, players};
 
 const NAMES: [&str; 25] = [
@@ -41,21 +42,6 @@ const NAMES: [&str; 25] = [
     "LEGS_IDLECR",
     "LEGS_TURN",
 ];
-
-/// The cfg's animation lines (first, count, looping, fps), by hand.
-fn animation_lines(text: &str) -> Vec<[f64; 4]> {
-    text.lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .filter_map(|l| {
-            let t: Vec<&str> = l.split_whitespace().collect();
-            if !t.first()?.starts_with(|c: char| c.is_ascii_digit()) || t.len() < 4 {
-                return None;
-            }
-            let n: Vec<f64> = t[..4].iter().filter_map(|s| s.parse().ok()).collect();
-            n.try_into().ok()
-        })
-        .collect()
-}
 
 fn tag<'a>(frame: &'a [TagFacts], name: &str) -> &'a TagFacts {
     frame.iter().find(|t| t.name == name.as_bytes()).unwrap()
@@ -139,7 +125,7 @@ fn a_player_folder_converts_to_one_glb_that_three_js_poses_as_the_tags_say() {
         name(parent(parent(head).unwrap())).as_deref(),
         Some("upper")
     );
-    let lines = animation_lines(&String::from_utf8_lossy(&p.animation_cfg));
+    let lines = cfg_lines(&String::from_utf8_lossy(&p.animation_cfg));
     let animations: Vec<&str> = doc["animations"]
         .as_array()
         .unwrap()

@@ -52,7 +52,7 @@ pub fn played_frames(cfg: &[[f64; 4]], legs: bool) -> BTreeSet<usize> {
 /// and its 1/64-unit position in each of `frames`.
 pub fn vertex_sets(
     surfaces: &[SurfaceVertices],
-    frames: &BTreeSet<usize>,
+    frames: &[usize],
 ) -> Vec<(String, BTreeSet<Vec<i32>>)> {
     surfaces
         .iter()
@@ -94,23 +94,49 @@ pub fn skin_images(bytes: &[u8]) -> BTreeMap<String, String> {
 
 /// Compares one part written back (`after`) with the one read
 /// (`before`) in `frames` (those past the original's last left out):
-/// the same surfaces that have triangles, each with the same set of
-/// vertices, and every tag of the original at the same place (origin
-/// within `2e-3`, unit axes within `2e-3`). Returns how many
-/// vertex-frames were compared, or what differs.
+/// see [`compare_frames`].
 pub fn compare_part(
     before: &[u8],
     after: &[u8],
     frames: &BTreeSet<usize>,
 ) -> Result<usize, String> {
     let a = md3_vertices(before, 50_000_000).ok_or("the original does not read")?;
-    let b = md3_vertices(after, 50_000_000).ok_or("the one written does not read")?;
     let count = a.iter().map(|s| s.xyz.len()).max().unwrap_or(0);
-    let frames: BTreeSet<usize> = frames.iter().copied().filter(|&f| f < count).collect();
-    if b.iter().any(|s| frames.iter().any(|&f| f >= s.xyz.len())) {
-        return Err("the one written lacks a played frame".to_string());
+    let frames: Vec<usize> = frames.iter().copied().filter(|&f| f < count).collect();
+    compare_frames(before, &frames, after, &frames)
+}
+
+/// Compares frames `frames_before` of `before` with `frames_after` of
+/// `after` (the same number, in order): the same surfaces that have
+/// triangles, each with the same set of vertices (texture coordinate and
+/// 1/64-unit positions), and every tag of `before` at the same place
+/// (origin within `2e-3`, unit axes within `2e-3`). Returns how many
+/// vertex-frames were compared, or what differs.
+pub fn compare_frames(
+    before: &[u8],
+    frames_before: &[usize],
+    after: &[u8],
+    frames_after: &[usize],
+) -> Result<usize, String> {
+    if frames_before.len() != frames_after.len() {
+        return Err(format!(
+            "{} frames against {}",
+            frames_before.len(),
+            frames_after.len()
+        ));
     }
-    let (sa, sb) = (vertex_sets(&a, &frames), vertex_sets(&b, &frames));
+    let a = md3_vertices(before, 50_000_000).ok_or("the original does not read")?;
+    let b = md3_vertices(after, 50_000_000).ok_or("the one written does not read")?;
+    let has = |s: &[SurfaceVertices], frames: &[usize]| {
+        s.iter().all(|s| frames.iter().all(|&f| f < s.xyz.len()))
+    };
+    if !has(&a, frames_before) || !has(&b, frames_after) {
+        return Err("a frame compared is not in the file".to_string());
+    }
+    let (sa, sb) = (
+        vertex_sets(&a, frames_before),
+        vertex_sets(&b, frames_after),
+    );
     if sa.len() != sb.len() {
         return Err(format!("{} surfaces were, {} are", sa.len(), sb.len()));
     }
@@ -127,17 +153,17 @@ pub fn compare_part(
                 set_a.symmetric_difference(set_b).count()
             ));
         }
-        compared += set_a.len() * frames.len();
+        compared += set_a.len() * frames_before.len();
     }
     let (ta, tb) = (
         md3_tags(before).ok_or("the original's tags do not read")?,
         md3_tags(after).ok_or("the tags written do not read")?,
     );
     let near = |x: [f32; 3], y: [f32; 3]| x.iter().zip(y).all(|(a, b)| (a - b).abs() <= 2e-3);
-    for &f in &frames {
+    for (&f, &g) in frames_before.iter().zip(frames_after) {
         for t in ta.get(f).map_or(&[][..], Vec::as_slice) {
             let u = tb
-                .get(f)
+                .get(g)
                 .and_then(|tags| tags.iter().find(|u| u.name.eq_ignore_ascii_case(&t.name)))
                 .ok_or_else(|| format!("tag {:?} lost", String::from_utf8_lossy(&t.name)))?;
             if !near(t.origin, u.origin) {

@@ -12,6 +12,7 @@ use glam::{Mat3, Vec3};
 use retromodel::md3::{AnimationCfg, Part, Player, SkinFile, ANIMATION_NAMES};
 use retromodel::scene::{Pose, Scene};
 use retromodel_testkit::md3_facts::{md3_facts, md3_tags, TagFacts};
+use retromodel_testkit::md3_player_checks::cfg_lines;
 use retromodel_testkit::openarena::{openarena_dir, players, PlayerFiles};
 
 fn all_players() -> Option<Vec<PlayerFiles>> {
@@ -19,23 +20,6 @@ fn all_players() -> Option<Vec<PlayerFiles>> {
     let p = players(&dir);
     assert!(!p.is_empty(), "no player in {}", dir.display());
     Some(p)
-}
-
-/// The animation lines of a cfg, counted by hand: lines whose first
-/// token (comments cut) starts with a digit and that hold four numbers.
-fn animation_lines(text: &str) -> Vec<[f64; 4]> {
-    text.lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .filter_map(|l| {
-            let t: Vec<&str> = l.split_whitespace().collect();
-            let first = t.first()?;
-            if !first.starts_with(|c: char| c.is_ascii_digit()) || t.len() < 4 {
-                return None;
-            }
-            let n: Vec<f64> = t[..4].iter().filter_map(|s| s.parse().ok()).collect();
-            n.try_into().ok()
-        })
-        .collect()
 }
 
 #[test]
@@ -46,7 +30,7 @@ fn every_animation_cfg_against_the_models_frame_counts() {
         let key = &p.folder;
         let cfg = AnimationCfg::parse(&p.animation_cfg).unwrap_or_else(|e| panic!("{key}: {e}"));
         let text = String::from_utf8_lossy(&p.animation_cfg);
-        let lines = animation_lines(&text);
+        let lines = cfg_lines(&text);
         assert!(lines.len() >= 25, "{key}: {} animation lines", lines.len());
         assert_eq!(cfg.animations.len(), lines.len(), "{key}: animations");
         for (a, l) in cfg.animations.iter().zip(&lines) {

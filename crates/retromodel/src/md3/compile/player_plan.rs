@@ -368,6 +368,22 @@ fn as_it_was(scene: &Scene) -> Option<PlayerPlan> {
     let upper: Vec<&Kept> = kept.iter().filter(|k| both(k) || torso(k)).collect();
     let (lower, a) = part_frames(&lower);
     let (upper, b) = part_frames(&upper);
+    // A line only recorded must be one the lift had to leave out: of no
+    // frames, or of frames past its part's.
+    let left_out = |k: &Kept| {
+        let count = i64::from(k.line.num_frames.unsigned_abs());
+        let first = i64::from(k.line.first_frame) - if legs(&k) { skip } else { 0 };
+        let frames = if legs(&k) {
+            lower.frame_count()
+        } else {
+            upper.frame_count()
+        } as i64;
+        count == 0 || first < 0 || first + count > frames
+    };
+    let animated = kept.iter().any(|k| k.animation.is_some());
+    if !animated || !kept.iter().all(|k| k.animation.is_some() || left_out(k)) {
+        return None;
+    }
     Some(PlayerPlan {
         lower,
         upper,
