@@ -129,7 +129,7 @@ fn edit_glb(bytes: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> 
     let mut doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + len]).unwrap();
     edit(&mut doc);
     let mut json = serde_json::to_vec(&doc).unwrap();
-    while json.len() % 4 != 0 {
+    while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
     let rest = &bytes[20 + len..];
