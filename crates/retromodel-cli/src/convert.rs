@@ -504,7 +504,8 @@ impl Args {
     /// flags once. `strict`: options that do not apply are errors (one
     /// model) rather than ignored (batch mode).
     fn job(&self, strict: bool, format: OutputFormat) -> Result<Job> {
-        let md3_compiled = format == OutputFormat::Md3 && !self.input_is_md3();
+        let md3_compiled =
+            format == OutputFormat::Md3 && (!self.input_is_md3() || self.player);
         if self.no_split && !md3_compiled {
             bail!("--no-split applies to .md3 output compiled from another format");
         }
@@ -513,7 +514,7 @@ impl Args {
         }
         let (compile, mdl, md3) = if format == OutputFormat::Mdl {
             (None, self.mdl_options()?, None)
-        } else if format == OutputFormat::Md3 && !self.input_is_md3() {
+        } else if md3_compiled {
             (None, None, self.md3_options()?)
         } else {
             self.check_no_mdl_flags()?;

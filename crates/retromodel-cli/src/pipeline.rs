@@ -179,30 +179,6 @@ fn md3_player_lines(dir: &Path, r: &retromodel::md3::compile::PlayerReport) -> V
     lines
 }
 
-/// [`md3_player_lines`] as JSON (`--json`).
-fn md3_player_json(r: &retromodel::md3::compile::PlayerReport) -> serde_json::Value {
-    let parts: Vec<serde_json::Value> = ["lower", "upper", "head"]
-        .iter()
-        .zip(&r.parts)
-        .map(|(p, rep)| serde_json::json!({ "part": p, "report": rep }))
-        .collect();
-    let lines: Vec<serde_json::Value> = r
-        .lines
-        .iter()
-        .map(|l| {
-            serde_json::json!({
-                "name": l.line.name,
-                "first_frame": l.line.first_frame,
-                "num_frames": l.line.num_frames,
-                "looping_frames": l.line.looping_frames,
-                "fps": l.line.fps,
-                "from": line_source(&l.source),
-            })
-        })
-        .collect();
-    serde_json::json!({ "parts": parts, "scale": r.scale, "animation_cfg": lines })
-}
-
 /// The MDL compile report: the one grid's error, vertices and seams, one
 /// line per animation.
 fn mdl_report_lines(out: &Path, r: &retromodel::mdl::compile::CompileReport) -> Vec<String> {
@@ -363,7 +339,7 @@ pub fn convert_file(
     }
     if let Some(report) = conversion.md3_player_report() {
         if job.json {
-            let json = serde_json::to_string_pretty(&md3_player_json(report))?;
+            let json = serde_json::to_string_pretty(report)?;
             let mut stdout = std::io::stdout().lock();
             writeln!(stdout, "{json}")?;
         } else {

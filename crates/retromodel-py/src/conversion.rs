@@ -74,9 +74,12 @@ pub fn convert(
         (Some(r), _, _) => serde_json::to_value(r).ok(),
         (None, Some(r), _) => serde_json::to_value(r).ok(),
         (None, None, Some(r)) => Some(crate::mdl::report_json(r)),
-        (None, None, None) => conversion
-            .md3_compile_report()
-            .and_then(|r| serde_json::to_value(r).ok()),
+        (None, None, None) => match conversion.md3_player_report() {
+            Some(r) => serde_json::to_value(r).ok(),
+            None => conversion
+                .md3_compile_report()
+                .and_then(|r| serde_json::to_value(r).ok()),
+        },
     };
     Ok((files, warnings, report))
 }

@@ -596,16 +596,30 @@ pub fn compile_mdl(
 #[pyclass(module = "retromodel", frozen)]
 pub struct Md3Output {
     md3: Vec<u8>,
+    files: Vec<(String, Vec<u8>)>,
     report: serde_json::Value,
     warnings: Vec<Detail>,
 }
 
 #[pymethods]
 impl Md3Output {
-    /// The MD3 file's bytes.
+    /// The MD3 file's bytes (with `player=True`: `lower.md3`'s).
     #[getter]
     fn md3<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &self.md3)
+    }
+
+    /// With `player=True`, every file of the player by name, to write
+    /// into `models/players/NAME/`: `lower.md3`, `upper.md3`, `head.md3`,
+    /// `animation.cfg`, `lower_default.skin`, `upper_default.skin`,
+    /// `head_default.skin`; empty otherwise.
+    #[getter]
+    fn files<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (name, bytes) in &self.files {
+            d.set_item(name, PyBytes::new(py, bytes))?;
+        }
+        Ok(d)
     }
 
     /// The compile report (`None` for an MD3 written as it is): the
@@ -661,13 +675,30 @@ impl Md3Output {
 /// - `split`: split a surface past the engine's per-surface vertex or
 ///   triangle limit into surfaces of its name (default); `False` raises.
 /// - `name`: the model's file name (names the scene).
+/// - `player`: write a Quake III player from a scene whose nodes `lower`,
+///   `upper` and `head` hold its parts (head below upper's `tag_head`,
+///   upper below lower's `tag_torso`): the result's `files` are
+///   `lower.md3`, `upper.md3`, `head.md3`, `animation.cfg` and the three
+///   `_default.skin` files; the scene's animations named after
+///   `animation.cfg`'s lines (`LEGS_RUN`, `TORSO_ATTACK`, ...; `idle`,
+///   `run`, `walk`, `attack`, `death` also fit) make its frames. The report
+///   is then each part's (`parts`) and each cfg line with where its frames
+///   came from (`lines`). `anims` does not apply.
+/// - `player_name`: with `player`, the folder `models/players/NAME/`
+///   that texture file names without a folder are written below in the
+///   `.skin` files.
+/// - `sex`, `footsteps`: with `player`, `animation.cfg`'s `sex` (`"m"`,
+///   `"f"`, `"n"`) and `footsteps` (`"normal"`, `"boot"`, `"flesh"`,
+///   `"mech"`, `"energy"`) lines (default: what the source player had).
 ///
 /// The same file as `retromodel convert SOURCE NAME.md3` with the matching
-/// flags. Returns an `Md3Output`. Raises `retromodel.Error` when the model
+/// flags (`--player`: `convert SOURCE models/players/NAME/ --player`).
+/// Returns an `Md3Output`. Raises `retromodel.Error` when the model
 /// cannot be compiled (a limit passed, a coordinate beyond ±512 units, an
-/// unknown animation).
+/// unknown animation, a player scene without a `lower`, `upper` or `head`
+/// node).
 #[pyfunction]
-#[pyo3(signature = (source, fps = 15.0, anims = None, scale = None, fit_height = None, engine = None, split = true, name = "model.md3"))]
+#[pyo3(signature = (source, fps = 15.0, anims = None, scale = None, fit_height = None, engine = None, split = true, name = "model.md3", player = false, player_name = None, sex = None, footsteps = None))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn compile_md3(
     py: Python<'_>,
@@ -679,10 +710,48 @@ pub fn compile_md3(
     engine: Option<&str>,
     split: bool,
     name: &str,
+    player: bool,
+    player_name: Option<String>,
+    sex: Option<&str>,
+    footsteps: Option<String>,
 ) -> PyResult<Md3Output> {
     use retromodel::md3::compile::CompileOptions as Md3Options;
+    use retromodel::md3::compile::PlayerOptions;
 
     check_frames_and_size(fps, scale, fit_height)?;
+    if !player {
+        let given = [
+            (player_name.is_some(), "player_name"),
+            (sex.is_some(), "sex"),
+            (footsteps.is_some(), "footsteps"),
+        ];
+        if let Some((_, keyword)) = given.iter().find(|(g, _)| *g) {
+            return Err(Error::new_err(format!(
+                "{keyword} applies with player=True (a Quake III player's files)"
+            )));
+        }
+    }
+    if player && anims.as_ref().is_some_and(|a| !a.is_empty()) {
+        return Err(Error::new_err(
+            "player=True and anims: a player's animations are animation.cfg's lines, each filled from the scene animation of its name (LEGS_RUN, TORSO_ATTACK, ...)",
+        ));
+    }
+    let sex = match sex {
+        None => None,
+        Some(s) if matches!(s, "m" | "f" | "n") => s.chars().next(),
+        Some(s) => {
+            return Err(Error::new_err(format!(
+                "sex {s:?}: \"m\", \"f\" or \"n\""
+            )))
+        }
+    };
+    const FOOTSTEPS: [&str; 6] = ["default", "normal", "boot", "flesh", "mech", "energy"];
+    if let Some(f) = footsteps.as_deref().filter(|f| !FOOTSTEPS.contains(f)) {
+        return Err(Error::new_err(format!(
+            "footsteps {f:?}: one of {}",
+            FOOTSTEPS.join(", ")
+        )));
+    }
     let engine = match engine {
         None => Some(retromodel::Engine::Ioquake3),
         Some(e) if e.eq_ignore_ascii_case("none") => None,
@@ -705,14 +774,34 @@ pub fn compile_md3(
         split_surfaces: split,
         ..Md3Options::default()
     };
+    let md3_player = player.then(|| PlayerOptions {
+        fps: options.fps,
+        scale: options.scale,
+        fit_height: options.fit_height,
+        engine: options.engine,
+        split_surfaces: options.split_surfaces,
+        name: player_name,
+        sex,
+        footsteps,
+    });
     let options = ConvertOptions {
         anim: options.animations.clone(),
         md3: Some(options),
+        md3_player,
         ..ConvertOptions::default()
     };
-    let compiled = compile_source(py, source, &options, OutputFormat::Md3, name)?;
+    let main_name = if player { "lower.md3" } else { name };
+    let compiled = compile_source(py, source, &options, OutputFormat::Md3, main_name)?;
+    let files = if player {
+        let mut files = compiled.beside;
+        files.push(("lower.md3".to_string(), compiled.main.clone()));
+        files
+    } else {
+        Vec::new()
+    };
     Ok(Md3Output {
         md3: compiled.main,
+        files,
         report: compiled.report.unwrap_or(serde_json::Value::Null),
         warnings: compiled.warnings,
     })

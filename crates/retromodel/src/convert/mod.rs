@@ -229,7 +229,9 @@ impl<'a> Converter<'a> {
         let ms3d_compile = format == OutputFormat::Ms3d
             && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
         let mdl_compile = format == OutputFormat::Mdl && !matches!(model, Model::Mdl(_));
-        let md3_compile = format == OutputFormat::Md3 && !matches!(model, Model::Md3(_));
+        // A player is compiled from the scene, an MD3 player's too.
+        let md3_compile = format == OutputFormat::Md3
+            && (!matches!(model, Model::Md3(_)) || options.md3_player.is_some());
         if !format.is_scene_export()
             && !recompile
             && !ms3d_compile

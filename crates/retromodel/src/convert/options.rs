@@ -292,7 +292,8 @@ impl ConvertOptions {
         let ms3d_compiled = format == OutputFormat::Ms3d
             && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
         let mdl_compiled = format == OutputFormat::Mdl && !matches!(model, Model::Mdl(_));
-        let md3_compiled = format == OutputFormat::Md3 && !matches!(model, Model::Md3(_));
+        let md3_compiled = format == OutputFormat::Md3
+            && (!matches!(model, Model::Md3(_)) || self.md3_player.is_some());
         #[cfg(feature = "textures")]
         if self
             .mdl
@@ -338,7 +339,7 @@ impl ConvertOptions {
         }
         let rewrite = md2_out && matches!(model, Model::Md2(_)) && self.compile.is_none()
             || format == OutputFormat::Mdl && matches!(model, Model::Mdl(_))
-            || format == OutputFormat::Md3 && matches!(model, Model::Md3(_));
+            || format == OutputFormat::Md3 && matches!(model, Model::Md3(_)) && !md3_compiled;
         if (self.repair || self.layout != Layout::Standard) && !rewrite {
             return invalid(OptionProblem::RepairNeedsMd2Rewrite);
         }

@@ -101,6 +101,7 @@ pub enum Part {
 
 /// One animation's line.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CfgAnimation {
     /// Its name from [`ANIMATION_NAMES`].
     pub name: &'static str,

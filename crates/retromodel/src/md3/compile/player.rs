@@ -219,6 +219,7 @@ impl std::fmt::Display for PlayerNote {
 /// What [`compile_player`] made, in numbers: each part's report and each
 /// `animation.cfg` line with where its frames came from.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PlayerReport {
     /// `lower.md3`'s, `upper.md3`'s and `head.md3`'s reports.
     pub parts: [CompileReport; 3],

@@ -113,6 +113,8 @@ const LOOPING: [&str; 8] = [
 
 /// How one `animation.cfg` line got its frames.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LineSource {
     /// The scene animation of its name, as it was (its extras).
     AsItWas,
@@ -134,6 +136,7 @@ pub enum LineSource {
 /// One line of the written `animation.cfg` and where its frames came
 /// from.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PlayerLine {
     /// The line.
     pub line: CfgAnimation,
