@@ -882,11 +882,67 @@ class ExportMd3(bpy.types.Operator, ExportHelper):
         default="ioquake3",
     )
     use_selection: BoolProperty(name="Selected only", default=False)
+    player: BoolProperty(
+        name="Quake III player",
+        description=(
+            "write a player into the chosen file's folder: lower.md3, upper.md3, head.md3, animation.cfg and "
+            "the _default.skin files, from the objects named lower, upper and head (head below upper's "
+            "tag_head empty, upper below lower's tag_torso); actions named after animation.cfg's lines "
+            "(LEGS_RUN, TORSO_ATTACK, ...; idle, run, walk, attack, death also fit) make its frames"
+        ),
+        default=False,
+    )
+    sex: EnumProperty(
+        name="Sex",
+        description="a player's animation.cfg sex line",
+        items=[
+            ("KEEP", "As imported", "what the imported player had, else none (the game reads m)"),
+            ("m", "Male", ""),
+            ("f", "Female", ""),
+            ("n", "Neuter", ""),
+        ],
+        default="KEEP",
+    )
+    footsteps: EnumProperty(
+        name="Footsteps",
+        description="a player's animation.cfg footsteps line",
+        items=[
+            ("KEEP", "As imported", "what the imported player had, else none (normal)"),
+            ("normal", "Normal", ""),
+            ("boot", "Boot", ""),
+            ("flesh", "Flesh", ""),
+            ("mech", "Mech", ""),
+            ("energy", "Energy", ""),
+        ],
+        default="KEEP",
+    )
 
     def execute(self, context):
+        if self.player:
+            # A player's main file is its lower.md3, in the chosen folder.
+            folder = os.path.dirname(self.filepath)
+            if os.path.basename(self.filepath).lower() not in ("lower.md3", "upper.md3", "head.md3"):
+                self.filepath = os.path.join(folder, "lower.md3")
+            if self.anims.strip():
+                self.report(
+                    {"ERROR"},
+                    '"Animations" does not apply to a Quake III player: its actions are named after '
+                    "animation.cfg's lines (LEGS_RUN, TORSO_ATTACK, ...)",
+                )
+                return {"CANCELLED"}
         return export_through_gltf(self, self.compile)
 
     def compile(self, rm, glb, name):
+        if self.player:
+            folder = os.path.dirname(os.path.abspath(self.filepath))
+            try:
+                out = self._compile_player(rm, glb, folder)
+            except rm.Error as e:
+                # The library names glTF nodes; Blender has objects.
+                raise ValueError(str(e).replace("no node called", "no object named").replace("nodes", "objects")) from e
+            files = dict(out.files)
+            main = files.pop(os.path.basename(self.filepath).lower(), out.md3)
+            return main, files, list(out.warning_details)
         out = rm.compile_md3(
             glb,
             fps=self.fps,
@@ -897,6 +953,19 @@ class ExportMd3(bpy.types.Operator, ExportHelper):
             name=name,
         )
         return out.md3, {}, list(out.warning_details)
+
+    def _compile_player(self, rm, glb, folder):
+        return rm.compile_md3(
+            glb,
+            fps=self.fps,
+            scale=self.scale or None,
+            fit_height=self.fit_height or None,
+            engine=self.engine,
+            player=True,
+            player_name=os.path.basename(folder) or None,
+            sex=None if self.sex == "KEEP" else self.sex,
+            footsteps=None if self.footsteps == "KEEP" else self.footsteps,
+        )
 
 
 def _menu_import(self, context):

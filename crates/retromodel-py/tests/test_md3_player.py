@@ -168,7 +168,7 @@ def test_player_keywords_are_checked(tmp_path):
         retromodel.compile_md3(src, player=True, anims=["run"])
     with pytest.raises(retromodel.Error, match="sex applies with player=True"):
         retromodel.compile_md3(src, sex="m")
-    with pytest.raises(retromodel.Error, match="sex 'x'"):
+    with pytest.raises(retromodel.Error, match='sex "x"'):
         retromodel.compile_md3(src, player=True, sex="x")
 
 
