@@ -215,3 +215,66 @@ pub fn md3_tags(b: &[u8]) -> Option<Vec<Vec<TagFacts>>> {
     }
     Some(frames)
 }
+
+/// One surface's geometry, read from the bytes: every triangle and, per
+/// frame, every vertex's position in 1/64 units as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SurfaceGeometry {
+    /// The triangles' vertex indices, as stored.
+    pub triangles: Vec<[i32; 3]>,
+    /// Texture coordinates, one per vertex.
+    pub st: Vec<[f32; 2]>,
+    /// `[frame][vertex]`: x, y, z (× 1/64 unit).
+    pub frames: Vec<Vec<[i16; 3]>>,
+}
+
+/// Every surface's triangles, texture coordinates and per-frame vertex
+/// positions (`numVerts × numFrames` of 8 bytes at `ofsXyzNormals`, frame
+/// after frame), or `None` when they are not all in the file.
+pub fn md3_geometry(b: &[u8]) -> Option<Vec<SurfaceGeometry>> {
+    if b.get(0..4)? != b"IDP3" || i32_at(b, 4)? != 15 {
+        return None;
+    }
+    let num_surfaces = idx(i32_at(b, 84)?)?;
+    let mut surf = idx(i32_at(b, 100)?)?;
+    let mut out = Vec::new();
+    for _ in 0..num_surfaces {
+        let s = |o: usize| i32_at(b, surf + o);
+        let (nf, nv, nt) = (idx(s(72)?)?, idx(s(80)?)?, idx(s(84)?)?);
+        let (o_tri, o_st, o_xyz, o_end) =
+            (idx(s(88)?)?, idx(s(96)?)?, idx(s(100)?)?, idx(s(104)?)?);
+        // Every section must be in the file before anything is allocated.
+        let within = |ofs: usize, len: Option<usize>| -> Option<()> {
+            let start = surf.checked_add(ofs)?;
+            b.get(start..start.checked_add(len?)?).map(|_| ())
+        };
+        within(o_tri, nt.checked_mul(12))?;
+        within(o_st, nv.checked_mul(8))?;
+        within(o_xyz, nv.checked_mul(nf).and_then(|n| n.checked_mul(8)))?;
+        let mut triangles = Vec::with_capacity(nt);
+        for t in 0..nt {
+            let at = surf + o_tri + 12 * t;
+            triangles.push([i32_at(b, at)?, i32_at(b, at + 4)?, i32_at(b, at + 8)?]);
+        }
+        let mut st = Vec::with_capacity(nv);
+        for v in 0..nv {
+            let at = surf + o_st + 8 * v;
+            st.push([f32_at(b, at)?, f32_at(b, at + 4)?]);
+        }
+        let mut frames = Vec::with_capacity(nf);
+        for f in 0..nf {
+            let mut verts = Vec::with_capacity(nv);
+            for v in 0..nv {
+                verts.push(xyz(b, surf + o_xyz + 8 * (f * nv + v))?.0);
+            }
+            frames.push(verts);
+        }
+        out.push(SurfaceGeometry {
+            triangles,
+            st,
+            frames,
+        });
+        surf = surf.checked_add(o_end)?;
+    }
+    Some(out)
+}
