@@ -690,7 +690,7 @@ pub fn compile_md3(
             let engine = engine_named(e)?;
             if engine.md3_limits().is_none() {
                 return Err(Error::new_err(format!(
-                    "engine {e:?}: no MD3 loader profile (ioquake3, ironwail, vkquake, or \"none\")"
+                    "engine {e:?}: no MD3 loader profile (ioquake3, etlegacy, rtcw, rtcw-mp, ironwail, vkquake, fte, or \"none\")"
                 )));
             }
             Some(engine)
