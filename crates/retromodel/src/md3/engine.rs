@@ -40,9 +40,10 @@
 //!   2024-03-12; `SP/code/renderer/tr_model.c` and
 //!   `MP/code/renderer/tr_model.c`, `R_LoadMD3`, the default `opengl1`
 //!   renderer; `rend2`'s `R_LoadMD3` makes the same checks) is ioquake3's
-//!   loader: no frames, `numVerts >= SHADER_MAX_VERTEXES` or `numTriangles
-//!   * 3 >= SHADER_MAX_INDEXES` return `qfalse` (a warning; the model is
-//!   not loaded), and it copies `ofsEnd` bytes. `SHADER_MAX_VERTEXES`
+//!   loader: no frames, `numVerts >= SHADER_MAX_VERTEXES` or
+//!   `numTriangles * 3 >= SHADER_MAX_INDEXES` return `qfalse` (a warning;
+//!   the model is not loaded), and it copies `ofsEnd` bytes.
+//!   `SHADER_MAX_VERTEXES`
 //!   differs between the games (`code/qcommon/qfiles.h`): 4000 for single
 //!   player (3999 vertices and 7999 triangles a surface), 1000 for
 //!   multiplayer ("JPW NERVE was 4000, 1000 in q3ta": 999 and 1999, as
