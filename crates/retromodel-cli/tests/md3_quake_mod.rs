@@ -16,7 +16,8 @@
 //!   every vertex of every frame within half of 1/64 unit of Blender's own
 //!   posed vertex (its depsgraph with the armature modifier applied),
 //!   every triangle one of Blender's with Quake's clockwise winding, every
-//!   texture coordinate Blender's with `v` flipped;
+//!   texture coordinate Blender's with `v` flipped, every normal of the
+//!   rigid boxes (decoded as ioquake3 does) within 2° of its posed face;
 //! - assimp's MD3 importer (`assimp info`, `assimp export` to OBJ): the
 //!   triangle count, the texture name, frame 0's bounds and every frame-0
 //!   vertex against Blender's `stand` frame 0;
@@ -254,6 +255,45 @@ fn a_blender_monster_converts_to_an_md3_ironwail_and_vkquake_load() {
         unmatched.swap_remove(k);
     }
     assert!(unmatched.is_empty());
+
+    // Normals: each corner's stored normal, decoded as ioquake3's
+    // `LerpMeshVertexes` does (the second byte the latitude, the first the
+    // longitude, 256 steps a turn: (cos lat · sin lng, sin lat · sin lng,
+    // cos lng)), against the face normal of Blender's posed triangle. Only
+    // the rigid boxes (Blender vertices 8 and on: the body box, vertices
+    // 0..8, bends with the head, so its faces are not flat when posed).
+    let decode = |n: [u8; 2]| {
+        let lat = f64::from(n[1]) * std::f64::consts::TAU / 256.0;
+        let lng = f64::from(n[0]) * std::f64::consts::TAU / 256.0;
+        [lat.cos() * lng.sin(), lat.sin() * lng.sin(), lng.cos()]
+    };
+    let mut worst_angle = 0.0f64;
+    for (f, frame) in posed.iter().enumerate() {
+        for t in &g.triangles {
+            let [a, b, c] = t.map(|v| to_blender[v as usize]);
+            if a < 8 {
+                continue;
+            }
+            let (pa, pb, pc) = (frame[a], frame[b], frame[c]);
+            let u = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
+            let w = [pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]];
+            // Quake's clockwise triangle [a, b, c]: the front is w × u.
+            let n = [
+                w[1] * u[2] - w[2] * u[1],
+                w[2] * u[0] - w[0] * u[2],
+                w[0] * u[1] - w[1] * u[0],
+            ];
+            let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+            for &v in t {
+                let d = decode(g.normals[f][v as usize]);
+                let cos = (d[0] * n[0] + d[1] * n[1] + d[2] * n[2]) / len;
+                worst_angle = worst_angle.max(cos.clamp(-1.0, 1.0).acos().to_degrees());
+            }
+        }
+    }
+    // One step of 256 a turn is 1.4°.
+    assert!(worst_angle < 2.0, "a normal {worst_angle}° off its face");
+    eprintln!("normals of the rigid boxes within {worst_angle:.2}° of Blender's faces");
 
     // assimp's MD3 importer, frame 0 (Blender's stand frame 0), in its axes
     // (x, z, −y) of Quake's.

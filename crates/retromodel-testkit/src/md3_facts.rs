@@ -226,10 +226,12 @@ pub struct SurfaceGeometry {
     pub st: Vec<[f32; 2]>,
     /// `[frame][vertex]`: x, y, z (× 1/64 unit).
     pub frames: Vec<Vec<[i16; 3]>>,
+    /// `[frame][vertex]`: the normal's two bytes in file order.
+    pub normals: Vec<Vec<[u8; 2]>>,
 }
 
 /// Every surface's triangles, texture coordinates and per-frame vertex
-/// positions (`numVerts × numFrames` of 8 bytes at `ofsXyzNormals`, frame
+/// positions and normal bytes (`numVerts × numFrames` of 8 bytes at `ofsXyzNormals`, frame
 /// after frame), or `None` when they are not all in the file.
 pub fn md3_geometry(b: &[u8]) -> Option<Vec<SurfaceGeometry>> {
     if b.get(0..4)? != b"IDP3" || i32_at(b, 4)? != 15 {
@@ -261,18 +263,22 @@ pub fn md3_geometry(b: &[u8]) -> Option<Vec<SurfaceGeometry>> {
             let at = surf + o_st + 8 * v;
             st.push([f32_at(b, at)?, f32_at(b, at + 4)?]);
         }
-        let mut frames = Vec::with_capacity(nf);
+        let (mut frames, mut normals) = (Vec::with_capacity(nf), Vec::with_capacity(nf));
         for f in 0..nf {
-            let mut verts = Vec::with_capacity(nv);
+            let (mut verts, mut words) = (Vec::with_capacity(nv), Vec::with_capacity(nv));
             for v in 0..nv {
-                verts.push(xyz(b, surf + o_xyz + 8 * (f * nv + v))?.0);
+                let (p, n) = xyz(b, surf + o_xyz + 8 * (f * nv + v))?;
+                verts.push(p);
+                words.push(n);
             }
             frames.push(verts);
+            normals.push(words);
         }
         out.push(SurfaceGeometry {
             triangles,
             st,
             frames,
+            normals,
         });
         surf = surf.checked_add(o_end)?;
     }
