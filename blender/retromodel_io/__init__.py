@@ -875,8 +875,12 @@ class ExportMd3(bpy.types.Operator, ExportHelper):
         name="Engine",
         items=[
             ("ioquake3", "ioquake3", "meet ioquake3's limits (999 vertices and 1999 triangles per surface)"),
+            ("etlegacy", "etlegacy", "meet ET: Legacy's limits (10000 vertices and 20000 triangles per surface)"),
+            ("rtcw", "rtcw", "meet Return to Castle Wolfenstein's single-player limits (3999 vertices and 7999 triangles per surface)"),
+            ("rtcw-mp", "rtcw-mp", "meet Return to Castle Wolfenstein's multiplayer limits (999 vertices and 1999 triangles per surface)"),
             ("ironwail", "ironwail", "meet Ironwail's limits (Quake mods)"),
             ("vkquake", "vkquake", "meet vkQuake's limits (Quake mods)"),
+            ("fte", "fte", "FTE checks no count (Quake mods)"),
             ("none", "none", "only the format's own limits"),
         ],
         default="ioquake3",

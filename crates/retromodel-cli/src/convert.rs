@@ -178,8 +178,8 @@ pub struct Args {
     /// quake (id's limits, the default), an engine that loads MDL
     /// (winquake, glquake, quakespasm, quakespasm-spiked, ironwail,
     /// vkquake, fte, quake-rerelease) for its loader's limits, or none.
-    /// .md3 output: ioquake3 (the default), ironwail, vkquake, or none
-    /// (the format's MD3_MAX_* only).
+    /// .md3 output: ioquake3 (the default), etlegacy, rtcw, rtcw-mp,
+    /// ironwail, vkquake, fte, or none (the format's MD3_MAX_* only).
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     engine: Option<String>,
     /// A Quake MDL input: the palette its 8-bit skins index (gfx/palette.lmp,
@@ -438,8 +438,9 @@ impl Args {
 
     /// The MD3 compiler's options, for .md3 output: the frame rate, scale
     /// and animations shared with .md2 and .mdl output, and the engine
-    /// whose limits apply (ioquake3, the default; ironwail, vkquake; none:
-    /// the format's only); the .md2-only flags are refused.
+    /// whose limits apply (ioquake3, the default; etlegacy, rtcw, rtcw-mp,
+    /// ironwail, vkquake, fte; none: the format's only); the .md2-only
+    /// flags are refused.
     fn md3_options(&self) -> Result<Option<Md3CompileOptions>> {
         let md2_only = [
             (self.grid.is_some(), "--grid"),
@@ -474,7 +475,7 @@ impl Args {
                 let engine = engine(name)?;
                 if engine.md3_limits().is_none() {
                     bail!(
-                        "--engine {name}: {} has no MD3 loader profile (for .md3 output: ioquake3, the default; ironwail, vkquake; none)",
+                        "--engine {name}: {} has no MD3 loader profile (for .md3 output: ioquake3, the default; etlegacy, rtcw, rtcw-mp, ironwail, vkquake, fte; none)",
                         engine.title()
                     );
                 }
@@ -504,8 +505,7 @@ impl Args {
     /// flags once. `strict`: options that do not apply are errors (one
     /// model) rather than ignored (batch mode).
     fn job(&self, strict: bool, format: OutputFormat) -> Result<Job> {
-        let md3_compiled =
-            format == OutputFormat::Md3 && (!self.input_is_md3() || self.player);
+        let md3_compiled = format == OutputFormat::Md3 && (!self.input_is_md3() || self.player);
         if self.no_split && !md3_compiled {
             bail!("--no-split applies to .md3 output compiled from another format");
         }

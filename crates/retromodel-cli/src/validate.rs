@@ -24,8 +24,9 @@ pub struct Args {
     /// quakespasm-spiked, ironwail, vkquake, fte, quake-rerelease and
     /// hexen2 say whether they load the file's format; quake-rerelease,
     /// ironwail and vkquake check an .md5mesh as those ports load the
-    /// Quake rerelease's replacement); `ioquake3`, `etlegacy`, `ironwail`
-    /// and `vkquake` check an .md3 against their MD3 loaders; damage in a
+    /// Quake rerelease's replacement); `ioquake3`, `etlegacy`, `rtcw`,
+    /// `rtcw-mp`, `ironwail`, `vkquake` and `fte` check an .md3 against
+    /// their MD3 loaders; damage in a
     /// part NAME never reads is a warning;
     /// `milkshape`: check an MS3D against MilkShape 3D 1.8's limits too;
     /// `quake2-rerelease`: check an .md5mesh (with the tris.md2 above its

@@ -99,3 +99,34 @@ fn converts_to_glb_with_a_morph_target_per_frame() {
     let count = j["accessors"][prim["indices"].as_u64().unwrap() as usize]["count"].as_u64();
     assert_eq!(count, Some(15));
 }
+
+#[test]
+fn validate_engine_rtcw_takes_3999_vertices_and_its_multiplayer_999() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = |verts| Md3Spec {
+        frames: 1,
+        tags: 0,
+        surfaces: vec![SurfaceSpec::new(1, verts, 3)],
+    };
+    let path = write(dir.path(), &spec(3999));
+    let o = run(&["validate", "--engine", "rtcw", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    let o = run(&["validate", "--engine", "rtcw-mp", &path]);
+    assert_eq!(o.status.code(), Some(1));
+    let t = text(&o.stdout);
+    assert!(
+        t.contains("error: surfaces[0].num_verts: 3999 vertices, more than Return to Castle Wolfenstein multiplayer's 999 by 3000"),
+        "{t}"
+    );
+    let path = write(dir.path(), &spec(4000));
+    let o = run(&["validate", "--engine", "rtcw", &path]);
+    assert_eq!(o.status.code(), Some(1));
+    let t = text(&o.stdout);
+    assert!(
+        t.contains("4000 vertices, more than Return to Castle Wolfenstein's 3999 by 1: it does not load the model"),
+        "{t}"
+    );
+    // FTE checks no count: it loads the model.
+    let o = run(&["validate", "--engine", "fte", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+}

@@ -739,11 +739,7 @@ pub fn compile_md3(
     let sex = match sex {
         None => None,
         Some(s) if matches!(s, "m" | "f" | "n") => s.chars().next(),
-        Some(s) => {
-            return Err(Error::new_err(format!(
-                "sex {s:?}: \"m\", \"f\" or \"n\""
-            )))
-        }
+        Some(s) => return Err(Error::new_err(format!("sex {s:?}: \"m\", \"f\" or \"n\""))),
     };
     const FOOTSTEPS: [&str; 6] = ["default", "normal", "boot", "flesh", "mech", "energy"];
     if let Some(f) = footsteps.as_deref().filter(|f| !FOOTSTEPS.contains(f)) {
@@ -759,7 +755,7 @@ pub fn compile_md3(
             let engine = engine_named(e)?;
             if engine.md3_limits().is_none() {
                 return Err(Error::new_err(format!(
-                    "engine {e:?}: no MD3 loader profile (ioquake3, ironwail, vkquake, or \"none\")"
+                    "engine {e:?}: no MD3 loader profile (ioquake3, etlegacy, rtcw, rtcw-mp, ironwail, vkquake, fte, or \"none\")"
                 )));
             }
             Some(engine)

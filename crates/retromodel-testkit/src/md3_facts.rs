@@ -216,62 +216,72 @@ pub fn md3_tags(b: &[u8]) -> Option<Vec<Vec<TagFacts>>> {
     Some(frames)
 }
 
-/// One surface's every vertex, read from the bytes: its name, texture
-/// coordinates, triangles (as stored) and every frame's positions in 1/64
-/// units (`frames × vertices`).
+/// One surface's geometry, read from the bytes: every triangle and, per
+/// frame, every vertex's position in 1/64 units as stored.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SurfaceVertices {
+pub struct SurfaceGeometry {
     /// The name, up to the first NUL.
     pub name: Vec<u8>,
-    /// Per vertex: `st`.
-    pub st: Vec<[f32; 2]>,
-    /// The triangles' indices.
+    /// The triangles' vertex indices, as stored.
     pub triangles: Vec<[i32; 3]>,
-    /// Per frame, per vertex: x, y, z.
-    pub xyz: Vec<Vec<[i16; 3]>>,
+    /// Texture coordinates, one per vertex.
+    pub st: Vec<[f32; 2]>,
+    /// `[frame][vertex]`: x, y, z (× 1/64 unit).
+    pub frames: Vec<Vec<[i16; 3]>>,
+    /// `[frame][vertex]`: the normal's two bytes in file order.
+    pub normals: Vec<Vec<[u8; 2]>>,
 }
 
-/// Every surface's vertices (see [`SurfaceVertices`]), or `None` when
-/// they are not all in the file. Reads at most `max_values` positions in
-/// all (a bound for damaged counts).
-pub fn md3_vertices(b: &[u8], max_values: usize) -> Option<Vec<SurfaceVertices>> {
+/// Every surface's triangles, texture coordinates and per-frame vertex
+/// positions and normal bytes (`numVerts × numFrames` of 8 bytes at `ofsXyzNormals`, frame
+/// after frame), or `None` when they are not all in the file.
+pub fn md3_geometry(b: &[u8]) -> Option<Vec<SurfaceGeometry>> {
     if b.get(0..4)? != b"IDP3" || i32_at(b, 4)? != 15 {
         return None;
     }
     let num_surfaces = idx(i32_at(b, 84)?)?;
     let mut surf = idx(i32_at(b, 100)?)?;
     let mut out = Vec::new();
-    let mut budget = max_values;
     for _ in 0..num_surfaces {
         let s = |o: usize| i32_at(b, surf + o);
         let (nf, nv, nt) = (idx(s(72)?)?, idx(s(80)?)?, idx(s(84)?)?);
         let (o_tri, o_st, o_xyz, o_end) =
             (idx(s(88)?)?, idx(s(96)?)?, idx(s(100)?)?, idx(s(104)?)?);
-        budget = budget.checked_sub(nf.checked_mul(nv)?)?;
-        let st = (0..nv)
-            .map(|v| {
-                let at = surf + o_st + v * 8;
-                Some([f32_at(b, at)?, f32_at(b, at + 4)?])
-            })
-            .collect::<Option<Vec<_>>>()?;
-        let triangles = (0..nt)
-            .map(|t| {
-                let at = surf + o_tri + t * 12;
-                Some([i32_at(b, at)?, i32_at(b, at + 4)?, i32_at(b, at + 8)?])
-            })
-            .collect::<Option<Vec<_>>>()?;
-        let xyz = (0..nf)
-            .map(|f| {
-                (0..nv)
-                    .map(|v| xyz(b, surf + o_xyz + (f * nv + v) * 8).map(|x| x.0))
-                    .collect::<Option<Vec<_>>>()
-            })
-            .collect::<Option<Vec<_>>>()?;
-        out.push(SurfaceVertices {
+        // Every section must be in the file before anything is allocated.
+        let within = |ofs: usize, len: Option<usize>| -> Option<()> {
+            let start = surf.checked_add(ofs)?;
+            b.get(start..start.checked_add(len?)?).map(|_| ())
+        };
+        within(o_tri, nt.checked_mul(12))?;
+        within(o_st, nv.checked_mul(8))?;
+        within(o_xyz, nv.checked_mul(nf).and_then(|n| n.checked_mul(8)))?;
+        let mut triangles = Vec::with_capacity(nt);
+        for t in 0..nt {
+            let at = surf + o_tri + 12 * t;
+            triangles.push([i32_at(b, at)?, i32_at(b, at + 4)?, i32_at(b, at + 8)?]);
+        }
+        let mut st = Vec::with_capacity(nv);
+        for v in 0..nv {
+            let at = surf + o_st + 8 * v;
+            st.push([f32_at(b, at)?, f32_at(b, at + 4)?]);
+        }
+        let (mut frames, mut normals) = (Vec::with_capacity(nf), Vec::with_capacity(nf));
+        for f in 0..nf {
+            let (mut verts, mut words) = (Vec::with_capacity(nv), Vec::with_capacity(nv));
+            for v in 0..nv {
+                let (p, n) = xyz(b, surf + o_xyz + 8 * (f * nv + v))?;
+                verts.push(p);
+                words.push(n);
+            }
+            frames.push(verts);
+            normals.push(words);
+        }
+        out.push(SurfaceGeometry {
             name: cstr(b, surf + 4, 64)?,
-            st,
             triangles,
-            xyz,
+            st,
+            frames,
+            normals,
         });
         surf = surf.checked_add(o_end)?;
     }

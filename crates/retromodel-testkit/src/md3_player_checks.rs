@@ -3,11 +3,11 @@
 //! from, from the files' bytes and text alone: the cfg's lines read by
 //! hand, the frames the game plays worked out as `CG_ParseAnimationFile`
 //! (ioquake3 `code/cgame/cg_players.c`) does, and each surface's vertices
-//! read by [`md3_vertices`](crate::md3_facts::md3_vertices).
+//! read by [`md3_geometry`](crate::md3_facts::md3_geometry).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::md3_facts::{md3_tags, md3_vertices, SurfaceVertices};
+use crate::md3_facts::{md3_geometry, md3_tags, SurfaceGeometry};
 
 /// The animation lines of a cfg text, read by hand: lines whose first
 /// token (comments cut) starts with a digit, four numbers each (first,
@@ -51,7 +51,7 @@ pub fn played_frames(cfg: &[[f64; 4]], legs: bool) -> BTreeSet<usize> {
 /// its vertices that triangles use, each as its texture coordinate's bits
 /// and its 1/64-unit position in each of `frames`.
 pub fn vertex_sets(
-    surfaces: &[SurfaceVertices],
+    surfaces: &[SurfaceGeometry],
     frames: &[usize],
 ) -> Vec<(String, BTreeSet<Vec<i32>>)> {
     surfaces
@@ -69,7 +69,7 @@ pub fn vertex_sets(
                 .map(|&v| {
                     let mut key = vec![s.st[v][0].to_bits() as i32, s.st[v][1].to_bits() as i32];
                     for &f in frames {
-                        key.extend(s.xyz[f][v].map(i32::from));
+                        key.extend(s.frames[f][v].map(i32::from));
                     }
                     key
                 })
@@ -100,8 +100,8 @@ pub fn compare_part(
     after: &[u8],
     frames: &BTreeSet<usize>,
 ) -> Result<usize, String> {
-    let a = md3_vertices(before, 50_000_000).ok_or("the original does not read")?;
-    let count = a.iter().map(|s| s.xyz.len()).max().unwrap_or(0);
+    let a = md3_geometry(before).ok_or("the original does not read")?;
+    let count = a.iter().map(|s| s.frames.len()).max().unwrap_or(0);
     let frames: Vec<usize> = frames.iter().copied().filter(|&f| f < count).collect();
     compare_frames(before, &frames, after, &frames)
 }
@@ -125,10 +125,10 @@ pub fn compare_frames(
             frames_after.len()
         ));
     }
-    let a = md3_vertices(before, 50_000_000).ok_or("the original does not read")?;
-    let b = md3_vertices(after, 50_000_000).ok_or("the one written does not read")?;
-    let has = |s: &[SurfaceVertices], frames: &[usize]| {
-        s.iter().all(|s| frames.iter().all(|&f| f < s.xyz.len()))
+    let a = md3_geometry(before).ok_or("the original does not read")?;
+    let b = md3_geometry(after).ok_or("the one written does not read")?;
+    let has = |s: &[SurfaceGeometry], frames: &[usize]| {
+        s.iter().all(|s| frames.iter().all(|&f| f < s.frames.len()))
     };
     if !has(&a, frames_before) || !has(&b, frames_after) {
         return Err("a frame compared is not in the file".to_string());

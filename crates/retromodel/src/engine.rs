@@ -56,6 +56,12 @@ pub enum Engine {
     /// ET: Legacy (Wolfenstein: Enemy Territory's maintained engine), its
     /// default renderer.
     Etlegacy,
+    /// Return to Castle Wolfenstein's single-player game, as iortcw (its
+    /// maintained engine) loads it with its default renderer (`SP/`).
+    Rtcw,
+    /// Return to Castle Wolfenstein's multiplayer game, as iortcw loads it
+    /// with its default renderer (`MP/`): lower limits than single player.
+    RtcwMp,
 }
 
 /// A model format as far as an engine is concerned: what
@@ -97,7 +103,7 @@ impl fmt::Display for EngineFormat {
 
 impl Engine {
     /// Every engine, in declaration order.
-    pub const ALL: [Engine; 16] = [
+    pub const ALL: [Engine; 18] = [
         Engine::Quake2,
         Engine::Yquake2,
         Engine::Q2pro,
@@ -114,6 +120,8 @@ impl Engine {
         Engine::Hexen2,
         Engine::Ioquake3,
         Engine::Etlegacy,
+        Engine::Rtcw,
+        Engine::RtcwMp,
     ];
 
     /// The engines whose MD2 loader `md2::EngineLimits` profiles (Quake
@@ -142,17 +150,21 @@ impl Engine {
 
     /// The engines whose MD3 loader `md3::Md3EngineLimits` profiles, in
     /// declaration order.
-    pub const MD3: [Engine; 4] = [
+    pub const MD3: [Engine; 7] = [
         Engine::Ironwail,
         Engine::Vkquake,
+        Engine::Fte,
         Engine::Ioquake3,
         Engine::Etlegacy,
+        Engine::Rtcw,
+        Engine::RtcwMp,
     ];
 
     /// The engine's name as the command line spells it (`quake2`,
     /// `yquake2`, `q2pro`, `kmquake2`, `ufoai`, `winquake`, `glquake`,
     /// `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
-    /// `quake-rerelease`, `hexen2`, `ioquake3`, `etlegacy`).
+    /// `quake-rerelease`, `hexen2`, `ioquake3`, `etlegacy`, `rtcw`,
+    /// `rtcw-mp`).
     pub fn name(self) -> &'static str {
         match self {
             Engine::Quake2 => "quake2",
@@ -171,6 +183,8 @@ impl Engine {
             Engine::Hexen2 => "hexen2",
             Engine::Ioquake3 => "ioquake3",
             Engine::Etlegacy => "etlegacy",
+            Engine::Rtcw => "rtcw",
+            Engine::RtcwMp => "rtcw-mp",
         }
     }
 
@@ -178,7 +192,9 @@ impl Engine {
     /// Quake II, `ufo` for UFO:AI, `qs` for QuakeSpasm, `qss` for
     /// QuakeSpasm-Spiked, `fteqw` for FTE, `q1-rerelease` for the Quake
     /// rerelease, `uhexen2` for Hexen II, `ioq3` and `quake3` for
-    /// ioquake3, `et` and `et-legacy` for ET: Legacy), or `None`.
+    /// ioquake3, `et` and `et-legacy` for ET: Legacy, `iortcw` and `wolfsp`
+    /// for Return to Castle Wolfenstein, `iortcw-mp` and `wolfmp` for its
+    /// multiplayer), or `None`.
     pub fn from_name(name: &str) -> Option<Engine> {
         let n = name.to_ascii_lowercase();
         match n.as_str() {
@@ -191,6 +207,8 @@ impl Engine {
             "uhexen2" => Some(Engine::Hexen2),
             "ioq3" | "quake3" => Some(Engine::Ioquake3),
             "et" | "et-legacy" => Some(Engine::Etlegacy),
+            "iortcw" | "wolfsp" => Some(Engine::Rtcw),
+            "iortcw-mp" | "wolfmp" => Some(Engine::RtcwMp),
             _ => Engine::ALL.into_iter().find(|e| e.name() == n),
         }
     }
@@ -214,6 +232,8 @@ impl Engine {
             Engine::Hexen2 => "Hexen II",
             Engine::Ioquake3 => "ioquake3",
             Engine::Etlegacy => "ET: Legacy",
+            Engine::Rtcw => "Return to Castle Wolfenstein",
+            Engine::RtcwMp => "Return to Castle Wolfenstein multiplayer",
         }
     }
 
@@ -237,7 +257,9 @@ impl Engine {
     /// - ioquake3 loads MD3 (`code/renderergl1/tr_model.c`,
     ///   `R_RegisterModel`: also MDR and IQM, not read here), and so does
     ///   ET: Legacy (`src/renderer/tr_model.c`, `RE_RegisterModel`: also
-    ///   MDC and MDM, not read here);
+    ///   MDC and MDM, not read here), and so does Return to Castle
+    ///   Wolfenstein (iortcw's `SP/` and `MP/code/renderer/tr_model.c`,
+    ///   `R_RegisterMD3`: also MDC, MDS and MDR, not read here);
     /// - Hexen II loads both MDL variants (uHexen2's
     ///   `engine/h2shared/gl_model.c`, `Mod_LoadAliasModel` and
     ///   `Mod_LoadAliasModelNew`).
@@ -258,7 +280,7 @@ impl Engine {
             Engine::QuakeRerelease => &[Mdl, Md5],
             Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5, Md3],
             Engine::Hexen2 => &[Mdl, Hexen2Mdl],
-            Engine::Ioquake3 | Engine::Etlegacy => &[Md3],
+            Engine::Ioquake3 | Engine::Etlegacy | Engine::Rtcw | Engine::RtcwMp => &[Md3],
         }
     }
 

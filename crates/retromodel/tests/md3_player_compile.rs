@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use retromodel::md3::compile::{compile_player, PlayerNote, PlayerOptions};
 use retromodel::md3::{Player, SkinFile};
 use retromodel::scene::Scene;
-use retromodel_testkit::md3_facts::md3_vertices;
+use retromodel_testkit::md3_facts::md3_geometry;
 use retromodel_testkit::md3_player_checks::{cfg_lines, compare_part, played_frames, skin_images};
 use retromodel_testkit::openarena::{openarena_dir, players, PlayerFiles};
 
@@ -70,7 +70,7 @@ fn check_player(p: &PlayerFiles) -> usize {
         }
         assert!(
             was_skin.keys().all(|s| now_skin.contains_key(s)
-                || md3_vertices(&p.parts[k], 50_000_000).is_some_and(|v| {
+                || md3_geometry(&p.parts[k]).is_some_and(|v| {
                     v.iter().all(|v| {
                         !v.name.eq_ignore_ascii_case(s.as_bytes()) || v.triangles.is_empty()
                     })
@@ -86,9 +86,7 @@ fn check_player(p: &PlayerFiles) -> usize {
                 let k = ["lower", "upper", "head"]
                     .iter()
                     .position(|n| *n == part.name());
-                k.is_some_and(|k| {
-                    md3_vertices(&p.parts[k], 50_000_000).is_some_and(|s| s.is_empty())
-                })
+                k.is_some_and(|k| md3_geometry(&p.parts[k]).is_some_and(|s| s.is_empty()))
             }
             _ => false,
         };

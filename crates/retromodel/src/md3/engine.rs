@@ -36,6 +36,32 @@
 //!   triangles in a surface drop the game to the console (`Ren_Drop`,
 //!   `ERR_DROP`); no frames, or a wrong version, leave the model out. It
 //!   also copies `ofsEnd` bytes.
+//! - **Return to Castle Wolfenstein** as iortcw loads it (iortcw a4e6f501,
+//!   2024-03-12; `SP/code/renderer/tr_model.c` and
+//!   `MP/code/renderer/tr_model.c`, `R_LoadMD3`, the default `opengl1`
+//!   renderer; `rend2`'s `R_LoadMD3` makes the same checks) is ioquake3's
+//!   loader: no frames, `numVerts >= SHADER_MAX_VERTEXES` or
+//!   `numTriangles * 3 >= SHADER_MAX_INDEXES` return `qfalse` (a warning;
+//!   the model is not loaded), and it copies `ofsEnd` bytes.
+//!   `SHADER_MAX_VERTEXES`
+//!   differs between the games (`code/qcommon/qfiles.h`): 4000 for single
+//!   player (3999 vertices and 7999 triangles a surface), 1000 for
+//!   multiplayer ("JPW NERVE was 4000, 1000 in q3ta": 999 and 1999, as
+//!   ioquake3). Multiplayer's `MD3_MAX_LODS` is 1: it loads no `_1`/`_2`
+//!   LOD files. (With `r_compressModels 1`, not the default, each MD3 is
+//!   converted to MDC as it loads: not profiled.)
+//! - **FTE** (fteqw 93257c1a, 2026-01-05; `engine/common/com_mesh.c`,
+//!   `Mod_LoadQ3ModelLod` under `Mod_LoadQ3Model`) refuses nothing: no
+//!   count is checked, the version check is commented out, a surface
+//!   ident other than `IDP3` is a console warning ("md3 sub-surface
+//!   doesn't match ident"), and a triangle with an index not below the
+//!   surface's vertex count is loaded with its three indices set to 0 (a
+//!   console warning, "has invalid vertex indexes": the triangle is not
+//!   drawn). Both are warnings here. FTE's own build configuration
+//!   (`engine/common/config_fteqw.h`, `VERTEXINDEXBYTES 2`) stores
+//!   indices in 16 bits (`index_t`, `engine/client/render.h`), so the
+//!   check sees an index's low 16 bits, as Ironwail's does; past 65535
+//!   vertices triangles point at the wrong vertices (not profiled).
 
 use super::read::HEADER_FIELDS;
 use super::validate::surface_field;
@@ -109,6 +135,13 @@ pub struct Md3EngineLimits {
     /// and reads the sections from that copy (ioquake3), so that every
     /// section must end by `ofs_end` and `ofs_end` by the file's end.
     pub copies_ofs_end: bool,
+    /// Whether the engine loads a triangle with an index (as its low 16
+    /// bits) out of range with its indices set to 0, so that it is not
+    /// drawn (FTE): a warning.
+    pub zeroes_bad_indices: bool,
+    /// Whether a surface ident other than `IDP3` is a console warning
+    /// only (FTE): a warning.
+    pub warns_surface_ident: bool,
 }
 
 /// No limit at all: what the profiles below start from.
@@ -127,6 +160,8 @@ const NONE: Md3EngineLimits = Md3EngineLimits {
     over: Md3Over::Refuses,
     no_frames: Md3Over::Refuses,
     copies_ofs_end: false,
+    zeroes_bad_indices: false,
+    warns_surface_ident: false,
 };
 
 /// ioquake3's `R_LoadMD3` (both renderers): "has no frames" when
@@ -188,6 +223,39 @@ pub const ETLEGACY: Md3EngineLimits = Md3EngineLimits {
     ..NONE
 };
 
+/// `SHADER_MAX_VERTEXES` in Return to Castle Wolfenstein's single-player
+/// game (iortcw `SP/code/qcommon/qfiles.h`).
+pub const RTCW_SHADER_MAX_VERTEXES: usize = 4000;
+
+/// Return to Castle Wolfenstein's single player, iortcw's `R_LoadMD3`
+/// (`SP/code/renderer/tr_model.c`): "has no frames", "has more than 3999
+/// verts" when `numVerts >= SHADER_MAX_VERTEXES` (4000), "has more than
+/// 7999 triangles" when `numTriangles * 3 >= SHADER_MAX_INDEXES` (24000).
+/// Each returns `qfalse`. It copies `ofsEnd` bytes, as ioquake3 does.
+pub const RTCW: Md3EngineLimits = Md3EngineLimits {
+    min_frames: 1,
+    max_vertices: Some(RTCW_SHADER_MAX_VERTEXES - 1),
+    max_triangles: Some(6 * RTCW_SHADER_MAX_VERTEXES / 3 - 1),
+    copies_ofs_end: true,
+    ..NONE
+};
+
+/// Return to Castle Wolfenstein's multiplayer, iortcw's `R_LoadMD3`
+/// (`MP/code/renderer/tr_model.c`): the same checks with
+/// `SHADER_MAX_VERTEXES` 1000 (`MP/code/qcommon/qfiles.h`), so ioquake3's
+/// limits: 999 vertices and 1999 triangles a surface.
+pub const RTCW_MP: Md3EngineLimits = IOQUAKE3;
+
+/// FTE's `Mod_LoadQ3ModelLod` (`engine/common/com_mesh.c`): no limit; a
+/// surface ident other than `IDP3` and triangle indices (their low 16
+/// bits, in FTE's 16-bit `index_t`) not below the vertex count are
+/// console warnings (the triangle's indices set to 0).
+pub const FTE: Md3EngineLimits = Md3EngineLimits {
+    zeroes_bad_indices: true,
+    warns_surface_ident: true,
+    ..NONE
+};
+
 impl Engine {
     /// The limits of the engine's MD3 loader, or `None` when it loads no
     /// MD3.
@@ -197,6 +265,9 @@ impl Engine {
             Engine::Ironwail => Some(IRONWAIL),
             Engine::Vkquake => Some(VKQUAKE),
             Engine::Etlegacy => Some(ETLEGACY),
+            Engine::Rtcw => Some(RTCW),
+            Engine::RtcwMp => Some(RTCW_MP),
+            Engine::Fte => Some(FTE),
             _ => None,
         }
     }
@@ -205,8 +276,8 @@ impl Engine {
 impl Md3 {
     /// The problems that keep `engine` from loading the model: one error
     /// per limit passed, naming the count and the limit; one error when
-    /// the engine loads no MD3; one warning for an engine that loads MD3
-    /// but is not profiled (FTE).
+    /// the engine loads no MD3. What an engine loads but draws wrong (FTE's
+    /// zeroed triangles) is a warning.
     ///
     /// ```
     /// use retromodel::md3::{Md3, Surface};
@@ -373,6 +444,27 @@ impl Md3 {
                     ),
                     at("num_frames"),
                 );
+            }
+            if l.warns_surface_ident && s.ident != super::MAGIC {
+                c.warn(
+                    p("ident"),
+                    format!("not \"IDP3\": {name} loads the surface with a console warning (\"md3 sub-surface doesn't match ident\")"),
+                    start,
+                );
+            }
+            if l.zeroes_bad_indices {
+                // FTE's build keeps the index's low 16 bits (`index_t`).
+                let bad = s
+                    .triangles
+                    .iter()
+                    .position(|t| t.iter().any(|&v| (v as u16 as usize) >= nv));
+                if let Some(k) = bad {
+                    c.warn(
+                        format!("{}[{k}]", p("triangles")),
+                        format!("a vertex index out of range 0..{nv}: {name} sets the triangle's indices to 0, so it is not drawn (a console warning, \"has invalid vertex indexes\")"),
+                        start.and_then(|b| u64::try_from(b as i64 + i64::from(s.offsets.triangles) + 12 * k as i64).ok()),
+                    );
+                }
             }
             if l.indices_checked {
                 // The loader compares the index's low 16 bits.

@@ -67,7 +67,7 @@ pub(super) fn check_options(options: &CompileOptions) -> Result<()> {
     if let Some(engine) = options.engine {
         if engine.md3_limits().is_none() {
             return bad(format!(
-                "{} has no MD3 loader profile (ioquake3, ironwail, vkquake)",
+                "{} has no MD3 loader profile (ioquake3, etlegacy, rtcw, rtcw-mp, ironwail, vkquake, fte)",
                 engine.title()
             ));
         }

@@ -133,6 +133,69 @@ fn a_thousand_vertices_split_for_ioquake3_or_are_refused() {
     assert_eq!(compile(&scene, &options).unwrap().report.vertices, 1002);
 }
 
+/// `n` separate triangles in one mesh: `3n` vertices.
+fn soup(n: u32) -> Scene {
+    let mut mesh = Mesh {
+        name: "soup".into(),
+        ..Mesh::default()
+    };
+    for i in 0..n {
+        let x = (i % 500) as f32;
+        let y = (i / 500) as f32;
+        mesh.positions
+            .extend([[x, y, 0.0], [x + 0.5, y, 0.0], [x, y + 0.5, 0.0]]);
+        mesh.indices.extend([3 * i, 3 * i + 1, 3 * i + 2]);
+    }
+    Scene {
+        meshes: vec![mesh],
+        ..Scene::default()
+    }
+}
+
+fn parts(c: &Compiled) -> Vec<(usize, usize)> {
+    c.model
+        .surfaces
+        .iter()
+        .map(|s| (s.vertex_count(), s.triangles.len()))
+        .collect()
+}
+
+#[test]
+fn rtcw_splits_past_3999_vertices_its_multiplayer_past_999_and_fte_never() {
+    let with = |engine, split_surfaces| CompileOptions {
+        engine: Some(engine),
+        split_surfaces,
+        ..CompileOptions::default()
+    };
+    // 1333 triangles, 3999 vertices: one surface for RTCW's single player.
+    let c = compile(&soup(1333), &with(Engine::Rtcw, false)).unwrap();
+    assert_eq!(parts(&c), [(3999, 1333)]);
+    assert!(c.model.validate_for(Engine::Rtcw).is_empty());
+    // One triangle more: split (or refused).
+    let scene = soup(1334);
+    let c = compile(&scene, &with(Engine::Rtcw, true)).unwrap();
+    assert_eq!(parts(&c), [(3999, 1333), (3, 1)]);
+    assert!(c.model.validate_for(Engine::Rtcw).is_empty());
+    let text = compile(&scene, &with(Engine::Rtcw, false))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.contains("4002 vertices exceed Return to Castle Wolfenstein's limit of 3999 (by 3)"),
+        "{text}"
+    );
+    // Multiplayer: ioquake3's 999.
+    let c = compile(&scene, &with(Engine::RtcwMp, true)).unwrap();
+    assert_eq!(
+        parts(&c),
+        [(999, 333), (999, 333), (999, 333), (999, 333), (6, 2)]
+    );
+    assert!(c.model.validate_for(Engine::RtcwMp).is_empty());
+    // FTE has no limit: one surface.
+    let c = compile(&scene, &with(Engine::Fte, false)).unwrap();
+    assert_eq!(parts(&c), [(4002, 1334)]);
+    assert!(c.model.validate_for(Engine::Fte).is_empty());
+}
+
 #[test]
 fn coordinates_beyond_512_units_are_refused_with_advice() {
     let mut scene = bending_quad();
