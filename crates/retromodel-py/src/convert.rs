@@ -770,7 +770,7 @@ pub fn compile_md3(
         split_surfaces: split,
         ..Md3Options::default()
     };
-    let md3_player = player.then(|| PlayerOptions {
+    let md3_player = player.then_some(PlayerOptions {
         fps: options.fps,
         scale: options.scale,
         fit_height: options.fit_height,
