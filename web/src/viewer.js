@@ -516,12 +516,15 @@ export class Viewer {
     this.play(this.current);
   }
 
-  /** Sets the current clip's time (the scrubber). */
+  /** Sets the current clip's time (the scrubber), a player's torso clip's too. */
   seek(seconds) {
     if (!this.action) return;
-    this.action.paused = false;
-    this.action.enabled = true;
-    this.action.time = seconds;
+    for (const action of [this.action, this.torsoAction]) {
+      if (!action) continue;
+      action.paused = false;
+      action.enabled = true;
+      action.time = seconds;
+    }
     this.mixer.update(0);
   }
 

@@ -618,6 +618,41 @@ test('a Quake III player folder from OpenArena: three parts at their tags, the s
     const a = await canvasShot(page);
     await page.waitForTimeout(400);
     assert.notEqual(await canvasShot(page), a, 'the canvas did not change while running and gesturing');
+    // Paused at a time, each part shows its own animation's frame: the
+    // morph target (one a frame of its file, in order) weighing most is
+    // the frame the cfg (read here) gives that animation at that time.
+    const cfg = Object.fromEntries(
+      readFileSync(join(sarge, 'animation.cfg'), 'latin1')
+        .split(/\r?\n/)
+        .map((l) => /^\s*(\d+)\s+(\d+)\s+(-?\d+)\s+(\d+)\s*\/\/\s*([A-Z0-9_]+)/.exec(l))
+        .filter(Boolean)
+        .map((m) => [m[5], { first: Number(m[1]), frames: Number(m[2]), fps: Number(m[4]) }]),
+    );
+    const heaviest = (seconds) =>
+      page.evaluate((t) => {
+        const v = window.retromodel.viewer;
+        v.playing = false;
+        v.seek(t);
+        const out = {};
+        for (const mesh of v.meshes()) {
+          let part = null;
+          for (let o = mesh; o && !part; o = o.parent) part = o.userData?.md3_part ?? null;
+          const w = mesh.morphTargetInfluences ?? [];
+          out[part] = w.indexOf(Math.max(...w));
+        }
+        return out;
+      }, seconds);
+    // lower.md3 holds no TORSO_ frames: a LEGS_ animation's frames in it
+    // come that many earlier than the cfg counts (Quake III's
+    // CG_ParseAnimationFile: skip = LEGS_WALKCR's first - TORSO_GESTURE's).
+    const legsRun = cfg.LEGS_RUN.first - (cfg.LEGS_WALKCR.first - cfg.TORSO_GESTURE.first);
+    let frames = await heaviest(0);
+    assert.equal(frames.lower, legsRun, `at 0 s: ${JSON.stringify(frames)}`);
+    assert.equal(frames.upper, cfg.TORSO_GESTURE.first, `at 0 s: ${JSON.stringify(frames)}`);
+    frames = await heaviest(1);
+    assert.equal(frames.upper, cfg.TORSO_GESTURE.first + cfg.TORSO_GESTURE.fps, `at 1 s: ${JSON.stringify(frames)}`);
+    assert.ok(frames.lower >= legsRun && frames.lower < legsRun + cfg.LEGS_RUN.frames, `at 1 s: ${JSON.stringify(frames)}`);
+    await page.click('#play');
 
     // Another skin set: the red .skin files' texture.
     const before = await page.evaluate(() => window.retromodel.state.loads);
