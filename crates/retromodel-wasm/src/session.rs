@@ -386,9 +386,19 @@ impl Session {
     /// untextured although images were dropped: the first of
     /// [`images`](Self::images). `None` when it is textured without one.
     /// Worked out once (the textures found and decoded, not encoded).
+    /// `None` for a Quake III player or an MD3 with a `.skin` file: those
+    /// name their textures, and one image over every part (a player's
+    /// `icon_default.tga`, say) would hide which texture is missing.
     pub fn suggested_skin(&self) -> Option<String> {
         self.suggested_skin
             .get_or_init(|| {
+                if self
+                    .md3
+                    .as_ref()
+                    .is_some_and(|c| c.player.is_some() || c.skin.is_some())
+                {
+                    return None;
+                }
                 let first = self.images().into_iter().next()?;
                 let decoded = self.decoded_scene(&ConvertOptions::default()).ok()?;
                 (!decoded.textured()).then_some(first)

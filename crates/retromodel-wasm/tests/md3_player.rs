@@ -4,7 +4,8 @@
 //! player, lists its skin sets (the `lower_NAME.skin` files) and its
 //! `animation.cfg`'s animations (counted from the cfg's lines here); for
 //! sarge, the scene has the three part nodes and each part's surfaces (read
-//! from the MD3 headers here) as meshes under it.
+//! from the MD3 headers here) as meshes under it, and no dropped image is
+//! suggested as a `--skin` over the whole player.
 
 use retromodel::convert::ConvertOptions;
 use retromodel::texture::MemorySource;
@@ -102,7 +103,16 @@ fn every_openarena_player_dropped_is_the_whole_player_with_its_skin_sets_and_ani
         .iter()
         .find(|p| p.folder == "models/players/sarge")
         .unwrap();
-    let files = dropped(sarge);
+    let mut files = dropped(sarge);
+    // Without the textures its .skin files name (in grism's folder), the
+    // player is untextured: no dropped image (its icon) is put over every
+    // part as a --skin.
+    files
+        .add("models/players/sarge/icon_default.tga", vec![0; 18])
+        .unwrap();
+    let lone = Session::load(&files, "models/players/sarge/lower.md3").unwrap();
+    assert_eq!(lone.images(), ["models/players/sarge/icon_default.tga"]);
+    assert_eq!(lone.suggested_skin(), None);
     let session =
         Session::load_with_skin_set(&files, "models/players/sarge/lower.md3", Some("red")).unwrap();
     assert_eq!(session.skin_set(), Some("red"));
