@@ -9,6 +9,8 @@
 // command line's .glb, in three poses; a picked folder (a game tree) finds the model's skin by the
 // library's lookup rules, and a skin name leading out of the model's
 // folders is refused although the file it points at was dropped; a
+// Quake III player folder (OpenArena's sarge) is the whole player with its
+// skin sets, the cfg's animations and legs and torso apart; a
 // truncated file shows an error and the next good file still loads; no
 // request leaves localhost; the screenshots (test-output/*.png) show a
 // model covering the viewport, textured where the model has a texture.
@@ -664,6 +666,18 @@ test('a Quake III player folder from OpenArena: three parts at their tags, the s
     assert.equal(state.textured, true);
     assert.notEqual(await poseHash(page, 0.3), defaultPose, 'the red skin set draws as the default one');
     await page.check('#grid');
+
+    // upper.md3 of the same folder, alone: its surface names a shader,
+    // no file; textured through upper_default.skin, with its skin sets.
+    await page.selectOption('#models', 'models/players/sarge/upper.md3');
+    await page.waitForFunction(() => window.retromodel.state.path === 'models/players/sarge/upper.md3' && !window.retromodel.state.loading);
+    state = await page.evaluate(() => ({ ...window.retromodel.state, textured: window.retromodel.viewer.textured() }));
+    assert.equal(state.error, null);
+    assert.equal(state.textured, true);
+    assert.equal(state.skinSet, 'default');
+    assert.ok(state.skinSets.includes('red'), `upper's skin sets ${state.skinSets}`);
+    assert.deepEqual(Object.keys(await trianglesByPart(page)), ['null']);
+    assert.equal(await page.locator('#torso-label').isHidden(), true);
 
     // One part alone, with the cfg and its .skin beside it (files picked,
     // not a folder): the cfg's names listed, those of its part playable.
