@@ -20,6 +20,13 @@ const state = {
   animations: [],
   clips: [],
   skinGiven: null,
+  // A Quake III MD3's skin sets (`default`, `red`…) and the one shown.
+  skinSets: [],
+  skinSet: null,
+  // A Quake III player's: the clips its upper body can play apart from
+  // the legs (indices into `clips`), and the one it plays (-1: the legs').
+  torsoClips: [],
+  torso: -1,
   error: null,
   preview: false,
   timings: [],
@@ -111,6 +118,7 @@ function showAnimations(clips) {
     select.add(option);
   }
   $('anim-panel').hidden = listed.length === 0;
+  showTorso(clips);
   $('interp-label').hidden = state.model?.format !== 'md2' && !state.preview;
   const first = [...select.options].find((o) => !o.disabled);
   for (const id of ['play', 'scrub', 'speed']) $(id).disabled = !first;
@@ -122,6 +130,22 @@ function showAnimations(clips) {
     viewer.play(-1);
     $('frame-out').textContent = '–';
   }
+}
+
+/**
+ * A Quake III player's upper body can play an animation of its own (the
+ * TORSO_ and BOTH_ ones: those with upper-body tracks) while the legs play
+ * the one chosen above, as in the game; -1: it follows that one.
+ */
+function showTorso(clips) {
+  const select = $('torso');
+  select.innerHTML = '';
+  state.torsoClips = state.model?.isMd3Player && !state.preview ? viewer.torsoClips() : [];
+  state.torso = -1;
+  select.add(new Option('as the animation above', '-1'));
+  for (const i of state.torsoClips) select.add(new Option(clips[i].name, String(i)));
+  select.value = '-1';
+  $('torso-label').hidden = state.torsoClips.length === 0;
 }
 
 function startClip(index) {
@@ -175,7 +199,7 @@ function showClips(clips) {
 }
 
 /** Loads the dropped model at `path`. */
-async function loadModel(path, started = performance.now()) {
+async function loadModel(path, started = performance.now(), skinSet = null) {
   await wasmReady;
   state.loading = true;
   state.preview = false;
@@ -187,7 +211,7 @@ async function loadModel(path, started = performance.now()) {
     state.model?.free();
     state.model = null;
     const phases = { start: started, files: performance.now() };
-    const model = LoadedModel.load(state.files, path);
+    const model = skinSet ? LoadedModel.loadWithSkinSet(state.files, path, skinSet) : LoadedModel.load(state.files, path);
     phases.read = performance.now();
     state.model = model;
     state.path = path;
@@ -245,7 +269,8 @@ async function loadModel(path, started = performance.now()) {
     // ms: until drawn; frames_ms: until the second frame was handed to
     // WebGL (the benchmark's measure before the GPU wait was counted).
     state.timings.push({ path, ms, frames_ms: phases.frames - started, steps });
-    setStatus(`${path}: ${model.format} · on screen in ${ms.toFixed(0)} ms`);
+    const whole = model.isMd3Player ? ' (the whole player: upper.md3 at tag_torso, head.md3 at tag_head)' : '';
+    setStatus(`${path}: ${model.format}${whole} · on screen in ${ms.toFixed(0)} ms`);
   } catch (e) {
     viewer.clear();
     resetPanels();
@@ -258,9 +283,18 @@ async function loadModel(path, started = performance.now()) {
 }
 
 function showSkins(model) {
-  const skins = JSON.parse(model.skins());
   const select = $('skins');
   select.innerHTML = '';
+  // A Quake III MD3: its skin sets (lower_red.skin…), each a reload.
+  state.skinSets = JSON.parse(model.skinSets());
+  state.skinSet = state.skinSets.length ? model.skinSet ?? 'default' : null;
+  if (state.skinSets.length) {
+    for (const set of state.skinSets) select.add(new Option(set, `set:${set}`));
+    select.value = `set:${state.skinSet}`;
+    $('skin-panel').hidden = false;
+    return;
+  }
+  const skins = JSON.parse(model.skins());
   skins.forEach((s, i) => {
     // An MDL's skins are in the model (palette indices, coloured by a
     // dropped gfx/palette.lmp); an MD2's are files found among the dropped.
@@ -329,6 +363,11 @@ $('models').addEventListener('change', (e) => loadModel(e.target.value));
 
 // Animation controls.
 $('animations').addEventListener('change', (e) => startClip(Number(e.target.value)));
+$('torso').addEventListener('change', (e) => {
+  state.torso = Number(e.target.value);
+  viewer.playTorso(state.torso);
+  setPlaying(state.playing ?? true);
+});
 $('play').addEventListener('click', () => setPlaying(!state.playing));
 $('speed').addEventListener('input', (e) => {
   viewer.setSpeed(Number(e.target.value));
@@ -348,6 +387,10 @@ for (const [id, flag] of [['wireframe', 'wireframe'], ['normals', 'normals'], ['
   $(id).addEventListener('change', (e) => viewer.setFlag(flag, e.target.checked));
 }
 $('skins').addEventListener('change', async (e) => {
+  if (e.target.value.startsWith('set:')) {
+    await loadModel(state.path, performance.now(), e.target.value.slice(4));
+    return;
+  }
   try {
     await viewer.setSkin(state.model.skinPng(Number(e.target.value)));
   } catch (err) {

@@ -204,6 +204,11 @@ export class Viewer {
     this.mixer = null;
     this.action = null;
     this.clips = [];
+    // A player's upper-body clip (`playTorso`), -1 for none.
+    this.torso = -1;
+    this.torsoAction = null;
+    this.current = -1;
+    this.halves = new Map();
     this.model = null;
     this.helpers = [];
     this.flags = { wireframe: false, normals: false, bbox: false, grid: true, interpolate: true, loop: true };
@@ -304,6 +309,10 @@ export class Viewer {
     this.mixer = null;
     this.action = null;
     this.clips = [];
+    this.torso = -1;
+    this.torsoAction = null;
+    this.current = -1;
+    this.halves = new Map();
   }
 
   /**
@@ -410,31 +419,112 @@ export class Viewer {
     this.scene.add(this.grid);
   }
 
-  /** Plays clip `index` from its start (or shows the rest pose for -1). */
+  /**
+   * The node of a Quake III player's upper body (the GLB node whose
+   * extras say `md3_part: "upper"`: upper.md3 with head.md3 under it),
+   * or null for any other model.
+   */
+  upperBody() {
+    let upper = null;
+    this.model?.traverse((o) => {
+      if (!upper && o.userData?.md3_part === 'upper') upper = o;
+    });
+    return upper;
+  }
+
+  /** Whether a track animates something under `node`. */
+  tracksUnder(node, track) {
+    const { nodeName } = THREE.PropertyBinding.parseTrackName(track.name);
+    for (let o = THREE.PropertyBinding.findNode(this.model, nodeName); o; o = o.parent) {
+      if (o === node) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Half of clip `index` of a player: its tracks of the upper body
+   * (`torso`), or all the others (the legs, which carry tag_torso and so
+   * the upper body); cached. The tracks are the clip's own.
+   */
+  half(index, torso) {
+    this.halves ??= new Map();
+    const key = `${index}:${torso}`;
+    if (!this.halves.has(key)) {
+      const clip = this.clips[index];
+      const upper = this.upperBody();
+      const tracks = clip.tracks.filter((t) => this.tracksUnder(upper, t) === torso);
+      this.halves.set(key, new THREE.AnimationClip(clip.name, clip.duration, tracks));
+    }
+    return this.halves.get(key);
+  }
+
+  /** The clips that animate a player's upper body (empty for other models). */
+  torsoClips() {
+    const upper = this.upperBody();
+    if (!upper) return [];
+    return this.clips.map((c, i) => i).filter((i) => this.clips[i].tracks.some((t) => this.tracksUnder(upper, t)));
+  }
+
+  /** Gives the clip's tracks the interpolation the flags ask for. */
+  interpolate(clip) {
+    const original = this.originalInterpolation[this.clips.indexOf(clip)];
+    clip.tracks.forEach((t, i) => {
+      t.setInterpolation(this.flags.interpolate ? original[i] : THREE.InterpolateDiscrete);
+    });
+  }
+
+  /**
+   * Plays clip `index` from its start (or shows the rest pose for -1).
+   * With a torso clip chosen (`playTorso`), a player's upper body plays
+   * that clip's upper-body tracks and clip `index` moves only the legs.
+   */
   play(index) {
     if (!this.mixer) return;
     this.mixer.stopAllAction();
     this.action = null;
+    this.torsoAction = null;
+    this.current = index;
     const clip = this.clips[index];
     if (!clip) return;
-    const interp = this.flags.interpolate;
-    clip.tracks.forEach((t, i) => {
-      t.setInterpolation(interp ? this.originalInterpolation[this.clips.indexOf(clip)][i] : THREE.InterpolateDiscrete);
-    });
-    this.mixer.uncacheClip(clip);
-    this.action = this.mixer.clipAction(clip);
+    this.interpolate(clip);
+    const split = this.torso >= 0 && this.clips[this.torso] && this.upperBody();
+    const played = split ? this.half(index, false) : clip;
+    this.mixer.uncacheClip(played);
+    this.action = this.mixer.clipAction(played);
     this.action.setLoop(this.flags.loop ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
     this.action.clampWhenFinished = true;
     this.action.play();
+    if (split) {
+      this.interpolate(this.clips[this.torso]);
+      const torso = this.half(this.torso, true);
+      this.mixer.uncacheClip(torso);
+      this.torsoAction = this.mixer.clipAction(torso);
+      this.torsoAction.setLoop(this.flags.loop ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
+      this.torsoAction.clampWhenFinished = true;
+      this.torsoAction.play();
+    }
     this.mixer.update(0);
   }
 
-  /** Sets the current clip's time (the scrubber). */
+  /**
+   * Chooses the clip a player's upper body plays (its upper-body tracks)
+   * whatever the legs play; -1: the upper body follows the legs' clip.
+   * Starts the current clip again.
+   */
+  playTorso(index) {
+    this.torso = index;
+    this.play(this.current);
+  }
+
+  /** Sets the current clip's time (the scrubber), a player's torso clip's too. */
   seek(seconds) {
     if (!this.action) return;
-    this.action.paused = false;
-    this.action.enabled = true;
-    this.action.time = seconds;
+    for (const action of [this.action, this.torsoAction]) {
+      if (!action) continue;
+      action.paused = false;
+      action.enabled = true;
+      action.time = seconds;
+    }
     this.mixer.update(0);
   }
 
@@ -444,9 +534,12 @@ export class Viewer {
 
   setFlag(name, value) {
     this.flags[name] = value;
-    if (name === 'loop' && this.action) {
-      this.action.setLoop(value ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
-      if (value) this.action.paused = false;
+    if (name === 'loop') {
+      for (const action of [this.action, this.torsoAction]) {
+        if (!action) continue;
+        action.setLoop(value ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
+        if (value) action.paused = false;
+      }
     }
     this.applyFlags();
   }

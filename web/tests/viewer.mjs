@@ -9,6 +9,8 @@
 // command line's .glb, in three poses; a picked folder (a game tree) finds the model's skin by the
 // library's lookup rules, and a skin name leading out of the model's
 // folders is refused although the file it points at was dropped; a
+// Quake III player folder (OpenArena's sarge) is the whole player with its
+// skin sets, the cfg's animations and legs and torso apart; a
 // truncated file shows an error and the next good file still loads; no
 // request leaves localhost; the screenshots (test-output/*.png) show a
 // model covering the viewport, textured where the model has a texture.
@@ -477,6 +479,217 @@ test('a Quake III MD3 from OpenArena: info and animations as the CLI\'s, playing
     sameAsCli(glb, join(dir, 'glb'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** OpenArena's baseoa (its pak0.pk3), or null to skip (a failure under CI). */
+function openArena(t) {
+  const baseoa = process.env.RETROMODEL_OPENARENA ?? '/usr/share/games/openarena/baseoa';
+  if (existsSync(join(baseoa, 'pak0.pk3'))) return baseoa;
+  assert.ok(!process.env.CI, `OpenArena's pak0.pk3 missing under ${baseoa} (apt-get install openarena-data)`);
+  t.skip('no OpenArena');
+  return null;
+}
+
+/** Takes the files under each of `prefixes` out of a pk3 (a zip) into `dir`, by Python. */
+function extractPk3(pk3, prefixes, dir) {
+  const script = [
+    'import sys, os, zipfile',
+    'z = zipfile.ZipFile(sys.argv[1])',
+    'for n in z.namelist():',
+    '    if n.endswith("/") or not n.startswith(tuple(sys.argv[3:])): continue',
+    '    out = os.path.join(sys.argv[2], n)',
+    '    os.makedirs(os.path.dirname(out), exist_ok=True)',
+    '    open(out, "wb").write(z.read(n))',
+  ].join('\n');
+  execFileSync('python3', ['-c', script, pk3, dir, ...prefixes]);
+}
+
+/** The animation names of an animation.cfg, read here: the `// NAME` after each line of four numbers. */
+function cfgNames(text) {
+  const names = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*-?\d+\s+-?\d+\s+-?\d+\s+\d+\s*\/\/\s*([A-Z0-9_]+)/.exec(line);
+    if (m) names.push(m[1]);
+  }
+  return names;
+}
+
+/** Per surface of an MD3 (its bytes): the triangle count, read from the surface headers. */
+function md3Triangles(bytes) {
+  const count = bytes.readInt32LE(84);
+  let offset = bytes.readInt32LE(100);
+  const triangles = [];
+  for (let i = 0; i < count; i++) {
+    assert.equal(bytes.toString('latin1', offset, offset + 4), 'IDP3');
+    // The surface header: ident, name[64], flags, frames, shaders, vertices, triangles…
+    triangles.push(bytes.readInt32LE(offset + 84));
+    offset += bytes.readInt32LE(offset + 104);
+  }
+  return triangles;
+}
+
+/** The meshes drawn, by the Quake III player part (GLB node extras `md3_part`) they hang under: triangle counts. */
+async function trianglesByPart(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const mesh of window.retromodel.viewer.meshes()) {
+      let part = null;
+      for (let o = mesh; o && !part; o = o.parent) part = o.userData?.md3_part ?? null;
+      const g = mesh.geometry;
+      (out[part] ??= []).push((g.index ? g.index.count : g.getAttribute('position').count) / 3);
+    }
+    return out;
+  });
+}
+
+/** The animation names an option list shows (`NAME · 30 frames · 1.20 s`), and whether each is playable. */
+async function listed(page, select) {
+  return page.$$eval(`${select} option`, (options) => options.map((o) => ({ name: o.textContent.split(' · ')[0], enabled: !o.disabled })));
+}
+
+test('a Quake III player folder from OpenArena: three parts at their tags, the skin sets, the cfg\'s animations, legs and torso apart', async (t) => {
+  const baseoa = openArena(t);
+  if (!baseoa) return;
+  const { page } = session;
+  const top = mkdtempSync(join(tmpdir(), 'retromodel-web-player-'));
+  try {
+    // Sarge's folder and the textures its .skin files name (in grism's).
+    extractPk3(join(baseoa, 'pak0.pk3'), ['models/players/sarge/', 'models/players/grism/'], top);
+    const sarge = join(top, 'models/players/sarge');
+    const names = cfgNames(readFileSync(join(sarge, 'animation.cfg'), 'latin1'));
+    assert.equal(names.length, 25, `the cfg read here: ${names}`);
+    const sets = readdirSync(sarge)
+      .map((f) => /^lower_(.+)\.skin$/i.exec(f)?.[1].toLowerCase())
+      .filter(Boolean)
+      .sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a < b ? -1 : 1));
+    assert.ok(sets.includes('red') && sets.includes('blue'), `skin sets ${sets}`);
+
+    const loads = await page.evaluate(() => window.retromodel.state.loads);
+    await page.setInputFiles('#pick-folder', join(top, 'models'));
+    await page.waitForFunction((n) => window.retromodel.state.loads > n, loads, { timeout: 120_000 });
+    let state = await page.evaluate(() => ({ ...window.retromodel.state, textured: window.retromodel.viewer.textured() }));
+    assert.equal(state.error, null, `the page failed: ${state.error}`);
+    // The player's lower.md3 is what is shown first, as the whole player.
+    assert.equal(state.path, 'models/players/sarge/lower.md3');
+    // The animation list: the cfg's names, in its order, each playable.
+    const anims = await listed(page, '#animations');
+    assert.deepEqual(anims.map((a) => a.name), names);
+    assert.ok(anims.every((a) => a.enabled), `not playable: ${anims.filter((a) => !a.enabled).map((a) => a.name)}`);
+    // Three parts drawn, each with its file's triangles.
+    const parts = await trianglesByPart(page);
+    for (const part of ['lower', 'upper', 'head']) {
+      const expected = md3Triangles(readFileSync(join(sarge, `${part}.md3`)));
+      assert.deepEqual([...(parts[part] ?? [])].sort(), [...expected].sort(), `${part}: ${JSON.stringify(parts)}`);
+    }
+    // Textured by the default skin set's .skin files; the sets offered.
+    assert.equal(state.textured, true);
+    assert.equal(state.skinSet, 'default');
+    assert.deepEqual(await page.$$eval('#skins option', (o) => o.map((x) => x.textContent)), sets);
+    // A frame drawn is not blank.
+    await page.uncheck('#grid');
+    await canvasShot(page);
+    const stats = await page.evaluate(() => window.retromodel.viewer.pixelStats());
+    assert.ok(stats.fraction > 0.02 && stats.colours > 50, `the player covers ${(stats.fraction * 100).toFixed(2)}% in ${stats.colours} colours`);
+    await page.screenshot({ path: join(shots, 'md3-sarge-player.png') });
+    const defaultPose = await poseHash(page, 0.3);
+    // The .glb is the CLI's of the same lower.md3 (which takes the whole
+    // player from its folder too), textures found under the same root.
+    const glb = await downloadsOf(page, '#dl-glb');
+    mkdirSync(join(top, 'cli'));
+    retromodel(['convert', 'models/players/sarge/lower.md3', 'cli/lower.glb', '--texture-dir', '.'], top);
+    sameAsCli(glb, join(top, 'cli'));
+
+    // Legs and torso apart: the torso list offers the cfg's TORSO_ and
+    // BOTH_ animations (those moving the upper body); LEGS_RUN with
+    // TORSO_GESTURE plays both.
+    const torso = await listed(page, '#torso');
+    assert.deepEqual(torso.slice(1).map((a) => a.name), names.filter((n) => /^(TORSO|BOTH)_/.test(n)));
+    const clipIndex = (name) => state.clips.findIndex((c) => c.name === name);
+    await page.evaluate(() => window.retromodel.viewer.frame());
+    await page.selectOption('#animations', String(clipIndex('LEGS_RUN')));
+    await page.selectOption('#torso', String(clipIndex('TORSO_GESTURE')));
+    if (!(await page.evaluate(() => window.retromodel.state.playing))) await page.click('#play');
+    const playing = await page.evaluate(() => {
+      const v = window.retromodel.viewer;
+      return [v.action?.getClip().name, v.torsoAction?.getClip().name, v.action?.getClip().tracks.length, v.torsoAction?.getClip().tracks.length];
+    });
+    assert.equal(playing[0], 'LEGS_RUN');
+    assert.equal(playing[1], 'TORSO_GESTURE');
+    assert.ok(playing[2] > 0 && playing[3] > 0, `tracks: ${playing}`);
+    const a = await canvasShot(page);
+    await page.waitForTimeout(400);
+    assert.notEqual(await canvasShot(page), a, 'the canvas did not change while running and gesturing');
+    // Paused at a time, each part shows its own animation's frame: the
+    // morph target (one a frame of its file, in order) weighing most is
+    // the frame the cfg (read here) gives that animation at that time.
+    const cfg = Object.fromEntries(
+      readFileSync(join(sarge, 'animation.cfg'), 'latin1')
+        .split(/\r?\n/)
+        .map((l) => /^\s*(\d+)\s+(\d+)\s+(-?\d+)\s+(\d+)\s*\/\/\s*([A-Z0-9_]+)/.exec(l))
+        .filter(Boolean)
+        .map((m) => [m[5], { first: Number(m[1]), frames: Number(m[2]), fps: Number(m[4]) }]),
+    );
+    const heaviest = (seconds) =>
+      page.evaluate((t) => {
+        const v = window.retromodel.viewer;
+        v.playing = false;
+        v.seek(t);
+        const out = {};
+        for (const mesh of v.meshes()) {
+          let part = null;
+          for (let o = mesh; o && !part; o = o.parent) part = o.userData?.md3_part ?? null;
+          const w = mesh.morphTargetInfluences ?? [];
+          out[part] = w.indexOf(Math.max(...w));
+        }
+        return out;
+      }, seconds);
+    // lower.md3 holds no TORSO_ frames: a LEGS_ animation's frames in it
+    // come that many earlier than the cfg counts (Quake III's
+    // CG_ParseAnimationFile: skip = LEGS_WALKCR's first - TORSO_GESTURE's).
+    const legsRun = cfg.LEGS_RUN.first - (cfg.LEGS_WALKCR.first - cfg.TORSO_GESTURE.first);
+    let frames = await heaviest(0);
+    assert.equal(frames.lower, legsRun, `at 0 s: ${JSON.stringify(frames)}`);
+    assert.equal(frames.upper, cfg.TORSO_GESTURE.first, `at 0 s: ${JSON.stringify(frames)}`);
+    frames = await heaviest(1);
+    assert.equal(frames.upper, cfg.TORSO_GESTURE.first + cfg.TORSO_GESTURE.fps, `at 1 s: ${JSON.stringify(frames)}`);
+    assert.ok(frames.lower >= legsRun && frames.lower < legsRun + cfg.LEGS_RUN.frames, `at 1 s: ${JSON.stringify(frames)}`);
+    await page.click('#play');
+
+    // Another skin set: the red .skin files' texture.
+    const before = await page.evaluate(() => window.retromodel.state.loads);
+    await page.selectOption('#skins', 'set:red');
+    await page.waitForFunction((n) => window.retromodel.state.loads > n, before, { timeout: 120_000 });
+    state = await page.evaluate(() => ({ ...window.retromodel.state, textured: window.retromodel.viewer.textured() }));
+    assert.equal(state.error, null);
+    assert.equal(state.skinSet, 'red');
+    assert.equal(state.textured, true);
+    assert.notEqual(await poseHash(page, 0.3), defaultPose, 'the red skin set draws as the default one');
+    await page.check('#grid');
+
+    // upper.md3 of the same folder, alone: its surface names a shader,
+    // no file; textured through upper_default.skin, with its skin sets.
+    await page.selectOption('#models', 'models/players/sarge/upper.md3');
+    await page.waitForFunction(() => window.retromodel.state.path === 'models/players/sarge/upper.md3' && !window.retromodel.state.loading);
+    state = await page.evaluate(() => ({ ...window.retromodel.state, textured: window.retromodel.viewer.textured() }));
+    assert.equal(state.error, null);
+    assert.equal(state.textured, true);
+    assert.equal(state.skinSet, 'default');
+    assert.ok(state.skinSets.includes('red'), `upper's skin sets ${state.skinSets}`);
+    assert.deepEqual(Object.keys(await trianglesByPart(page)), ['null']);
+    assert.equal(await page.locator('#torso-label').isHidden(), true);
+
+    // One part alone, with the cfg and its .skin beside it (files picked,
+    // not a folder): the cfg's names listed, those of its part playable.
+    const got = await give(page, ['upper.md3', 'animation.cfg', 'upper_default.skin'].map((f) => join(sarge, f)));
+    assert.equal(got.error, null, `the page failed: ${got.error}`);
+    const upper = await listed(page, '#animations');
+    assert.deepEqual(upper.map((x) => x.name), names);
+    assert.deepEqual(upper.filter((x) => x.enabled).map((x) => x.name), names.filter((n) => /^(TORSO|BOTH)_/.test(n)));
+    assert.equal(await page.locator('#torso-label').isHidden(), true);
+  } finally {
+    await page.check('#grid');
+    rmSync(top, { recursive: true, force: true });
   }
 });
 

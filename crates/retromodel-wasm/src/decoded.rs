@@ -80,6 +80,8 @@ pub struct SceneInput<'a> {
     pub bytes: &'a [u8],
     /// Whether the model's format looks for a skin named like the model.
     pub named_like_model: bool,
+    /// An MD3's companions (a player's parts, `animation.cfg`, `.skin`).
+    pub md3: Option<&'a retromodel::md3::Md3Companions>,
 }
 
 /// The scene `Converter::new(options).with_textures(files).scene(..)`
@@ -99,8 +101,12 @@ pub fn decoded_scene(
         ..options.clone()
     };
     let make = || {
-        let (scene, warnings) = Converter::new(&skinless)
-            .with_textures(&NoTextures(input.files))
+        let textures = NoTextures(input.files);
+        let mut converter = Converter::new(&skinless).with_textures(&textures);
+        if let Some(companions) = input.md3 {
+            converter = converter.with_md3_companions(companions);
+        }
+        let (scene, warnings) = converter
             .scene(input.bytes, name, OutputFormat::Glb)
             .map_err(|e| format!("{name}: {e}"))?;
         // The reader's warnings; the texture lookup's are made again below.

@@ -29,6 +29,7 @@
 
 pub mod decoded;
 pub mod display;
+pub mod md3;
 pub mod options;
 pub mod preview;
 pub mod quake;
@@ -84,7 +85,10 @@ impl DroppedFiles {
     }
 
     /// The paths that look like models by their extension (MDL, MD2, MD3
-    /// and MS3D first, then glTF and OBJ), for the page to pick one.
+    /// and MS3D first, then glTF and OBJ), for the page to pick one; a
+    /// Quake III player's `lower.md3` (with `upper.md3` and `head.md3`
+    /// beside it: the whole player, [`md3::is_player`]) before the other
+    /// files of its rank.
     pub fn models(&self) -> Vec<String> {
         let rank = |p: &str| {
             let ext = p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
@@ -92,13 +96,13 @@ impl DroppedFiles {
                 .iter()
                 .position(|m| Some(*m) == ext.as_deref())
         };
-        let mut models: Vec<(usize, String)> = self
+        let mut models: Vec<(usize, bool, String)> = self
             .inner
             .paths()
-            .filter_map(|p| Some((rank(&p)?.min(4), p)))
+            .filter_map(|p| Some((rank(&p)?.min(4), !md3::is_player(&self.inner, &p), p)))
             .collect();
         models.sort();
-        models.into_iter().map(|(_, p)| p).collect()
+        models.into_iter().map(|(_, _, p)| p).collect()
     }
 
     /// How many files.
@@ -126,7 +130,42 @@ impl LoadedModel {
             .map_err(js_error)
     }
 
-    /// `mdl`, `md2`, `ms3d`, `gltf` or `obj`.
+    /// [`load`](Self::load), an MD3 with the `.skin` files of skin set
+    /// `skin_set` (`red`: `lower_red.skin`, `upper_red.skin`,
+    /// `head_red.skin` for a player; `STEM_red.skin` for one model).
+    #[wasm_bindgen(js_name = loadWithSkinSet)]
+    pub fn load_with_skin_set(
+        files: &DroppedFiles,
+        path: &str,
+        skin_set: &str,
+    ) -> Result<LoadedModel, JsError> {
+        Session::load_with_skin_set(&files.inner, path, Some(skin_set))
+            .map(|session| LoadedModel { session })
+            .map_err(js_error)
+    }
+
+    /// JSON: the skin sets beside an MD3 (`["default", "blue", "red"]`),
+    /// `[]` for other formats.
+    #[wasm_bindgen(js_name = skinSets)]
+    pub fn skin_sets(&self) -> String {
+        json(&self.session.skin_sets())
+    }
+
+    /// The MD3 skin set asked for (`undefined`: `default`).
+    #[wasm_bindgen(getter, js_name = skinSet)]
+    pub fn skin_set(&self) -> Option<String> {
+        self.session.skin_set().map(str::to_string)
+    }
+
+    /// Whether the model is a Quake III player's `lower.md3`, shown with
+    /// `upper.md3` at its `tag_torso` and `head.md3` at that one's
+    /// `tag_head`.
+    #[wasm_bindgen(getter, js_name = isMd3Player)]
+    pub fn is_md3_player(&self) -> bool {
+        self.session.is_md3_player()
+    }
+
+    /// `mdl`, `md2`, `md3`, `ms3d`, `gltf` or `obj`.
     #[wasm_bindgen(getter)]
     pub fn format(&self) -> String {
         self.session.format()

@@ -12,6 +12,8 @@ use retromodel::texture::{decode, MemorySource, TextureSource, IMAGE_EXTENSIONS}
 use retromodel::{Model, ReadContext};
 use serde::Serialize;
 
+use retromodel::md3::{AnimationCfg, Md3Companions};
+
 use crate::decoded::{decoded_scene, BareScene, DecodedScene, SceneInput};
 use crate::options::WebOptions;
 
@@ -31,6 +33,11 @@ pub struct Session {
     /// The last scene made before attaching textures, and the options it
     /// was made with ([`bare_scene`](Self::bare_scene)).
     bare: RefCell<Option<BareScene>>,
+    /// An MD3's companions found among the dropped files (a player's
+    /// parts, `animation.cfg`, `.skin` files: [`crate::md3`]).
+    md3: Option<Md3Companions>,
+    /// The skin set of an MD3's `.skin` files (`None`: `default`).
+    skin_set: Option<String>,
 }
 
 /// One problem of `validate`, for the page.
@@ -105,6 +112,17 @@ impl Session {
     /// Reads the dropped file at `path` (its format told by its bytes),
     /// finding the files it names among `files`.
     pub fn load(files: &MemorySource, path: &str) -> Result<Session, String> {
+        Session::load_with_skin_set(files, path, None)
+    }
+
+    /// [`load`](Self::load); an MD3 with the `.skin` files of skin set
+    /// `skin_set` (`lower_red.skin`…, [`crate::md3::skin_sets`]), or
+    /// `default`'s when `None`.
+    pub fn load_with_skin_set(
+        files: &MemorySource,
+        path: &str,
+        skin_set: Option<&str>,
+    ) -> Result<Session, String> {
         let bytes = files
             .get(path)
             .ok_or_else(|| format!("{path}: not among the dropped files"))?
@@ -126,10 +144,14 @@ impl Session {
             path: path.to_string(),
             file_name,
             bytes,
-            model,
-            files,
             suggested_skin: OnceCell::new(),
             bare: RefCell::new(None),
+            md3: matches!(model, Model::Md3(_))
+                .then(|| crate::md3::companions(&files, path, skin_set))
+                .flatten(),
+            skin_set: skin_set.map(str::to_string),
+            model,
+            files,
         })
     }
 
@@ -218,8 +240,50 @@ impl Session {
                     seconds: Some(a.seconds),
                 })
                 .collect(),
+            retromodel::Info::Md3(_) => self.md3_animations(),
             _ => Vec::new(),
         }
+    }
+
+    /// An MD3's animations, from the `animation.cfg` beside it (its
+    /// names, first frames, frame counts and lengths at its rates); none
+    /// without one or when it cannot be read.
+    fn md3_animations(&self) -> Vec<AnimationEntry> {
+        let Some(cfg) = self.md3.as_ref().and_then(|c| c.animation_cfg.as_deref()) else {
+            return Vec::new();
+        };
+        let Ok(cfg) = AnimationCfg::parse(cfg) else {
+            return Vec::new();
+        };
+        cfg.animations
+            .iter()
+            .map(|a| AnimationEntry {
+                name: a.name.to_string(),
+                first_frame: Some(f64::from(a.first_frame)),
+                frames: Some(f64::from(a.num_frames)),
+                seconds: (a.fps > 0.0).then(|| a.num_frames as f32 / a.fps),
+            })
+            .collect()
+    }
+
+    /// The skin sets beside an MD3 ([`crate::md3::skin_sets`]; empty for
+    /// other formats).
+    pub fn skin_sets(&self) -> Vec<String> {
+        if self.md3.is_none() {
+            return Vec::new();
+        }
+        crate::md3::skin_sets(&self.files, &self.path)
+    }
+
+    /// The skin set asked for (`None`: `default`).
+    pub fn skin_set(&self) -> Option<&str> {
+        self.skin_set.as_deref()
+    }
+
+    /// Whether the model is a Quake III player's `lower.md3` shown with
+    /// its upper body and head.
+    pub fn is_md3_player(&self) -> bool {
+        self.md3.as_ref().is_some_and(|c| c.player.is_some())
     }
 
     /// Every problem, as `retromodel validate` finds them.
@@ -322,9 +386,19 @@ impl Session {
     /// untextured although images were dropped: the first of
     /// [`images`](Self::images). `None` when it is textured without one.
     /// Worked out once (the textures found and decoded, not encoded).
+    /// `None` for a Quake III player or an MD3 with a `.skin` file: those
+    /// name their textures, and one image over every part (a player's
+    /// `icon_default.tga`, say) would hide which texture is missing.
     pub fn suggested_skin(&self) -> Option<String> {
         self.suggested_skin
             .get_or_init(|| {
+                if self
+                    .md3
+                    .as_ref()
+                    .is_some_and(|c| c.player.is_some() || c.skin.is_some())
+                {
+                    return None;
+                }
                 let first = self.images().into_iter().next()?;
                 let decoded = self.decoded_scene(&ConvertOptions::default()).ok()?;
                 (!decoded.textured()).then_some(first)
@@ -358,8 +432,11 @@ impl Session {
         }
         let convert_options = options.to_convert_options(&self.files)?;
         let main = format!("{}.{}", self.stem(), format.extension());
-        let conversion = Converter::new(&convert_options)
-            .with_textures(&self.files)
+        let mut converter = Converter::new(&convert_options).with_textures(&self.files);
+        if let Some(companions) = &self.md3 {
+            converter = converter.with_md3_companions(companions);
+        }
+        let conversion = converter
             .convert(&self.bytes, &self.file_name, format, &main)
             .map_err(|e| format!("{}: {e}", self.file_name))?;
         let files = conversion
@@ -434,6 +511,7 @@ impl Session {
             file_name: self.file_name(),
             bytes: self.bytes(),
             named_like_model: self.model().format().skin_named_like_model(),
+            md3: self.md3.as_ref(),
         }
     }
 
