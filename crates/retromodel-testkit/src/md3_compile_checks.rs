@@ -12,6 +12,8 @@
 //!   report's largest error);
 //! - has as many frames as the report counts, each surface holding every
 //!   frame, every frame's bounds holding its vertices.
+//!
+//! A glTF scene is also compiled as a Quake III player (`check_player`).
 
 use retromodel::md3::compile::{compile, CompileOptions};
 use retromodel::md3::Md3;
@@ -90,6 +92,94 @@ fn check(scene: &Scene, seed: u8) -> bool {
     true
 }
 
+/// `scene` as a Quake III player: its first three nodes named `lower`,
+/// `upper` and `head` when no node is named so already, compiled with
+/// `compile_player`; when that succeeds, each part writes, reads back as
+/// written and validates without an error (for the engine too), the
+/// `animation.cfg` text reads back to the same lines, every line lands in
+/// its file as the game's arithmetic reads it (`LEGS_` lines less
+/// `first(LEGS_WALKCR) - first(TORSO_GESTURE)` in `lower.md3`, `TORSO_`
+/// ones in `upper.md3`, `BOTH_` ones in both), and each `.skin` text
+/// parses. Returns whether it compiled.
+fn check_player(scene: &Scene, seed: u8) -> bool {
+    use retromodel::md3::compile::{compile_player, PlayerOptions};
+    use retromodel::md3::{AnimationCfg, SkinFile};
+    let named = |n: &str| scene.nodes.iter().any(|x| x.name.eq_ignore_ascii_case(n));
+    let mut scene = scene.clone();
+    if !(named("lower") && named("upper") && named("head")) {
+        if scene.nodes.len() < 3 {
+            return false;
+        }
+        for (node, name) in scene.nodes.iter_mut().zip(["lower", "upper", "head"]) {
+            node.name = name.to_string();
+        }
+    }
+    let o = options_for(seed);
+    // A player bakes each animation for two parts at most.
+    if positions(&scene, o.fps) > MAX_POSITIONS / 2 {
+        return false;
+    }
+    let options = PlayerOptions {
+        fps: o.fps,
+        engine: o.engine,
+        scale: o.scale,
+        ..PlayerOptions::default()
+    };
+    let Ok(player) = compile_player(&scene, &options) else {
+        return false;
+    };
+    let mut frames = [0usize; 3];
+    for (k, part) in [&player.lower, &player.upper, &player.head]
+        .iter()
+        .enumerate()
+    {
+        let bytes = part.model.to_bytes().expect("a compiled part writes");
+        let read = Md3::from_bytes(&bytes).expect("the part written reads back");
+        assert_eq!(
+            read.to_bytes().ok(),
+            Some(bytes),
+            "part {k} written again differs"
+        );
+        let errors: Vec<_> = read
+            .validate()
+            .into_iter()
+            .chain(
+                options
+                    .engine
+                    .map(|e| read.validate_for(e))
+                    .unwrap_or_default(),
+            )
+            .filter(|p| p.severity == Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "part {k}: {errors:?}");
+        frames[k] = read.frames.len();
+    }
+    assert_eq!(frames[2], 1, "head.md3 is one frame");
+    let text = player.animation_cfg.to_text();
+    let cfg = AnimationCfg::parse(text.as_bytes()).expect("the cfg written reads back");
+    assert_eq!(cfg.animations.len(), player.animation_cfg.animations.len());
+    for (i, a) in cfg.animations.iter().enumerate() {
+        let first = cfg.first_frame_in_part(i).expect("a line");
+        let end = first + i64::from(a.frame_count());
+        let legs = a.name.starts_with("LEGS_");
+        let torso = a.name.starts_with("TORSO_");
+        for (k, plays) in [(0, !torso), (1, !legs)] {
+            if plays {
+                assert!(
+                    first >= 0 && end <= frames[k] as i64 && a.frame_count() >= 1,
+                    "{}: {first}..{end} of part {k}'s {} frames",
+                    a.name,
+                    frames[k]
+                );
+            }
+        }
+    }
+    for skin in &player.skins {
+        SkinFile::parse(skin.as_bytes()).expect("a .skin written parses");
+    }
+    true
+}
+
 /// Every way `data` makes a scene, compiled to MD3 and checked; returns
 /// how many compiled.
 ///
@@ -102,6 +192,7 @@ pub fn exercise_compile(data: &[u8]) -> usize {
     let mut n = 0;
     if let Ok(imported) = retromodel::gltf::import(data, None, &fuzz_options()) {
         n += usize::from(check(&imported.scene, seed));
+        n += usize::from(check_player(&imported.scene, seed));
     }
     if let Ok(model) = Ms3d::from_bytes(data) {
         if let Ok(scene) = Scene::from_ms3d(&model, &Ms3dSceneOptions::default()) {

@@ -501,6 +501,21 @@ pub fn compile_player(scene: &Scene, options: &PlayerOptions) -> Result<Compiled
         };
         let made = compile_planned(scene, &compile_options, plans[k], &selection)
             .map_err(|e| in_part(e, part))?;
+        // What the engine's loader refuses that no per-compile limit
+        // catches (Ironwail and vkQuake stop on a model of no surface).
+        if let Some(engine) = options.engine {
+            let refused = made
+                .model
+                .validate_for(engine)
+                .into_iter()
+                .find(|p| p.severity == crate::Severity::Error);
+            if let Some(p) = refused {
+                return Err(Error::unwritable(
+                    format!("{}.md3: {}", part.name(), p.path),
+                    format!("{} would not load it: {}", engine.title(), p.message),
+                ));
+            }
+        }
         compiled.push(made);
     }
     let kept = scene.extras.get("md3_player");
