@@ -37,6 +37,7 @@ mod convert;
 mod info;
 mod load;
 mod md3_files;
+mod md3_lod;
 mod output;
 mod pipeline;
 mod render;

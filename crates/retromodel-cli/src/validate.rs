@@ -110,10 +110,17 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                     }
                 }
             }
-            Ok(model) => match engine {
-                Some(engine) => model.validate_for(engine),
-                None => model.validate(),
-            },
+            Ok(model) => {
+                let mut problems = match engine {
+                    Some(engine) => model.validate_for(engine),
+                    None => model.validate(),
+                };
+                // An MD3's levels of detail beside it, as ioquake3 loads them.
+                if let retromodel::Model::Md3(m) = &model {
+                    problems.extend(crate::md3_lod::lod_problems(path, m, engine));
+                }
+                problems
+            }
             Err(err) => {
                 outln!("{}: error: {:#}", path.display(), err.root_cause());
                 failed += 1;
