@@ -38,6 +38,7 @@ mod info;
 mod load;
 mod md3_files;
 mod md3_lod;
+mod md3_player_check;
 mod output;
 mod pipeline;
 mod render;

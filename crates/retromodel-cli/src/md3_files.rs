@@ -27,7 +27,7 @@ pub fn is_skin_set(text: &Path) -> bool {
 }
 
 /// The file called `name` (without case) in `folder`.
-fn find(folder: &Path, name: &str) -> Option<PathBuf> {
+pub fn find(folder: &Path, name: &str) -> Option<PathBuf> {
     std::fs::read_dir(folder)
         .ok()?
         .filter_map(|e| e.ok())

@@ -9,14 +9,7 @@ use std::path::{Path, PathBuf};
 use retromodel::md3::{lod_file_names, Md3};
 use retromodel::{Engine, Problem, Severity};
 
-/// The file called `name` (without case) in `folder`.
-fn find(folder: &Path, name: &str) -> Option<PathBuf> {
-    std::fs::read_dir(folder)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name) && e.path().is_file())
-        .map(|e| e.path())
-}
+use crate::md3_files::find;
 
 /// The problems of the LOD files beside `path` (the base model `base`),
 /// their paths starting `lod1.` and `lod2.`; none when there are none or

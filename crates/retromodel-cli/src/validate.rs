@@ -56,6 +56,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .transpose()?;
     let mut failed = 0usize;
     for path in &args.files {
+        // A Quake III player's folder: its files and what they must agree on.
+        if path.is_dir() && crate::md3_files::is_player_folder(path) && !milkshape && !rerelease {
+            let problems = crate::md3_player_check::player_problems(path, engine);
+            if report(path, &problems, args)? {
+                failed += 1;
+            }
+            continue;
+        }
         let bytes = read_file(path);
         // An MD2 checked against an engine is judged on its bytes, as that
         // engine's loader reads them: damage in a part it never reads (GL

@@ -35,6 +35,7 @@ mod lift;
 mod lod;
 #[cfg(feature = "scene")]
 pub mod player;
+mod player_check;
 mod read;
 mod skin_file;
 mod validate;
@@ -58,6 +59,7 @@ pub use lift::{
 pub use lod::lod_file_names;
 #[cfg(feature = "scene")]
 pub use player::{skin_file_names, Md3Companions, Player};
+pub use player_check::check_player;
 pub use validate::limits;
 pub use write::Layout;
 

@@ -1,0 +1,135 @@
+//! `validate models/players/NAME/` on every OpenArena player (unpacked
+//! from Debian's pk3 files into a temporary folder): the warnings about
+//! cfg lines playing past their file and `.skin` lines naming surfaces a
+//! part lacks are exactly those worked out here from the cfg read by hand
+//! and the test kit's own reader; a player missing a `.skin` file or with
+//! a cfg the game cannot parse fails.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use retromodel_testkit::cli::run_os;
+use retromodel_testkit::md3_facts::md3_facts;
+use retromodel_testkit::md3_player_checks::{cfg_lines, skin_images};
+use retromodel_testkit::openarena::{openarena_dir, players, PlayerFiles};
+
+fn validate(path: &Path) -> (Option<i32>, String) {
+    let o = run_os(
+        env!("CARGO_BIN_EXE_retromodel"),
+        &["validate".as_ref(), path.as_os_str()],
+    );
+    (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+fn unpack(root: &Path, p: &PlayerFiles) -> std::path::PathBuf {
+    let folder = root.join(&p.folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    for (name, bytes) in ["lower.md3", "upper.md3", "head.md3"].iter().zip(&p.parts) {
+        std::fs::write(folder.join(name), bytes).unwrap();
+    }
+    std::fs::write(folder.join("animation.cfg"), &p.animation_cfg).unwrap();
+    for (name, bytes) in &p.skins {
+        std::fs::write(folder.join(name), bytes).unwrap();
+    }
+    folder
+}
+
+/// The cfg lines (by index) that play frames past their file, by the
+/// game's arithmetic.
+fn lines_past_their_files(cfg: &[[f64; 4]], frames: [i64; 2]) -> BTreeSet<usize> {
+    let skip = cfg[13][0] - cfg[6][0];
+    let mut out = BTreeSet::new();
+    for (i, l) in cfg.iter().enumerate() {
+        let legs = (13..25).contains(&i);
+        let torso = (6..13).contains(&i) || i >= 25;
+        let first = if legs { l[0] - skip } else { l[0] } as i64;
+        let count = l[1].abs() as i64;
+        if count == 0 {
+            continue;
+        }
+        for (k, plays) in [(0, !torso), (1, !legs)] {
+            if plays && (first < 0 || first + count > frames[k]) {
+                out.insert(i);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_openarena_player_folder_validates_with_the_warnings_worked_out_here() {
+    let Some(dir) = openarena_dir() else { return };
+    let all = players(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let mut warned = 0;
+    for p in &all {
+        let folder = unpack(tmp.path(), p);
+        let (code, out) = validate(&folder);
+        let key = &p.folder;
+        let facts = p.parts.each_ref().map(|b| md3_facts(b).expect("facts"));
+        let cfg = cfg_lines(&String::from_utf8_lossy(&p.animation_cfg));
+        let expected_lines =
+            lines_past_their_files(&cfg, [facts[0].num_frames.into(), facts[1].num_frames.into()]);
+        let got_lines = out.lines().filter(|l| l.contains("plays frames")).count();
+        // A BOTH_ line past both files is warned about twice.
+        let expected_count: usize = expected_lines
+            .iter()
+            .map(|&i| {
+                let l = cfg[i];
+                let skip = cfg[13][0] - cfg[6][0];
+                let legs = (13..25).contains(&i);
+                let torso = (6..13).contains(&i) || i >= 25;
+                let first = if legs { l[0] - skip } else { l[0] } as i64;
+                let end = first + l[1].abs() as i64;
+                [(0, !torso), (1, !legs)]
+                    .iter()
+                    .filter(|(k, plays)| *plays && (first < 0 || end > i64::from(facts[*k].num_frames)))
+                    .count()
+            })
+            .sum();
+        assert_eq!(got_lines, expected_count, "{key}: {out}");
+        // .skin lines naming a surface the part lacks.
+        let mut missing = 0;
+        for (k, part) in ["lower", "upper", "head"].iter().enumerate() {
+            let Some((_, skin)) = p.skins.iter().find(|(n, _)| *n == format!("{part}_default.skin")) else {
+                continue;
+            };
+            let names: BTreeSet<String> = facts[k]
+                .surfaces
+                .iter()
+                .map(|s| String::from_utf8_lossy(&s.name).to_ascii_lowercase())
+                .collect();
+            missing += skin_images(skin).keys().filter(|s| !names.contains(*s)).count();
+        }
+        let got_missing = out.lines().filter(|l| l.contains("does not have")).count();
+        assert_eq!(got_missing, missing, "{key}: {out}");
+        warned += got_lines + got_missing;
+        let has_default_skins = ["lower", "upper", "head"]
+            .iter()
+            .all(|part| p.skins.iter().any(|(n, _)| *n == format!("{part}_default.skin")));
+        if has_default_skins {
+            assert!(out.lines().all(|l| !l.contains(": error: ")) || code == Some(1), "{key}: {out}");
+        }
+    }
+    eprintln!("{} players, {warned} warnings as worked out", all.len());
+}
+
+#[test]
+fn a_player_the_game_would_not_load_fails() {
+    let Some(dir) = openarena_dir() else { return };
+    let all = players(&dir);
+    let p = all.iter().find(|p| p.folder.ends_with("/sarge")).expect("sarge");
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = unpack(tmp.path(), p);
+    assert_eq!(validate(&folder).0, Some(0));
+    std::fs::remove_file(folder.join("upper_default.skin")).unwrap();
+    let (code, out) = validate(&folder);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("error: upper_default.skin: missing"), "{out}");
+    std::fs::write(folder.join("upper_default.skin"), b"u_torso,x.tga\n").unwrap();
+    std::fs::write(folder.join("animation.cfg"), b"sex m\n0 1 0 15\n").unwrap();
+    let (code, out) = validate(&folder);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("error: animation.cfg"), "{out}");
+    assert!(out.contains("BOTH_DEAD1 is missing"), "{out}");
+}
