@@ -9,7 +9,7 @@ use std::process::ExitCode;
 /// Arguments of `info`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The model file.
+    /// The model file (or a Quake III player's folder, models/players/NAME/).
     file: PathBuf,
     /// Print exactly one JSON object instead of text.
     #[arg(long)]
@@ -27,6 +27,16 @@ pub struct Args {
 
 /// Runs `info`.
 pub fn run(args: &Args) -> Result<ExitCode> {
+    // A Quake III player's folder: its three parts, cfg and skins.
+    if args.file.is_dir() && crate::md3_files::is_player_folder(&args.file) {
+        let info = crate::md3_player_info::player_info(&args.file)?;
+        if args.json {
+            outln!("{}", serde_json::to_string_pretty(&info)?);
+        } else {
+            out!("{}", crate::md3_player_info::player_text(&info));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let (bytes, mut model) = load(&args.file)?;
     crate::load::add_md5_animations(&mut model, &args.md5anims)?;
     let info = model.info(&bytes, &args.clips);

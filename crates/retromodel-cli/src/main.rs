@@ -39,6 +39,7 @@ mod load;
 mod md3_files;
 mod md3_lod;
 mod md3_player_check;
+mod md3_player_info;
 mod output;
 mod pipeline;
 mod render;
