@@ -75,15 +75,7 @@ fn a_player_folder_converts_to_one_glb_that_three_js_poses_as_the_tags_say() {
         .or(all.first())
         .expect("a player");
     let tmp = tempfile::tempdir().unwrap();
-    let folder = tmp.path().join(&p.folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    for (name, bytes) in ["lower.md3", "upper.md3", "head.md3"].iter().zip(&p.parts) {
-        std::fs::write(folder.join(name), bytes).unwrap();
-    }
-    std::fs::write(folder.join("animation.cfg"), &p.animation_cfg).unwrap();
-    for (name, bytes) in &p.skins {
-        std::fs::write(folder.join(name), bytes).unwrap();
-    }
+    let folder = p.unpack(tmp.path());
     let glb = tmp.path().join("player.glb");
     let o = run_os(
         env!("CARGO_BIN_EXE_retromodel"),

@@ -10,8 +10,8 @@ use std::path::Path;
 
 use retromodel_testkit::cli::run_os;
 use retromodel_testkit::md3_facts::md3_facts;
-use retromodel_testkit::md3_player_checks::{cfg_lines, skin_images};
-use retromodel_testkit::openarena::{openarena_dir, players, PlayerFiles};
+use retromodel_testkit::md3_player_checks::{cfg_lines, line_in_part, skin_images};
+use retromodel_testkit::openarena::{openarena_dir, players};
 
 fn validate(path: &Path) -> (Option<i32>, String) {
     let o = run_os(
@@ -24,39 +24,18 @@ fn validate(path: &Path) -> (Option<i32>, String) {
     )
 }
 
-fn unpack(root: &Path, p: &PlayerFiles) -> std::path::PathBuf {
-    let folder = root.join(&p.folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    for (name, bytes) in ["lower.md3", "upper.md3", "head.md3"].iter().zip(&p.parts) {
-        std::fs::write(folder.join(name), bytes).unwrap();
-    }
-    std::fs::write(folder.join("animation.cfg"), &p.animation_cfg).unwrap();
-    for (name, bytes) in &p.skins {
-        std::fs::write(folder.join(name), bytes).unwrap();
-    }
-    folder
-}
-
-/// The cfg lines (by index) that play frames past their file, by the
-/// game's arithmetic.
-fn lines_past_their_files(cfg: &[[f64; 4]], frames: [i64; 2]) -> BTreeSet<usize> {
-    let skip = cfg[13][0] - cfg[6][0];
-    let mut out = BTreeSet::new();
-    for (i, l) in cfg.iter().enumerate() {
-        let legs = (13..25).contains(&i);
-        let torso = (6..13).contains(&i) || i >= 25;
-        let first = if legs { l[0] - skip } else { l[0] } as i64;
-        let count = l[1].abs() as i64;
-        if count == 0 {
-            continue;
-        }
-        for (k, plays) in [(0, !torso), (1, !legs)] {
-            if plays && (first < 0 || first + count > frames[k]) {
-                out.insert(i);
-            }
-        }
-    }
-    out
+/// How many warnings the cfg's lines past their files make: one per
+/// file a line plays past (a `BOTH_` line past both: two), by the game's
+/// arithmetic.
+fn lines_past_their_files(cfg: &[[f64; 4]], frames: [i64; 2]) -> usize {
+    (0..cfg.len())
+        .map(|i| {
+            let (first, count, plays) = line_in_part(cfg, i);
+            (0..2)
+                .filter(|&k| count > 0 && plays[k] && (first < 0 || first + count > frames[k]))
+                .count()
+        })
+        .sum()
 }
 
 #[test]
@@ -66,34 +45,16 @@ fn every_openarena_player_folder_validates_with_the_warnings_worked_out_here() {
     let tmp = tempfile::tempdir().unwrap();
     let mut warned = 0;
     for p in &all {
-        let folder = unpack(tmp.path(), p);
+        let folder = p.unpack(tmp.path());
         let (code, out) = validate(&folder);
         let key = &p.folder;
         let facts = p.parts.each_ref().map(|b| md3_facts(b).expect("facts"));
         let cfg = cfg_lines(&String::from_utf8_lossy(&p.animation_cfg));
-        let expected_lines = lines_past_their_files(
+        let expected_count = lines_past_their_files(
             &cfg,
             [facts[0].num_frames.into(), facts[1].num_frames.into()],
         );
         let got_lines = out.lines().filter(|l| l.contains("plays frames")).count();
-        // A BOTH_ line past both files is warned about twice.
-        let expected_count: usize = expected_lines
-            .iter()
-            .map(|&i| {
-                let l = cfg[i];
-                let skip = cfg[13][0] - cfg[6][0];
-                let legs = (13..25).contains(&i);
-                let torso = (6..13).contains(&i) || i >= 25;
-                let first = if legs { l[0] - skip } else { l[0] } as i64;
-                let end = first + l[1].abs() as i64;
-                [(0, !torso), (1, !legs)]
-                    .iter()
-                    .filter(|(k, plays)| {
-                        *plays && (first < 0 || end > i64::from(facts[*k].num_frames))
-                    })
-                    .count()
-            })
-            .sum();
         assert_eq!(got_lines, expected_count, "{key}: {out}");
         // .skin lines naming a surface the part lacks.
         let mut missing = 0;
@@ -142,7 +103,7 @@ fn a_player_the_game_would_not_load_fails() {
         .find(|p| p.folder.ends_with("/sarge"))
         .expect("sarge");
     let tmp = tempfile::tempdir().unwrap();
-    let folder = unpack(tmp.path(), p);
+    let folder = p.unpack(tmp.path());
     assert_eq!(validate(&folder).0, Some(0));
     std::fs::remove_file(folder.join("upper_default.skin")).unwrap();
     let (code, out) = validate(&folder);
@@ -169,7 +130,7 @@ fn info_of_a_player_folder_agrees_with_the_files() {
         .iter()
         .filter(|p| p.folder.ends_with("/sarge") || p.folder.ends_with("/merman"))
     {
-        let folder = unpack(tmp.path(), p);
+        let folder = p.unpack(tmp.path());
         let o = run_os(
             env!("CARGO_BIN_EXE_retromodel"),
             &["info".as_ref(), folder.as_os_str(), "--json".as_ref()],

@@ -17,12 +17,12 @@
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use retromodel_testkit::cli::run_os;
 use retromodel_testkit::md3_facts::md3_facts;
 use retromodel_testkit::md3_player_checks::{
-    cfg_lines, compare_frames, compare_part, played_frames, skin_images,
+    cfg_lines, compare_frames, compare_part, line_in_part, played_frames, skin_images,
 };
 use retromodel_testkit::openarena::{openarena_dir, players, PlayerFiles};
 
@@ -37,20 +37,6 @@ fn run(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (Option<i32>, String) {
         o.status.code(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
-}
-
-/// Writes a player's files into `root/models/players/NAME/`.
-fn unpack(root: &Path, p: &PlayerFiles) -> PathBuf {
-    let folder = root.join(&p.folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    for (name, bytes) in ["lower.md3", "upper.md3", "head.md3"].iter().zip(&p.parts) {
-        std::fs::write(folder.join(name), bytes).unwrap();
-    }
-    std::fs::write(folder.join("animation.cfg"), &p.animation_cfg).unwrap();
-    for (name, bytes) in &p.skins {
-        std::fs::write(folder.join(name), bytes).unwrap();
-    }
-    folder
 }
 
 fn read(path: &Path) -> Vec<u8> {
@@ -77,7 +63,7 @@ fn openarena_players_through_a_glb_come_back_as_they_were() {
     for p in chosen(&all) {
         let key = &p.folder;
         let name = key.rsplit('/').next().unwrap();
-        let folder = unpack(&tmp.path().join("in"), p);
+        let folder = p.unpack(&tmp.path().join("in"));
         let glb = tmp.path().join(format!("{name}.glb"));
         let (code, err) = run(&[&"convert", &folder, &glb]);
         assert_eq!(code, Some(0), "{key}: {err}");
@@ -153,7 +139,7 @@ fn animations_of_common_names_are_laid_out_where_the_game_reads_them() {
         panic!("no sarge in {}", dir.display());
     };
     let tmp = tempfile::tempdir().unwrap();
-    let folder = unpack(&tmp.path().join("in"), p);
+    let folder = p.unpack(&tmp.path().join("in"));
     let glb = tmp.path().join("sarge.glb");
     let (code, err) = run(&[&"convert", &folder, &glb]);
     assert_eq!(code, Some(0), "{err}");
@@ -201,17 +187,17 @@ fn animations_of_common_names_are_laid_out_where_the_game_reads_them() {
     let upper = read(&out.join("upper.md3"));
     let frames_of = |b: &[u8]| md3_facts(b).unwrap().num_frames as usize;
     // Every line lands inside its file, as the game reads it.
-    let skip = now[13][0] - now[6][0];
-    for (i, l) in now.iter().enumerate() {
-        let legs = (13..25).contains(&i);
-        let first = if legs { l[0] - skip } else { l[0] };
-        let end = first + l[1];
-        let file = if legs || i < 6 { &lower } else { &upper };
-        assert!(
-            first >= 0.0 && l[1] >= 1.0 && end <= frames_of(file) as f64,
-            "line {i}: {l:?} (skip {skip}) in {} frames",
-            frames_of(file)
-        );
+    let frames = [frames_of(&lower), frames_of(&upper)];
+    for i in 0..now.len() {
+        let (first, count, plays) = line_in_part(&now, i);
+        for k in (0..2).filter(|&k| plays[k]) {
+            assert!(
+                first >= 0 && count >= 1 && first + count <= frames[k] as i64,
+                "line {i}: {:?} in {} frames",
+                now[i],
+                frames[k]
+            );
+        }
     }
     // Each renamed animation's frames hold the original's: run and attack
     // were 15 fps, baked at 15.
@@ -221,14 +207,11 @@ fn animations_of_common_names_are_laid_out_where_the_game_reads_them() {
         (0, "lower", &p.parts[0], &lower),
         (0, "upper", &p.parts[1], &upper),
     ] {
-        let legs = line >= 13;
-        let at = |cfg: &[[f64; 4]], skip: f64| {
-            let l = cfg[line];
-            let first = if legs { l[0] - skip } else { l[0] } as usize;
-            (first..first + l[1] as usize).collect::<Vec<_>>()
+        let at = |cfg: &[[f64; 4]]| {
+            let (first, count, _) = line_in_part(cfg, line);
+            (first as usize..(first + count) as usize).collect::<Vec<_>>()
         };
-        let was_skip = was[13][0] - was[6][0];
-        let (mut fa, mut fb) = (at(&was, was_skip), at(&now, skip));
+        let (mut fa, mut fb) = (at(&was), at(&now));
         if line == 0 {
             // Death: 30 frames at 25 fps (1.16 s) is 18 at 15 fps; its
             // first and last poses are the original's first and last.
@@ -248,7 +231,7 @@ fn what_a_player_output_cannot_be_is_refused() {
     let all = players(&dir);
     let p = chosen(&all)[0];
     let tmp = tempfile::tempdir().unwrap();
-    let folder = unpack(&tmp.path().join("in"), p);
+    let folder = p.unpack(&tmp.path().join("in"));
     let glb = tmp.path().join("p.glb");
     assert_eq!(run(&[&"convert", &folder, &glb]).0, Some(0));
     let bad = tmp.path().join("hero/model.md3");

@@ -26,22 +26,27 @@ pub fn cfg_lines(text: &str) -> Vec<[f64; 4]> {
         .collect()
 }
 
-/// The frames of `lower.md3` (`legs`) or `upper.md3` that `cfg`'s lines
-/// play, as the game reads them: `BOTH_` (lines 0..6) in both, `TORSO_`
-/// (6..13, 25..) in the upper, `LEGS_` (13..25) in the lower less
-/// `first(LEGS_WALKCR) - first(TORSO_GESTURE)`.
-pub fn played_frames(cfg: &[[f64; 4]], legs: bool) -> BTreeSet<usize> {
+/// Where line `i` of `cfg` plays, as the game reads it: its first frame
+/// in its part's file (a `LEGS_` line, 13..25, less `first(LEGS_WALKCR) -
+/// first(TORSO_GESTURE)`), its frame count, and whether it plays in
+/// `lower.md3` (`BOTH_` and `LEGS_`) and in `upper.md3` (`BOTH_` and
+/// `TORSO_`: 6..13 and Team Arena's 25..).
+pub fn line_in_part(cfg: &[[f64; 4]], i: usize) -> (i64, i64, [bool; 2]) {
     let skip = cfg[13][0] - cfg[6][0];
+    let legs = (13..25).contains(&i);
+    let torso = (6..13).contains(&i) || i >= 25;
+    let first = if legs { cfg[i][0] - skip } else { cfg[i][0] };
+    (first as i64, cfg[i][1].abs() as i64, [!torso, !legs])
+}
+
+/// The frames of `lower.md3` (`legs`) or `upper.md3` that `cfg`'s lines
+/// play ([`line_in_part`]).
+pub fn played_frames(cfg: &[[f64; 4]], legs: bool) -> BTreeSet<usize> {
     let mut out = BTreeSet::new();
-    for (i, l) in cfg.iter().enumerate() {
-        let is_legs = (13..25).contains(&i);
-        let is_torso = (6..13).contains(&i) || i >= 25;
-        if (legs && is_torso) || (!legs && is_legs) {
-            continue;
-        }
-        let first = if is_legs { l[0] - skip } else { l[0] };
-        for f in 0..l[1].abs() as usize {
-            out.insert((first as usize) + f);
+    for i in 0..cfg.len() {
+        let (first, count, plays) = line_in_part(cfg, i);
+        if plays[usize::from(!legs)] {
+            out.extend((0..count).map(|f| (first + f) as usize));
         }
     }
     out

@@ -190,3 +190,39 @@ pub fn players(dir: &Path) -> Vec<PlayerFiles> {
     }
     out
 }
+
+impl PlayerFiles {
+    /// The `.skin` file called `name` (`lower_default.skin`).
+    pub fn skin(&self, name: &str) -> Option<&[u8]> {
+        self.skins
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.as_slice())
+    }
+
+    /// The `default` set's `.skin` files: lower, upper, head.
+    pub fn default_skins(&self) -> [Option<&[u8]>; 3] {
+        ["lower", "upper", "head"].map(|part| self.skin(&format!("{part}_default.skin")))
+    }
+
+    /// Writes the player's files into `root/models/players/NAME/` and
+    /// returns that folder (a test fixture: panics when it cannot).
+    pub fn unpack(&self, root: &Path) -> PathBuf {
+        let folder = root.join(&self.folder);
+        std::fs::create_dir_all(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+        let write = |name: &str, bytes: &[u8]| {
+            std::fs::write(folder.join(name), bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        };
+        for (name, bytes) in ["lower.md3", "upper.md3", "head.md3"]
+            .iter()
+            .zip(&self.parts)
+        {
+            write(name, bytes);
+        }
+        write("animation.cfg", &self.animation_cfg);
+        for (name, bytes) in &self.skins {
+            write(name, bytes);
+        }
+        folder
+    }
+}

@@ -155,18 +155,12 @@ fn a_lifted_players_head_sits_where_the_game_puts_it() {
     let mut compared = 0;
     for (n, p) in players.iter().enumerate() {
         let key = &p.folder;
-        let skin = |part: &str| {
-            p.skins
-                .iter()
-                .find(|(n, _)| n == &format!("{part}_default.skin"))
-                .map(|(_, b)| b.as_slice())
-        };
         let player = Player::from_bytes(
             &p.parts[0],
             &p.parts[1],
             &p.parts[2],
             Some(&p.animation_cfg),
-            [skin("lower"), skin("upper"), skin("head")],
+            p.default_skins(),
         )
         .unwrap_or_else(|e| panic!("{key}: {e}"));
         let scene =

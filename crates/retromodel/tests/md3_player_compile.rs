@@ -19,18 +19,13 @@ use retromodel_testkit::openarena::{openarena_dir, players, PlayerFiles};
 
 fn check_player(p: &PlayerFiles) -> usize {
     let key = &p.folder;
-    let skin = |part: &str| {
-        p.skins
-            .iter()
-            .find(|(n, _)| n == &format!("{part}_default.skin"))
-            .map(|(_, b)| b.as_slice())
-    };
+    let skin = |part: &str| p.skin(&format!("{part}_default.skin"));
     let player = Player::from_bytes(
         &p.parts[0],
         &p.parts[1],
         &p.parts[2],
         Some(&p.animation_cfg),
-        [skin("lower"), skin("upper"), skin("head")],
+        p.default_skins(),
     )
     .unwrap_or_else(|e| panic!("{key}: {e}"));
     let name = key.rsplit('/').next().unwrap_or(key);
