@@ -15,13 +15,13 @@ torso stored at tag_torso (its vertices where Blender has them relative to
 the empty). A scene without a "lower" object is refused naming objects."""
 
 import os
-import struct
 import sys
 
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import addon_under_test  # noqa: E402
+from quake3_files import cfg_lines, lands_in_files, md3  # noqa: E402
 
 corpus, outdir = sys.argv[sys.argv.index("--") + 1 :][:2]
 retromodel_io = addon_under_test.load()
@@ -84,44 +84,13 @@ assert files == sorted(
 ), files
 
 
-def cfg_lines(text):
-    out = []
-    for line in text.splitlines():
-        t = line.split("//")[0].split()
-        if len(t) >= 4 and t[0][0].isdigit():
-            out.append([float(x) for x in t[:4]])
-    return out
-
-
-def md3(path):
-    data = open(path, "rb").read()
-    frames, tags, surfaces = struct.unpack_from("<3i", data, 76)
-    ofs_tags, ofs_surfaces = struct.unpack_from("<2i", data, 96)
-    tag_rows = []
-    for f in range(frames):
-        row = {}
-        for t in range(tags):
-            at = ofs_tags + (f * tags + t) * 112
-            row[data[at : at + 64].split(b"\0")[0].decode()] = struct.unpack_from("<3f", data, at + 64)
-        tag_rows.append(row)
-    at = ofs_surfaces
-    nv = struct.unpack_from("<i", data, at + 80)[0]
-    o_xyz = struct.unpack_from("<i", data, at + 100)[0]
-    xyz0 = [struct.unpack_from("<3h", data, at + o_xyz + v * 8) for v in range(nv)]
-    return {"frames": frames, "tags": tag_rows, "xyz0": xyz0}
-
-
 text = open(os.path.join(folder, "animation.cfg")).read()
 assert "sex f" in text.splitlines(), text
 cfg = cfg_lines(text)
 assert len(cfg) == 25, cfg
-low, up = md3(os.path.join(folder, "lower.md3")), md3(os.path.join(folder, "upper.md3"))
+low, up = (md3(open(os.path.join(folder, n), "rb").read()) for n in ("lower.md3", "upper.md3"))
+assert lands_in_files(cfg, (low["frames"], up["frames"])) == []
 skip = cfg[13][0] - cfg[6][0]
-for i, (first, count, looping, fps) in enumerate(cfg):
-    legs = 13 <= i < 25
-    start = first - skip if legs else first
-    frames = low["frames"] if legs or i < 6 else up["frames"]
-    assert 0 <= start and start + count <= frames, (i, cfg[i], frames)
 first, count, looping, fps = cfg[15]  # LEGS_RUN
 assert (count, looping, fps) == (16, 16, 15), cfg[15]
 start = int(first - skip)
@@ -136,7 +105,7 @@ assert worst < 1e-3, worst
 # The torso at tag_torso: Blender's vertices relative to the empty, in
 # 1/64 units.
 want = sorted(tuple(round(c * 64) for c in (-v[1], v[0], v[2])) for v in relative)
-assert sorted(up["xyz0"]) == want, (up["xyz0"], want)
+assert sorted(up["surfaces"][0]["xyz"][0]) == want, (up["surfaces"][0]["xyz"][0], want)
 print(f"blender md3 player export: 7 files, LEGS_RUN 16 frames, tag_torso within {worst:.2e} of Blender's")
 
 # Without a "lower" object: refused, naming objects.

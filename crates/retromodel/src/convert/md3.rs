@@ -24,16 +24,11 @@ pub(super) fn compile_md3(
     let compiled = crate::md3::compile::compile(scene, &compile)?;
     warnings.extend(compiled.warnings.into_iter().map(Warning::Md3Compile));
     Ok(Conversion {
-        plan: Plan::whole(vec![(output_name.to_string(), compiled.model.to_bytes()?)]),
-        warnings,
-        repair: None,
-        report: None,
-        ms3d_report: None,
-        mdl_repair: None,
-        #[cfg(feature = "textures")]
-        mdl_report: None,
         md3_report: Some(compiled.report),
-        md3_player_report: None,
+        ..Conversion::of_plan(
+            Plan::whole(vec![(output_name.to_string(), compiled.model.to_bytes()?)]),
+            warnings,
+        )
     })
 }
 
@@ -70,15 +65,7 @@ fn compile_player(
         files.push((format!("{part}.md3"), compiled.model.to_bytes()?));
     }
     Ok(Conversion {
-        plan: Plan::whole(files),
-        warnings,
-        repair: None,
-        report: None,
-        ms3d_report: None,
-        mdl_repair: None,
-        #[cfg(feature = "textures")]
-        mdl_report: None,
-        md3_report: None,
         md3_player_report: Some(report),
+        ..Conversion::of_plan(Plan::whole(files), warnings)
     })
 }

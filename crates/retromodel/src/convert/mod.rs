@@ -101,6 +101,25 @@ pub struct Conversion {
     md3_player_report: Option<crate::md3::compile::PlayerReport>,
 }
 
+impl Conversion {
+    /// A conversion that writes `plan`'s files, with `warnings` and no
+    /// report (the compilers add theirs).
+    fn of_plan(plan: Plan, warnings: Vec<Warning>) -> Conversion {
+        Conversion {
+            plan,
+            warnings,
+            repair: None,
+            report: None,
+            ms3d_report: None,
+            mdl_repair: None,
+            #[cfg(feature = "textures")]
+            mdl_report: None,
+            md3_report: None,
+            md3_player_report: None,
+        }
+    }
+}
+
 impl<'a> Converter<'a> {
     /// A converter with `options` and no texture source (models convert
     /// untextured).
@@ -266,18 +285,10 @@ impl<'a> Converter<'a> {
         if format == OutputFormat::Obj {
             pose(&mut scene, options)?;
         }
-        Ok(Conversion {
-            plan: Plan::scene(scene, format, output_name, options)?,
+        Ok(Conversion::of_plan(
+            Plan::scene(scene, format, output_name, options)?,
             warnings,
-            repair: None,
-            report: None,
-            ms3d_report: None,
-            mdl_repair: None,
-            #[cfg(feature = "textures")]
-            mdl_report: None,
-            md3_report: None,
-            md3_player_report: None,
-        })
+        ))
     }
 
     /// The scene a conversion of `input` (the file `input_name`) to
@@ -485,18 +496,7 @@ impl<'a> Converter<'a> {
         let scale = md5::md2_scale(scene, &compile)?;
         let (files, more) = md5::md5_files(scene, &compile, scale, None, output_name, "")?;
         warnings.extend(more);
-        Ok(Conversion {
-            plan: Plan::whole(files),
-            warnings,
-            repair: None,
-            report: None,
-            ms3d_report: None,
-            mdl_repair: None,
-            #[cfg(feature = "textures")]
-            mdl_report: None,
-            md3_report: None,
-            md3_player_report: None,
-        })
+        Ok(Conversion::of_plan(Plan::whole(files), warnings))
     }
 
     /// MD2 to MD2 (laid out and repaired as asked), MS3D and MilkShape
