@@ -32,7 +32,7 @@
 
 use serde_json::Value;
 
-use crate::bake::plan::{sample_times, FramePose, Group, Plan};
+use crate::bake::plan::{resample_times, sample_times, FramePose, Group, Plan};
 use crate::md3::{limits, CfgAnimation, ANIMATION_NAMES, REQUIRED_ANIMATIONS};
 use crate::scene::Scene;
 
@@ -493,7 +493,14 @@ fn poses_of(scene: &Scene, frames: Frames) -> Vec<FramePose> {
                 .animations
                 .get(animation)
                 .map_or(0.0, |a| a.duration());
-            sample_times(duration, fps)
+            // More frames than an MD3 holds fail the compile's frame check:
+            // no need to lay out a million first.
+            let times = if f64::from(duration) * f64::from(fps) > limits::MAX_FRAMES as f64 {
+                resample_times(duration, limits::MAX_FRAMES + 1)
+            } else {
+                sample_times(duration, fps)
+            };
+            times
                 .into_iter()
                 .map(|time| FramePose {
                     animation: Some(animation),
@@ -726,6 +733,14 @@ mod tests {
         // One frame lasts 0 s, not 1 s.
         let plan = plan(&scene(animations), 15.0);
         assert!(plan.lines.iter().all(|l| l.source == LineSource::Named));
+    }
+
+    #[test]
+    fn an_animation_of_years_lays_out_no_more_than_one_frame_past_the_limit() {
+        let plan = plan(&scene(vec![animation("run", 3.0e7)]), 15.0);
+        let most = limits::MAX_FRAMES + 1;
+        assert!(plan.lower.groups.iter().all(|g| g.poses.len() <= most));
+        assert!(plan.lower.frame_count() > limits::MAX_FRAMES);
     }
 
     #[test]
