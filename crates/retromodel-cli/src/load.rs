@@ -11,10 +11,31 @@ use std::path::Path;
 /// `id1/`, where `gfx/palette.lmp` is).
 pub fn resolver(path: &Path, texture_dirs: &[std::path::PathBuf]) -> TextureResolver {
     let mut r = TextureResolver::for_model_file(path).with_roots(texture_dirs.to_vec());
-    if let Some(game) = quake_game_folder(path) {
+    if let Some(game) = quake_game_folder(path).or_else(|| quake3_game_folder(path)) {
         r = r.with_root(game);
     }
     r
+}
+
+/// The game folder of a Quake III model kept as the game keeps it
+/// (`GAME/models/.../NAME.md3`, the paths its `.skin` files and shaders
+/// name are relative to `GAME`): the folder holding the nearest `models`
+/// folder above it, else `None`.
+pub fn quake3_game_folder(path: &Path) -> Option<std::path::PathBuf> {
+    let is_md3 = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("md3"));
+    if !is_md3 {
+        return None;
+    }
+    let models = path.ancestors().skip(1).take(8).find(|a| {
+        a.file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case("models"))
+    })?;
+    match models.parent() {
+        Some(game) if !game.as_os_str().is_empty() => Some(game.to_path_buf()),
+        _ => Some(std::path::PathBuf::from(".")),
+    }
 }
 
 /// The game folder of a Quake model kept as the game keeps it

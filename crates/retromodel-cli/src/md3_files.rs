@@ -52,6 +52,7 @@ pub fn md3_input(
     input: &Path,
     skin_set: Option<&str>,
     weapon: Option<&Path>,
+    texture_dirs: &[PathBuf],
 ) -> Result<Option<Md3Input>> {
     let (folder, model) = if input.is_dir() {
         let Some(lower) = find(input, "lower.md3") else {
@@ -84,6 +85,13 @@ pub fn md3_input(
     let mut found = Vec::new();
     if cfg_path.is_some() {
         found.push("animation.cfg".to_string());
+    }
+    companions.shader_scripts = shader_scripts(&model, texture_dirs);
+    if !companions.shader_scripts.is_empty() {
+        found.push(format!(
+            "{} shader scripts",
+            companions.shader_scripts.len()
+        ));
     }
     // The whole player when the input is its lower.md3 (not a level of
     // detail like lower_1.md3) and the other parts are there; upper.md3
@@ -145,4 +153,60 @@ pub fn md3_input(
         companions,
         note,
     }))
+}
+
+/// The shader scripts a Quake III model's shaders may be defined in: the
+/// `scripts/*.shader` files of its game folder (above its `models`
+/// folder) and of each `--texture-dir` (a later one overriding the
+/// shaders of those before), each folder's sorted by name without case
+/// as the game lists them, at most `MAX_SHADER_TEXT_BYTES` in all
+/// (unreadable ones passed over).
+fn shader_scripts(model: &Path, texture_dirs: &[PathBuf]) -> Vec<Vec<u8>> {
+    let roots = crate::load::quake3_game_folder(model)
+        .into_iter()
+        .chain(texture_dirs.iter().cloned());
+    let mut out = Vec::new();
+    let mut total = 0usize;
+    for root in roots {
+        let Some(scripts) = find_dir(&root, "scripts") else {
+            continue;
+        };
+        let Ok(entries) = std::fs::read_dir(&scripts) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| {
+                p.is_file()
+                    && p.extension()
+                        .is_some_and(|e| e.eq_ignore_ascii_case("shader"))
+            })
+            .collect();
+        // The game's order: by name, without case (FS_ListFiles).
+        files.sort_by_key(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        });
+        for f in files {
+            let Ok(bytes) = std::fs::read(&f) else {
+                continue;
+            };
+            total = total.saturating_add(bytes.len());
+            if total > retromodel::md3::MAX_SHADER_TEXT_BYTES {
+                return out;
+            }
+            out.push(bytes);
+        }
+    }
+    out
+}
+
+/// The folder called `name` (without case) in `folder`.
+fn find_dir(folder: &Path, name: &str) -> Option<PathBuf> {
+    std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name) && e.path().is_dir())
+        .map(|e| e.path())
 }

@@ -232,8 +232,12 @@ pub fn convert_file(
         .map(|n| dir.join(n))
         .collect();
     check_free(&fixed, job.force)?;
-    let md3 =
-        crate::md3_files::md3_input(input, job.md3_skin_set.as_deref(), job.weapon.as_deref())?;
+    let md3 = crate::md3_files::md3_input(
+        input,
+        job.md3_skin_set.as_deref(),
+        job.weapon.as_deref(),
+        &job.texture_dirs,
+    )?;
     let is_player = md3.as_ref().is_some_and(|m| m.companions.player.is_some());
     if let (false, Some(weapon)) = (is_player, &job.weapon) {
         anyhow::bail!(

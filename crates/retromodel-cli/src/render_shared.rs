@@ -33,7 +33,7 @@ pub fn load(
 ) -> Result<Loaded> {
     // An MD3 with its animation.cfg and default skins, a player's part
     // (or folder) as the whole player.
-    let md3 = crate::md3_files::md3_input(path, None, None)?;
+    let md3 = crate::md3_files::md3_input(path, None, None, texture_dirs)?;
     let mut warnings: Vec<String> = md3
         .iter()
         .filter(|m| !m.note.is_empty())

@@ -10,6 +10,7 @@ use retromodel::{Engine, Error};
 /// feature `scene` of the library, lift it to a scene. Returns the model
 /// parsed, if any.
 pub fn exercise_parse(data: &[u8]) -> Option<Md3> {
+    exercise_text_files(data);
     let parsed = Md3::from_bytes(data);
     if let Err(e) = &parsed {
         // The error's words are there, and its offset inside the input
@@ -83,4 +84,28 @@ pub fn check_roundtrip(data: &[u8]) -> bool {
     );
     assert_eq!(again.to_bytes().ok(), Some(packed), "packing is stable");
     true
+}
+
+/// The text files beside an MD3 on the same bytes: a shader script, an
+/// `animation.cfg` (which, read, writes text that reads back to the same
+/// lines) and a `.skin` file; never a panic.
+fn exercise_text_files(data: &[u8]) {
+    use retromodel::md3::{AnimationCfg, ShaderScripts, SkinFile, MAX_ANIMATION_CFG_BYTES};
+    let mut scripts = ShaderScripts::default();
+    scripts.add(data);
+    let _ = scripts.image_for("models/players/x/skin.tga");
+    if let Ok(cfg) = AnimationCfg::parse(data) {
+        let text = cfg.to_text();
+        if text.len() <= MAX_ANIMATION_CFG_BYTES {
+            let again = AnimationCfg::parse(text.as_bytes()).expect("a cfg written reads back");
+            let numbers = |c: &AnimationCfg| -> Vec<(i32, i32, i32)> {
+                c.animations
+                    .iter()
+                    .map(|a| (a.first_frame, a.num_frames, a.looping_frames))
+                    .collect()
+            };
+            assert_eq!(numbers(&again), numbers(&cfg), "cfg lines written and read");
+        }
+    }
+    let _ = SkinFile::parse(data);
 }

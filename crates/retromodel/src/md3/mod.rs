@@ -37,6 +37,7 @@ mod lod;
 pub mod player;
 mod player_check;
 mod read;
+mod shader_script;
 mod skin_file;
 mod validate;
 mod write;
@@ -60,6 +61,7 @@ pub use lod::lod_file_names;
 #[cfg(feature = "scene")]
 pub use player::{skin_file_names, Md3Companions, Player};
 pub use player_check::check_player;
+pub use shader_script::{ShaderScripts, MAX_SHADER_TEXT_BYTES};
 pub use validate::limits;
 pub use write::Layout;
 

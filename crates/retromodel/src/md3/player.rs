@@ -34,7 +34,7 @@
 use serde_json::json;
 
 use super::lift::{self, add_model, check_morph_size, Lifted};
-use super::{AnimationCfg, Md3, PlayerPart, SkinFile};
+use super::{AnimationCfg, Md3, PlayerPart, ShaderScripts, SkinFile};
 use crate::scene::{Animation, Node, Scene};
 
 /// The three models of a player, its `animation.cfg` and `.skin` files.
@@ -54,6 +54,8 @@ pub struct Player {
     /// A weapon (`models/weapons2/NAME/NAME.md3`) to hold at `upper.md3`'s
     /// `tag_weapon`, as `CG_AddPlayerWeapon` places it.
     pub weapon: Option<Md3>,
+    /// Shader scripts: surfaces naming a scripted shader get its image.
+    pub shaders: Option<ShaderScripts>,
 }
 
 /// The file names of a skin set (`default` → `lower_default.skin`,
@@ -90,6 +92,7 @@ impl Player {
                 c.map(SkinFile::parse).transpose()?,
             ],
             weapon: None,
+            shaders: None,
         })
     }
 }
@@ -171,6 +174,7 @@ impl Scene {
             &mut scene,
             &player.lower,
             player.skins[0].as_ref(),
+            player.shaders.as_ref(),
             Some(lower_node),
             "lower.md3: ",
             &mut warnings,
@@ -182,6 +186,7 @@ impl Scene {
             &mut scene,
             &player.upper,
             player.skins[1].as_ref(),
+            player.shaders.as_ref(),
             Some(upper_node),
             "upper.md3: ",
             &mut warnings,
@@ -193,6 +198,7 @@ impl Scene {
             &mut scene,
             &player.head,
             player.skins[2].as_ref(),
+            player.shaders.as_ref(),
             Some(head_node),
             "head.md3: ",
             &mut warnings,
@@ -211,6 +217,7 @@ impl Scene {
                 &mut scene,
                 weapon,
                 None,
+                player.shaders.as_ref(),
                 Some(node),
                 "weapon: ",
                 &mut warnings,
@@ -300,6 +307,8 @@ pub struct Md3Companions {
     pub player_skins: [Option<Vec<u8>>; 3],
     /// A weapon for the player to hold at `tag_weapon`.
     pub weapon: Option<Vec<u8>>,
+    /// Shader scripts (`scripts/*.shader`), in the order read.
+    pub shader_scripts: Vec<Vec<u8>>,
 }
 
 impl Md3Companions {
@@ -308,6 +317,13 @@ impl Md3Companions {
     /// with the `animation.cfg` and `.skin` ([`Scene::from_md3`]).
     pub fn scene(&self, model: &Md3, name: &str, fps: Option<f32>) -> crate::Result<Scene> {
         let fps = fps.unwrap_or(super::DEFAULT_FPS);
+        let shaders = (!self.shader_scripts.is_empty()).then(|| {
+            let mut s = ShaderScripts::default();
+            for script in &self.shader_scripts {
+                s.add(script);
+            }
+            s
+        });
         if let Some([lower, upper, head]) = &self.player {
             let [a, b, c] = &self.player_skins;
             let mut player = Player::from_bytes(
@@ -318,6 +334,7 @@ impl Md3Companions {
                 [a.as_deref(), b.as_deref(), c.as_deref()],
             )?;
             player.weapon = self.weapon.as_deref().map(Md3::from_bytes).transpose()?;
+            player.shaders = shaders;
             return Scene::from_md3_player(&player, name, fps);
         }
         let options = super::Md3SceneOptions {
@@ -330,6 +347,7 @@ impl Md3Companions {
                 .map(AnimationCfg::parse)
                 .transpose()?,
             part: self.part,
+            shaders,
         };
         Scene::from_md3(model, &options)
     }

@@ -355,18 +355,25 @@ fn skin_of(scene: &Scene, compiled: &Compiled, name: Option<&str>) -> String {
             .and_then(|m| m.material)
             .and_then(|m| scene.materials.get(m));
         // Its texture's path, else the image a player read named (kept in
-        // the material's extras when the image was not found).
-        let image = material
+        // the material's extras when the image was not found); the
+        // scripted shader's name where the texture is what its script
+        // draws.
+        let extra = |key: &str| {
+            material
+                .and_then(|m| m.extras.get(key))
+                .and_then(|p| p.as_str())
+        };
+        let texture = material
             .and_then(|m| m.texture)
             .and_then(|t| scene.textures.get(t))
-            .map(|t| t.path.as_str())
-            .or_else(|| {
-                material
-                    .and_then(|m| m.extras.get("md3_image"))
-                    .and_then(|p| p.as_str())
-            })
-            .filter(|p| !p.is_empty())
-            .map(|p| skin_path(p, name));
+            .map(|t| t.path.as_str());
+        let image = match texture {
+            Some(t) if extra("md3_shader_image") == Some(t) => extra("md3_image"),
+            Some(t) => Some(t),
+            None => extra("md3_image"),
+        }
+        .filter(|p| !p.is_empty())
+        .map(|p| skin_path(p, name));
         if let Some(image) = image {
             lines.push((surface_name, image));
         }

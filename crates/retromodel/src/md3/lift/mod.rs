@@ -15,7 +15,7 @@ pub(crate) use animations::specs;
 pub use animations::{animation_frames, cfg_animations, AnimationSpec};
 pub use tags::{tag_transform, ORTHONORMAL_TOLERANCE};
 
-use super::{AnimationCfg, Md3, SkinFile, Surface};
+use super::{AnimationCfg, Md3, ShaderScripts, SkinFile, Surface};
 use crate::scene::{
     Animation, Channel, Interpolation, Material, Mesh, MorphTarget, Node, Scene, Target, Texture,
 };
@@ -88,6 +88,9 @@ pub struct Md3SceneOptions {
     /// play, and where `LEGS_` frames start); `None` plays every cfg
     /// animation whose frames the model has, as written.
     pub part: Option<PlayerPart>,
+    /// Shader scripts (`scripts/*.shader`): a surface whose image or
+    /// shader names a scripted shader gets that shader's image.
+    pub shaders: Option<ShaderScripts>,
 }
 
 impl Default for Md3SceneOptions {
@@ -98,6 +101,7 @@ impl Default for Md3SceneOptions {
             skin: None,
             animation_cfg: None,
             part: None,
+            shaders: None,
         }
     }
 }
@@ -156,6 +160,7 @@ pub(crate) fn add_model(
     scene: &mut Scene,
     model: &Md3,
     skin: Option<&SkinFile>,
+    shaders: Option<&ShaderScripts>,
     node: Option<usize>,
     label: &str,
     warnings: &mut Vec<String>,
@@ -169,6 +174,12 @@ pub(crate) fn add_model(
             None => s.shaders.first().map(|sh| sh.name.to_string_lossy()),
         };
         let image = path.clone().unwrap_or_default();
+        // A scripted shader draws its script's image.
+        let scripted = shaders
+            .and_then(|s| s.image_for(&image))
+            .filter(|_| !image.is_empty())
+            .map(str::to_string);
+        let path = scripted.clone().or(path);
         let texture = path.filter(|p| !p.is_empty()).map(|path| {
             match scene.textures.iter().position(|t| t.path == path) {
                 Some(i) => i,
@@ -178,7 +189,7 @@ pub(crate) fn add_model(
                 }
             }
         });
-        let shaders: Vec<String> = s
+        let shader_names: Vec<String> = s
             .shaders
             .iter()
             .map(|sh| sh.name.to_string_lossy())
@@ -186,7 +197,14 @@ pub(crate) fn add_model(
         scene.materials.push(Material {
             name: surface,
             texture,
-            extras: json!({ "md3_shaders": shaders, "md3_image": image }),
+            extras: match &scripted {
+                Some(drawn) => json!({
+                    "md3_shaders": shader_names,
+                    "md3_image": image,
+                    "md3_shader_image": drawn,
+                }),
+                None => json!({ "md3_shaders": shader_names, "md3_image": image }),
+            },
             ..Material::default()
         });
         let mut mesh = mesh(s, scene.materials.len() - 1, frames);
@@ -335,6 +353,7 @@ impl Scene {
             &mut scene,
             model,
             options.skin.as_ref(),
+            options.shaders.as_ref(),
             None,
             "",
             &mut warnings,
