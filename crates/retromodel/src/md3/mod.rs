@@ -146,7 +146,12 @@ pub struct Shader {
 }
 
 /// One vertex of one frame (`md3XyzNormal_t`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+///
+/// `#[repr(C)]` and [`bytemuck::Pod`]: eight bytes laid out as the file's
+/// record (in native byte order), so a slice of them casts to bytes and
+/// the reader fills them with one copy.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct XyzNormal {
     /// Position in 1/64 units ([`MD3_XYZ_SCALE`]).
     pub xyz: [i16; 3],
@@ -221,24 +226,54 @@ pub fn decode_normal(normal: u16) -> [f32; 3] {
     ]
 }
 
-/// [`byte_tables`]: per latitude byte (cosine, sine), per longitude byte
-/// (sine, cosine).
-type ByteTables = ([[f32; 2]; 256], [[f32; 2]; 256]);
+/// A stored position in model units (× [`MD3_XYZ_SCALE`]), and a fourth
+/// float of no meaning (the normal word scaled alike): four floats that
+/// [`Surface::decode_frames`] stores at once.
+#[inline(always)]
+fn decode_position4(v: &XyzNormal) -> [f32; 4] {
+    [
+        f32::from(v.xyz[0]) * MD3_XYZ_SCALE,
+        f32::from(v.xyz[1]) * MD3_XYZ_SCALE,
+        f32::from(v.xyz[2]) * MD3_XYZ_SCALE,
+        f32::from(v.normal as i16) * MD3_XYZ_SCALE,
+    ]
+}
 
-/// Per byte, the table's (cosine, sine) of its angle as a latitude and
-/// (sine, cosine) as a longitude ([`decode_normal`]'s look-ups), computed
-/// once (4 KiB): what lets [`Surface::decode_frames`] decode a normal with
-/// two look-ups and two products.
+/// [`decode_normal`] with the per-byte tables ([`byte_tables`]): two
+/// 16-byte look-ups and one four-wide product, the same floats bit for
+/// bit (each is the same two table entries multiplied, or the longitude's
+/// cosine × 1), and a fourth float 0.
+#[inline(always)]
+fn decode_normal4((lat_table, lng_table): &ByteTables, normal: u16) -> [f32; 4] {
+    let lat = lat_table[usize::from(normal >> 8)];
+    let lng = lng_table[usize::from(normal & 0xff)];
+    [
+        lat[0] * lng[0],
+        lat[1] * lng[1],
+        lat[2] * lng[2],
+        lat[3] * lng[3],
+    ]
+}
+
+/// [`byte_tables`]: per latitude byte `[cos, sin, 1, 0]`, per longitude
+/// byte `[sin, sin, cos, 0]`.
+type ByteTables = ([[f32; 4]; 256], [[f32; 4]; 256]);
+
+/// Per byte, the table's cosine and sine of its angle as a latitude and
+/// as a longitude ([`decode_normal`]'s look-ups), laid out so that their
+/// product is the normal (and a fourth float 0), computed once (8 KiB):
+/// what lets [`Surface::decode_frames`] decode a normal with two look-ups
+/// and one four-wide product.
 fn byte_tables() -> &'static ByteTables {
     static TABLES: std::sync::OnceLock<ByteTables> = std::sync::OnceLock::new();
     TABLES.get_or_init(|| {
         let sine = sine_table();
         let sin = |i: usize| sine[i & 1023];
-        let mut lat = [[0.0; 2]; 256];
-        let mut lng = [[0.0; 2]; 256];
+        let mut lat = [[0.0; 4]; 256];
+        let mut lng = [[0.0; 4]; 256];
         for b in 0..256 {
-            lat[b] = [sin(b * 4 + 256), sin(b * 4)];
-            lng[b] = [sin(b * 4), sin(b * 4 + 256)];
+            lat[b] = [sin(b * 4 + 256), sin(b * 4), 1.0, 0.0];
+            lng[b] = [sin(b * 4), sin(b * 4), sin(b * 4 + 256), 0.0];
         }
         (lat, lng)
     })
@@ -374,20 +409,32 @@ impl Surface {
             .min(positions.len())
             .min(normals.len());
         let vertices = &self.xyz_normals[..count];
-        let positions = &mut positions[..count];
-        let normals = &mut normals[..count];
-        let (lat_table, lng_table) = byte_tables();
-        // Equal lengths: the compiler drops the bounds checks.
-        for i in 0..count {
-            let v = vertices[i];
-            positions[i] = [
-                f32::from(v.xyz[0]) * MD3_XYZ_SCALE,
-                f32::from(v.xyz[1]) * MD3_XYZ_SCALE,
-                f32::from(v.xyz[2]) * MD3_XYZ_SCALE,
-            ];
-            let [cos_lat, sin_lat] = lat_table[usize::from(v.normal >> 8)];
-            let [sin_lng, cos_lng] = lng_table[usize::from(v.normal & 0xff)];
-            normals[i] = [cos_lat * sin_lng, sin_lat * sin_lng, cos_lng];
+        let positions = positions[..count].as_flattened_mut();
+        let normals = normals[..count].as_flattened_mut();
+        let tables = byte_tables();
+        let Some((last, init)) = vertices.split_last() else {
+            return 0;
+        };
+        // Each vertex but the last is written as four floats (one 16-byte
+        // store each, rather than a word and a float); the fourth is the
+        // next vertex's first, which the next step overwrites.
+        for (i, v) in init.iter().enumerate() {
+            let at = 3 * i;
+            let (Some(p), Some(n)) = (
+                positions.get_mut(at..).and_then(<[f32]>::first_chunk_mut),
+                normals.get_mut(at..).and_then(<[f32]>::first_chunk_mut),
+            ) else {
+                // Never: a vertex follows, so four floats remain.
+                break;
+            };
+            *p = decode_position4(v);
+            *n = decode_normal4(tables, v.normal);
+        }
+        let at = 3 * init.len();
+        let (p, n) = (decode_position4(last), decode_normal4(tables, last.normal));
+        if let (Some(pd), Some(nd)) = (positions.get_mut(at..), normals.get_mut(at..)) {
+            pd.copy_from_slice(&p[..3]);
+            nd.copy_from_slice(&n[..3]);
         }
         count
     }
@@ -453,5 +500,78 @@ impl Md3 {
         let n = usize::try_from(self.num_tags).ok()?;
         let start = index.checked_mul(n)?;
         self.tags.get(start..start.checked_add(n)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ioquake3's decode written out from its sine table, independently of
+    /// the per-byte tables `decode_frames` uses (`LerpMeshVertexes`).
+    fn ioquake3_normal(normal: u16) -> [f32; 3] {
+        let sin = |i: usize| (f64::from(table_angle(i & 1023))).sin() as f32;
+        let lat = usize::from(normal >> 8) * 4;
+        let lng = usize::from(normal & 0xff) * 4;
+        [
+            sin(lat + 256) * sin(lng),
+            sin(lat) * sin(lng),
+            sin(lng + 256),
+        ]
+    }
+
+    #[test]
+    fn decode_frames_gives_every_normal_word_bit_for_bit() {
+        let words: Vec<XyzNormal> = (0..=u16::MAX)
+            .map(|w| XyzNormal {
+                xyz: [w as i16, (w ^ 0x5555) as i16, w.rotate_left(7) as i16],
+                normal: w,
+            })
+            .collect();
+        let s = Surface {
+            texcoords: vec![[0.0; 2]; words.len()],
+            xyz_normals: words.clone(),
+            ..Surface::default()
+        };
+        let mut p = vec![[f32::NAN; 3]; words.len()];
+        let mut n = vec![[f32::NAN; 3]; words.len()];
+        assert_eq!(s.decode_frames(&mut p, &mut n), words.len());
+        for (i, v) in words.iter().enumerate() {
+            let want = ioquake3_normal(v.normal);
+            assert_eq!(n[i].map(f32::to_bits), want.map(f32::to_bits), "word {i}");
+            assert_eq!(
+                decode_normal(v.normal).map(f32::to_bits),
+                want.map(f32::to_bits)
+            );
+            let pos = v.xyz.map(|c| f32::from(c) / 64.0);
+            assert_eq!(p[i].map(f32::to_bits), pos.map(f32::to_bits), "word {i}");
+        }
+    }
+
+    #[test]
+    fn decode_frames_stops_at_the_shortest_and_writes_nothing_past_it() {
+        let v = |k: i16| XyzNormal {
+            xyz: [k, -k, 2 * k],
+            normal: (k as u16) << 8 | 3,
+        };
+        for len in 0..6usize {
+            let s = Surface {
+                xyz_normals: (1..=len as i16).map(v).collect(),
+                ..Surface::default()
+            };
+            for room in 0..7usize {
+                let mut p = vec![[7.0f32; 3]; room];
+                let mut n = vec![[9.0f32; 3]; room + 1];
+                let wrote = s.decode_frames(&mut p, &mut n);
+                assert_eq!(wrote, len.min(room));
+                for i in 0..wrote {
+                    let k = i as i16 + 1;
+                    assert_eq!(p[i], [k, -k, 2 * k].map(|c| f32::from(c) / 64.0));
+                    assert_eq!(n[i], ioquake3_normal(v(k).normal));
+                }
+                assert!(p[wrote..].iter().all(|x| *x == [7.0; 3]));
+                assert!(n[wrote..].iter().all(|x| *x == [9.0; 3]));
+            }
+        }
     }
 }
