@@ -204,3 +204,25 @@ def test_skin_on_bytes_is_refused(sarge):
 def test_a_folder_without_a_player_is_refused(tmp_path):
     with pytest.raises(retromodel.Error, match="lower.md3"):
         retromodel.load(tmp_path)
+
+
+def test_a_weapon_hangs_at_tag_weapon(sarge, tmp_path):
+    weapon = tmp_path / "machinegun.md3"
+    with zipfile.ZipFile(BASEOA / "pak0.pk3") as z:
+        weapon.write_bytes(z.read("models/weapons2/machinegun/machinegun.md3"))
+    model = retromodel.load(sarge, weapon=weapon)
+    assert model.info()["md3_files"]["weapon"] == str(weapon)
+    document = glb_document(model.to_glb())
+    nodes = document["nodes"]
+    names = [n.get("name") for n in nodes]
+    parent = {c: k for k, n in enumerate(nodes) for c in n.get("children", [])}
+    assert nodes[parent[names.index("weapon")]]["name"] == "tag_weapon"
+    # The weapon's surfaces (numSurfaces at 84 in md3Header_t) are meshes
+    # below its node.
+    (surfaces,) = struct.unpack_from("<i", weapon.read_bytes(), 84)
+    below = [c for c in nodes[names.index("weapon")].get("children", []) if "mesh" in nodes[c]]
+    own = 1 if "mesh" in nodes[names.index("weapon")] else 0
+    primitives = sum(len(document["meshes"][nodes[c]["mesh"]]["primitives"]) for c in below)
+    if own:
+        primitives += len(document["meshes"][nodes[names.index("weapon")]["mesh"]]["primitives"])
+    assert primitives == surfaces, (primitives, surfaces)
