@@ -6,7 +6,10 @@ blender/test.sh and blender/test_bpy.sh, as test_mdl.py is):
 Imports OpenArena's sarge upper.md3 (taken out of Debian's openarena-data
 pk3 here, never committed): one mesh per surface, a shape key per frame,
 the surface count and frame count read from the file's bytes with struct
-(ioquake3's qfiles.h layout). Exports Blender's walker (from Blender's own
+(ioquake3's qfiles.h layout). Imports sarge's whole player ("Whole
+player", "Skin"): objects lower/upper/head under the tag empties, the
+actions' names those of the pk3's animation.cfg parsed here, the head where
+the tags unpacked from lower.md3 and upper.md3 put it. Exports Blender's walker (from Blender's own
 glTF importer) as an MD3 with the panel's options and reads the header back
 with struct; the library validates it for ioquake3 without an error."""
 
