@@ -22,7 +22,8 @@ pub struct Md3Keywords<'a> {
 
 /// An MD3 read with the files beside it.
 pub struct Md3Found {
-    /// The model file to read (`lower.md3` for a player or its folder).
+    /// The model file to read (the `.md3` given, `lower.md3` for a
+    /// player's folder).
     pub model: PathBuf,
     /// The files' bytes, for the library.
     pub companions: Md3Companions,
@@ -146,8 +147,10 @@ pub fn md3_input(input: &Path, keys: &Md3Keywords) -> Result<Option<Md3Found>, M
             "weapon": keys.weapon.map(|w| w.display().to_string()),
             "animations": animations,
         });
+        // The model's own arrays (frame_positions ...) stay the file's
+        // named (lower.md3 for a folder); the scene is the whole player.
         return Ok(Some(Md3Found {
-            model: l.clone(),
+            model,
             companions,
             facts,
         }));

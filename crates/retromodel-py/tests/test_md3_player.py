@@ -141,6 +141,9 @@ def test_a_player_folder_loads_the_whole_player(sarge):
 def test_each_part_loads_the_player_and_its_glb_joins_the_parts_at_tags(sarge, part):
     model = retromodel.load(sarge / part)
     assert model.info()["md3_files"]["player"] is True
+    # The model's own frames stay the file's: numFrames at 76 in md3Header_t.
+    assert model.name == part
+    assert model.frame_count == struct.unpack_from("<i", (sarge / part).read_bytes(), 76)[0]
     document = glb_document(model.to_glb())
     names = [n.get("name") for n in document["nodes"]]
     for needed in ("lower", "upper", "head", "tag_torso", "tag_head"):
