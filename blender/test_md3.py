@@ -137,6 +137,11 @@ if os.path.isfile(pak):
         f"md3 import whole player: lower/upper/head at tags, {len(expected)} cfg animations, "
         f"head at frame {first:g}: {tuple(round(x, 3) for x in got)}"
     )
+    # head.md3 (or upper.md3) of the folder brings the whole player too.
+    addon_under_test.fresh()
+    assert op(filepath=os.path.join(folder, "head.md3")) == {"FINISHED"}
+    names = {o.name for o in bpy.data.objects}
+    assert {"lower", "upper", "head", "tag_torso", "tag_head"} <= names, sorted(names)
     # "Whole player" off: upper.md3 alone.
     addon_under_test.fresh()
     assert op(filepath=os.path.join(folder, "upper.md3"), whole_player=False) == {"FINISHED"}
