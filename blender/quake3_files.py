@@ -1,7 +1,7 @@
 """Reading a Quake III player's files in tests, from their bytes and text
 alone (no retromodel code): animation.cfg's lines by hand, an MD3's frames,
 tags and surfaces at ioquake3's qfiles.h offsets. Shared by
-blender/test_md3_player.py and crates/retromodel-py/tests/test_md3_player.py."""
+blender/test_md3_player.py and crates/retromodel-py/tests/test_md3_player_write.py."""
 
 import struct
 

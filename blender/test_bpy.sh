@@ -17,7 +17,8 @@
 #   test_mdl.py         import Quake MDLs (frames as shape keys, skins through
 #                       the palette); export MDL with the panel's options
 #   test_md3.py         import an OpenArena MD3 (a mesh per surface, frames as
-#                       shape keys); export MD3 with the panel's options
+#                       shape keys) and a whole player (parts at tags, cfg
+#                       actions); export MD3 with the panel's options
 #   test_md3_player.py  export a Quake III player built in Blender (three parts
 #                       at tag empties, an action) as its seven files
 # BPY_SCRIPTS="test_mdl.py" runs only the scripts named.

@@ -6,7 +6,10 @@ blender/test.sh and blender/test_bpy.sh, as test_mdl.py is):
 Imports OpenArena's sarge upper.md3 (taken out of Debian's openarena-data
 pk3 here, never committed): one mesh per surface, a shape key per frame,
 the surface count and frame count read from the file's bytes with struct
-(ioquake3's qfiles.h layout). Exports Blender's walker (from Blender's own
+(ioquake3's qfiles.h layout). Imports sarge's whole player ("Whole
+player", "Skin"): objects lower/upper/head under the tag empties, the
+actions' names those of the pk3's animation.cfg parsed here, the head where
+the tags unpacked from lower.md3 and upper.md3 put it. Exports Blender's walker (from Blender's own
 glTF importer) as an MD3 with the panel's options and reads the header back
 with struct; the library validates it for ioquake3 without an error."""
 
@@ -54,6 +57,103 @@ elif os.environ.get("CI"):
     raise AssertionError(f"OpenArena's pak0.pk3 missing under {baseoa} (apt-get install openarena-data)")
 else:
     print("md3 import: no OpenArena, skipped")
+
+
+def cfg_names(text):
+    """animation.cfg's animation names, as ioquake3's CG_ParseAnimationFile
+    reads it: the lines of four numbers, in animNumber_t's order."""
+    order = (
+        "BOTH_DEATH1 BOTH_DEAD1 BOTH_DEATH2 BOTH_DEAD2 BOTH_DEATH3 BOTH_DEAD3 TORSO_GESTURE TORSO_ATTACK "
+        "TORSO_ATTACK2 TORSO_DROP TORSO_RAISE TORSO_STAND TORSO_STAND2 LEGS_WALKCR LEGS_WALK LEGS_RUN "
+        "LEGS_BACK LEGS_SWIM LEGS_JUMP LEGS_LAND LEGS_JUMPB LEGS_LANDB LEGS_IDLE LEGS_IDLECR LEGS_TURN "
+        "TORSO_GETFLAG TORSO_GUARDBASE TORSO_PATROL TORSO_FOLLOWME TORSO_AFFIRMATIVE TORSO_NEGATIVE"
+    ).split()
+    rows = 0
+    for line in text.splitlines():
+        words = line.split("//")[0].split()
+        if len(words) >= 4 and all(w.lstrip("-").isdigit() for w in words[:4]):
+            rows += 1
+    return order[: min(rows, len(order))]
+
+
+def tag(data, name, frame=0):
+    """A tag's origin and axes (rows) at `frame`: qfiles.h's md3Header_t
+    (numFrames, numTags at 76, ofsTags at 96) and md3Tag_t (name[64],
+    origin[3], axis[3][3])."""
+    _frames, tags = struct.unpack_from("<2i", data, 76)
+    (ofs_tags,) = struct.unpack_from("<i", data, 96)
+    for t in range(tags):
+        at = ofs_tags + 112 * (frame * tags + t)
+        if data[at : at + 64].split(b"\0")[0].decode("latin-1") == name:
+            v = struct.unpack_from("<12f", data, at + 64)
+            return v[:3], (v[3:6], v[6:9], v[9:12])
+    raise KeyError(name)
+
+
+# A whole player: sarge's folder, lower.md3 imported with "Whole player".
+if os.path.isfile(pak):
+    folder = os.path.join(outdir, "sarge")
+    os.makedirs(folder, exist_ok=True)
+    with zipfile.ZipFile(pak) as z:
+        for name in ("lower.md3", "upper.md3", "head.md3", "animation.cfg") + tuple(
+            f"{p}_default.skin" for p in ("lower", "upper", "head")
+        ):
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(z.read("models/players/sarge/" + name))
+    addon_under_test.fresh()
+    op = bpy.ops.import_scene.retromodel
+    assert op(filepath=os.path.join(folder, "lower.md3"), whole_player=True, md3_skin="default") == {"FINISHED"}
+    objects = {o.name: o for o in bpy.data.objects}
+    for part in ("lower", "upper", "head"):
+        assert part in objects, (part, sorted(objects))
+    assert objects["upper"].parent and objects["upper"].parent.name.startswith("tag_torso"), objects["upper"].parent
+    assert objects["head"].parent and objects["head"].parent.name.startswith("tag_head"), objects["head"].parent
+    expected = cfg_names(open(os.path.join(folder, "animation.cfg"), encoding="latin-1").read())
+    actions = sorted({a.name for a in bpy.data.actions})
+    # Blender's glTF importer names an animation's action per object it
+    # moves (NAME or NAME_object); every cfg name is there, nothing else.
+    def base(name):
+        return next((n for n in sorted(expected, key=len, reverse=True) if name == n or name.startswith(n + "_")), None)
+
+    assert all(base(a) for a in actions), [a for a in actions if not base(a)]
+    assert {base(a) for a in actions} == set(expected), (sorted(set(expected) - {base(a) for a in actions}))
+    # The head's place at the first key (time 0: every part's frame 0;
+    # Blender 3.4's glTF importer keys it at frame 0, later ones may at 1)
+    # is where the tags in the files put it: tag_torso of lower.md3, then
+    # tag_head of upper.md3 along tag_torso's axes
+    # (CG_PositionRotatedEntityOnTag); Quake (X forward, Y left, Z up) to
+    # glTF (Y, Z, X) to Blender (X, -Z, Y).
+    first = min(k.co[0] for c in objects["tag_torso"].animation_data.action.fcurves for k in c.keyframe_points)
+    bpy.context.scene.frame_set(int(round(first)))
+    lower_bytes = open(os.path.join(folder, "lower.md3"), "rb").read()
+    upper_bytes = open(os.path.join(folder, "upper.md3"), "rb").read()
+    torso_origin, torso_axes = tag(lower_bytes, "tag_torso")
+    head_origin, _ = tag(upper_bytes, "tag_head")
+    q = [torso_origin[j] + sum(head_origin[i] * torso_axes[i][j] for i in range(3)) for j in range(3)]
+    want = (q[1], -q[0], q[2])
+    got = tuple(objects["head"].matrix_world.translation)
+    assert all(abs(a - b) < 1e-3 for a, b in zip(got, want)), (got, want, q)
+    print(
+        f"md3 import whole player: lower/upper/head at tags, {len(expected)} cfg animations, "
+        f"head at frame {first:g}: {tuple(round(x, 3) for x in got)}"
+    )
+    # head.md3 (or upper.md3) of the folder brings the whole player too.
+    addon_under_test.fresh()
+    assert op(filepath=os.path.join(folder, "head.md3")) == {"FINISHED"}
+    names = {o.name for o in bpy.data.objects}
+    assert {"lower", "upper", "head", "tag_torso", "tag_head"} <= names, sorted(names)
+    # "Whole player" off: upper.md3 alone.
+    addon_under_test.fresh()
+    assert op(filepath=os.path.join(folder, "upper.md3"), whole_player=False) == {"FINISHED"}
+    names = {o.name for o in bpy.data.objects}
+    assert "lower" not in names and "head" not in names, sorted(names)
+    # A skin set that is not there is refused.
+    addon_under_test.fresh()
+    try:
+        result = op(filepath=os.path.join(folder, "lower.md3"), md3_skin="nosuchset")
+    except RuntimeError as e:  # the operator's error report
+        result = str(e)
+    assert "skin set" in str(result), result
 
 # Export: Blender's walker as an MD3 with the panel's options.
 addon_under_test.fresh()

@@ -147,11 +147,26 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
         description="an MS3D's clips as name:first-last, comma-separated (empty: those the file stores)",
         default="",
     )
+    whole_player: BoolProperty(
+        name="Whole player",
+        description="a Quake III player's lower.md3, upper.md3 or head.md3: import all three from its folder, "
+        "joined at their tags, with animation.cfg's animations as actions (off: this part alone)",
+        default=True,
+    )
+    md3_skin: StringProperty(
+        name="Skin",
+        description="a Quake III model's skin set: the .skin files beside it named after it "
+        "(lower_default.skin, upper_red.skin, ...)",
+        default="default",
+    )
 
     def execute(self, context):
         try:
             rm = _retromodel()
-            model = rm.load(self.filepath)
+            if self.filepath.lower().endswith(".md3"):
+                model = rm.load(self.filepath, skin=self.md3_skin or "default", player=self.whole_player)
+            else:
+                model = rm.load(self.filepath)
             info = model.info()
             frame_range = (self.frame_first, self.frame_last) if self.frames == "RANGE" else None
             if frame_range and frame_range[0] > frame_range[1]:

@@ -234,8 +234,21 @@ class Md3Output:
     def warning_details(self) -> List[Dict[str, Any]]:
         """The warnings as data: ``{"message", "limit", "remedies"}``."""
 
-def load(source: Source, name: Optional[str] = None) -> Model:
-    """Reads a model from a path or bytes; the format is told by the content."""
+def load(
+    source: Source,
+    name: Optional[str] = None,
+    *,
+    skin: str = "default",
+    weapon: Optional[Union[str, "os.PathLike[str]"]] = None,
+    player: bool = True,
+) -> Model:
+    """Reads a model from a path or bytes; the format is told by the content.
+
+    A Quake III .md3 path (or a player's folder) is read with the files
+    beside it: animation.cfg, the .skin files of the skin set `skin`, and
+    with `player`, the whole player (lower, upper, head at their tags) when
+    the file is lower.md3, upper.md3 or head.md3; `weapon` is held at
+    tag_weapon. info()["md3_files"] says what was found."""
 
 def compile_md2(
     source: Union[Source, Model],

@@ -96,6 +96,9 @@ fn conversion(
     if let Some(r) = &resolver {
         converter = converter.with_textures(r as &dyn TextureSource);
     }
+    if let Some(c) = &loaded.md3 {
+        converter = converter.with_md3_companions(c);
+    }
     converter.convert(&loaded.bytes, &loaded.file_name, format, output_name)
 }
 

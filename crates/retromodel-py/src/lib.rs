@@ -12,6 +12,7 @@ mod arrays;
 mod conversion;
 mod convert;
 mod errors;
+mod md3_files;
 mod mdl;
 mod model;
 mod source;

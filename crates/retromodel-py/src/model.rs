@@ -103,16 +103,47 @@ impl From<retromodel::Problem> for Problem {
 
 /// Reads a model: `source` is a path (`str` or `os.PathLike`) or the
 /// file's bytes. The format is told by the content (MD2, MS3D, MilkShape
-/// 3D ASCII, glTF 2.0, OBJ); a glTF's buffers and an OBJ's materials and
-/// textures are read from the file's folder only. `name` names bytes (the
-/// default is `model`) or overrides the file's name.
+/// 3D ASCII, glTF 2.0, OBJ, MDL, MD3); a glTF's buffers and an OBJ's
+/// materials and textures are read from the file's folder only. `name`
+/// names bytes (the default is `model`) or overrides the file's name.
+///
+/// A Quake III `.md3` path (or a player's folder, holding `lower.md3`,
+/// `upper.md3` and `head.md3`) is read with the files beside it, names
+/// compared without case: `animation.cfg` (its animations, named as in
+/// the cfg, e.g. `LEGS_RUN`), the `.skin` files of the skin set `skin`
+/// (`lower_default.skin` ...; an error when a set other than `"default"`
+/// has none), and with `player=True`, when the file is `lower.md3`,
+/// `upper.md3` or `head.md3` and the folder has all three, the whole
+/// player: `to_glb()` joins the parts at their tags (nodes `lower`,
+/// `upper`, `head`) and `weapon` (a weapon's `.md3` path) is held at
+/// `tag_weapon`. `info()["md3_files"]` says what was found.
 ///
 /// Raises `retromodel.Error` when the bytes are no model retromodel
 /// reads, or `OSError` when the file cannot be read.
+///
+/// ```python
+/// sarge = retromodel.load("models/players/sarge/", skin="red")
+/// sarge.info()["md3_files"]["parts"]   # ['lower.md3', 'upper.md3', 'head.md3']
+/// ```
 #[pyfunction]
-#[pyo3(signature = (source, name = None))]
-pub fn load(py: Python<'_>, source: Source, name: Option<String>) -> PyResult<Model> {
-    let loaded = source.load(py, name)?;
+#[pyo3(signature = (source, name = None, *, skin = "default", weapon = None, player = true))]
+pub fn load(
+    py: Python<'_>,
+    source: Source,
+    name: Option<String>,
+    skin: &str,
+    weapon: Option<PathBuf>,
+    player: bool,
+) -> PyResult<Model> {
+    let found = crate::md3_files::for_load(py, &source, skin, weapon.as_deref(), player)?;
+    let mut loaded = match &found {
+        Some(f) => Source::Path(f.model.clone()).load(py, name)?,
+        None => source.load(py, name)?,
+    };
+    if let Some(f) = found {
+        loaded.md3 = Some(f.companions);
+        loaded.md3_facts = Some(f.facts);
+    }
     let model = py.detach(|| read(&loaded)).map_err(to_py)?;
     Ok(Model {
         model,
@@ -329,7 +360,17 @@ impl Model {
     ) -> PyResult<Bound<'py, PyAny>> {
         let clips = parse_clips(clips.unwrap_or_default())?;
         let info = self.model.info(&self.source.bytes, &clips);
-        to_python(py, &info)
+        match &self.source.md3_facts {
+            Some(facts) => {
+                let mut value = serde_json::to_value(&info)
+                    .map_err(|e| Error::new_err(format!("info: {e}")))?;
+                if let Some(map) = value.as_object_mut() {
+                    map.insert("md3_files".to_string(), facts.clone());
+                }
+                to_python(py, &value)
+            }
+            None => to_python(py, &info),
+        }
     }
 
     /// Every problem in the model, as a list of `Problem` (empty when the

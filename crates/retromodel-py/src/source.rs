@@ -25,6 +25,11 @@ pub struct Loaded {
     pub file_name: String,
     /// The file's path, when read from one.
     pub path: Option<PathBuf>,
+    /// An MD3's files found beside it by `load` (a player's parts, its
+    /// `animation.cfg` and `.skin` files).
+    pub md3: Option<retromodel::md3::Md3Companions>,
+    /// What `md3` holds, for `info()`.
+    pub md3_facts: Option<serde_json::Value>,
 }
 
 impl Source {
@@ -37,6 +42,8 @@ impl Source {
                 bytes,
                 file_name: name.unwrap_or_else(|| "model".to_string()),
                 path: None,
+                md3: None,
+                md3_facts: None,
             }),
             Source::Path(path) => {
                 let bytes = py
@@ -50,6 +57,8 @@ impl Source {
                     bytes,
                     file_name,
                     path: Some(path),
+                    md3: None,
+                    md3_facts: None,
                 })
             }
         }

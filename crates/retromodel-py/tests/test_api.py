@@ -44,5 +44,5 @@ def test_stubs_and_module_agree():
 
 def test_help_reads_well():
     assert "load(" in retromodel.__doc__ and "retromodel.Error" in retromodel.__doc__
-    assert retromodel.load.__text_signature__ == "(source, name=None)"
+    assert retromodel.load.__text_signature__ == '(source, name=None, *, skin="default", weapon=None, player=True)'
     assert "--" not in retromodel.compile_md2.__doc__.splitlines()[0]
