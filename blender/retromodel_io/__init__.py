@@ -457,6 +457,18 @@ class Progress:
         return False
 
 
+def keys_say_all(objects):
+    """Whether ``objects`` move by their keyframes alone: no object or pose
+    bone constraint and no driver, so the glTF exporter can write the keys
+    as they are rather than sample every frame."""
+    for o in objects:
+        if len(o.constraints) or (o.animation_data and len(o.animation_data.drivers)):
+            return False
+        if o.pose and any(len(b.constraints) for b in o.pose.bones):
+            return False
+    return True
+
+
 def export_through_gltf(operator, compile_model):
     """Writes the scene through Blender's glTF exporter (to a temporary GLB),
     has ``compile_model(rm, glb_path, name)`` make ``(model bytes, {name:
@@ -499,6 +511,12 @@ def _export(operator, compile_model, rm, progress, tmp):
         # The fast export samples the shape keys' animations itself
         # (fast_export.py).
         **({"export_animations": False, **FAST_GLTF} if fast else {}),
+        # A Quake III player's actions keep their keys' own times (an
+        # imported player's frames at 13, 15, 20, 25 fps): sampling them
+        # at the scene's rate would move its frames. Unless something
+        # moves that keys alone do not say (constraints, drivers): then
+        # Blender samples it.
+        **({"export_force_sampling": False} if getattr(operator, "player", False) and keys_say_all(exported) else {}),
     )
     if fast:
         progress.step(0.5, "shape keys")

@@ -8,7 +8,8 @@
 //!   (`BOTH_DEATH1` .. `LEGS_TURN`) is a scene animation of that name
 //!   carrying the extras a player's lift gives it (`first_frame`,
 //!   `frame_count`, `looping_frames`, `fps`, `reversed`,
-//!   `cfg_first_frame`) and lasting what they say, each part's frames are
+//!   `cfg_first_frame`) and lasting what they say (within a frame: Blender's
+//!   glTF exporter resamples at the scene's rate), each part's frames are
 //!   laid out where they were and the cfg's lines are written back as
 //!   they were: a player read and written comes back frame for frame.
 //!   A line the lift left out (its frames were not in the model, or it
@@ -228,10 +229,12 @@ fn kept(scene: &Scene, index: usize) -> Option<Kept> {
         return None;
     }
     let fps = if raw_fps == 0.0 { 1.0 } else { raw_fps };
-    // It must last what its frames do, within half a frame.
+    // It must last what its frames do, within a frame.
     let expected = (count - 1) as f32 / fps;
     let duration = scene.animations[animation].duration();
-    if !(fps > 0.0 && (duration - expected).abs() <= 0.5 / fps) {
+    // (A frame: Blender's glTF exporter samples at the scene's rate,
+    // which can end an animation up to a frame early.)
+    if !(fps > 0.0 && (duration - expected).abs() <= 1.0 / fps) {
         return None;
     }
     let count_i32 = i32::try_from(count).ok()?;
