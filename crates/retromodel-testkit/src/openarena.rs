@@ -205,17 +205,6 @@ impl PlayerFiles {
         ["lower", "upper", "head"].map(|part| self.skin(&format!("{part}_default.skin")))
     }
 
-    /// The player as the library reads it, with the `default` skins.
-    pub fn player(&self) -> retromodel::Result<retromodel::md3::Player> {
-        retromodel::md3::Player::from_bytes(
-            &self.parts[0],
-            &self.parts[1],
-            &self.parts[2],
-            Some(&self.animation_cfg),
-            self.default_skins(),
-        )
-    }
-
     /// Writes the player's files into `root/models/players/NAME/` and
     /// returns that folder (a test fixture: panics when it cannot).
     pub fn unpack(&self, root: &Path) -> PathBuf {

@@ -155,7 +155,14 @@ fn a_lifted_players_head_sits_where_the_game_puts_it() {
     let mut compared = 0;
     for (n, p) in players.iter().enumerate() {
         let key = &p.folder;
-        let player = p.player().unwrap_or_else(|e| panic!("{key}: {e}"));
+        let player = Player::from_bytes(
+            &p.parts[0],
+            &p.parts[1],
+            &p.parts[2],
+            Some(&p.animation_cfg),
+            p.default_skins(),
+        )
+        .unwrap_or_else(|e| panic!("{key}: {e}"));
         let scene =
             Scene::from_md3_player(&player, key, 15.0).unwrap_or_else(|e| panic!("{key}: {e}"));
         // Every player lifts with every animation of its cfg.

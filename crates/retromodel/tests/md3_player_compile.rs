@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 
 use retromodel::md3::compile::{compile_player, PlayerNote, PlayerOptions};
-use retromodel::md3::SkinFile;
+use retromodel::md3::{Player, SkinFile};
 use retromodel::scene::Scene;
 use retromodel_testkit::md3_facts::md3_geometry;
 use retromodel_testkit::md3_player_checks::{cfg_lines, compare_part, played_frames, skin_images};
@@ -20,7 +20,14 @@ use retromodel_testkit::openarena::{openarena_dir, players, PlayerFiles};
 fn check_player(p: &PlayerFiles) -> usize {
     let key = &p.folder;
     let skin = |part: &str| p.skin(&format!("{part}_default.skin"));
-    let player = p.player().unwrap_or_else(|e| panic!("{key}: {e}"));
+    let player = Player::from_bytes(
+        &p.parts[0],
+        &p.parts[1],
+        &p.parts[2],
+        Some(&p.animation_cfg),
+        p.default_skins(),
+    )
+    .unwrap_or_else(|e| panic!("{key}: {e}"));
     let name = key.rsplit('/').next().unwrap_or(key);
     let scene =
         Scene::from_md3_player(&player, name, 15.0).unwrap_or_else(|e| panic!("{key}: {e}"));
