@@ -1,77 +1,4 @@
-//! Compiling one scene into a Quake III player: `lower.md3`, `upper.md3`,
-//! `head.md3`, their `.skin` files and `animation.cfg`.
-//!
-//! # The scene's convention
-//!
-//! The scene's nodes name the parts: a node called `lower`, `upper` and
-//! `head` (ASCII case-insensitive, a `.md3` ending allowed) or carrying
-//! `{"md3_part": "lower"}` in its extras (what reading a player gives).
-//! Each mesh belongs to the part it hangs below (its node, or the nearest
-//! ancestor that is a part); a node called `weapon` and what hangs below
-//! it are left out (the game draws the weapon from its own file). Each
-//! node below a part named `tag_*` is one of its tags. The tree reading a
-//! player makes, and the one to build in Blender:
-//!
-//! ```text
-//! lower                 the legs' meshes; lower.md3
-//! └── tag_torso
-//!     └── upper         the torso's meshes; upper.md3
-//!         ├── tag_head
-//!         │   └── head  the head's meshes; head.md3
-//!         └── tag_weapon
-//! ```
-//!
-//! Each part is stored in the frame of what the game draws it at, as it
-//! is posed in each frame: `lower` its own node's, `upper` `tag_torso`'s
-//! (below `lower`), `head` `tag_head`'s (below `upper`), so the player
-//! looks in the game as the scene does wherever the part nodes are. A
-//! `lower` without a `tag_torso` gets one made from the `upper` node, an
-//! `upper` without a `tag_head` one from the `head` node
-//! ([`PlayerNote::TagMade`]).
-//!
-//! Frames and the `animation.cfg` lines come from the scene's animations
-//! named after the cfg's lines (`LEGS_RUN`, `TORSO_ATTACK`, ...): see
-//! [`player_plan`](super::player_plan) for how each line is filled.
-//! `head.md3` is one frame, the rest pose: the game draws no other.
-//!
-//! ```
-//! use retromodel::md3::compile::{compile_player, PlayerOptions};
-//! use retromodel::scene::{Mesh, Node, Scene};
-//!
-//! # fn main() -> Result<(), retromodel::Error> {
-//! let triangle = |name: &str, node: usize, y: f32| Mesh {
-//!     name: name.into(),
-//!     positions: vec![[0.0, y, 0.0], [1.0, y, 0.0], [0.0, y + 1.0, 0.0]],
-//!     indices: vec![0, 1, 2],
-//!     node: Some(node),
-//!     ..Mesh::default()
-//! };
-//! let node = |name: &str, parent: Option<usize>, y: f32| Node {
-//!     name: name.into(),
-//!     parent,
-//!     translation: [0.0, y, 0.0],
-//!     ..Node::default()
-//! };
-//! let scene = Scene {
-//!     nodes: vec![
-//!         node("lower", None, 0.0),
-//!         node("tag_torso", Some(0), 1.0),
-//!         node("upper", Some(1), 0.0),
-//!         node("tag_head", Some(2), 1.0),
-//!         node("head", Some(3), 0.0),
-//!     ],
-//!     meshes: vec![triangle("l_legs", 0, 0.0), triangle("u_torso", 2, 0.0), triangle("h_head", 4, 0.0)],
-//!     ..Scene::default()
-//! };
-//! let player = compile_player(&scene, &PlayerOptions::default())?;
-//! // The torso sits at tag_torso: stored at its own origin, 1 unit up.
-//! assert_eq!(player.upper.model.surfaces[0].frame(0).unwrap()[0].xyz, [0, 0, 0]);
-//! assert_eq!(player.lower.model.tags[0].origin, [0.0, 0.0, 1.0]);
-//! assert_eq!(player.animation_cfg.animations.len(), 25);
-//! // No texture: the .skin lists only the tag.
-//! assert_eq!(player.skins[0], "tag_torso,\r\n");
-//! # Ok(()) }
-//! ```
+//! Compiling one scene into a Quake III player (see [`compile_player`]).
 
 use crate::bake::{self, plan::Plan};
 use crate::engine::Engine;
@@ -388,8 +315,80 @@ fn skin_of(scene: &Scene, compiled: &Compiled, name: Option<&str>) -> String {
     skin_text(&lines, &tags)
 }
 
-/// Compiles `scene` into a Quake III player (see the [module
-/// documentation](self)).
+///  Compiling one scene into a Quake III player: `lower.md3`, `upper.md3`,
+///  `head.md3`, their `.skin` files and `animation.cfg`.
+///
+///  # The scene's convention
+///
+///  The scene's nodes name the parts: a node called `lower`, `upper` and
+///  `head` (ASCII case-insensitive, a `.md3` ending allowed) or carrying
+///  `{"md3_part": "lower"}` in its extras (what reading a player gives).
+///  Each mesh belongs to the part it hangs below (its node, or the nearest
+///  ancestor that is a part); a node called `weapon` and what hangs below
+///  it are left out (the game draws the weapon from its own file). Each
+///  node below a part named `tag_*` is one of its tags. The tree reading a
+///  player makes, and the one to build in Blender:
+///
+///  ```text
+///  lower                 the legs' meshes; lower.md3
+///  └── tag_torso
+///      └── upper         the torso's meshes; upper.md3
+///          ├── tag_head
+///          │   └── head  the head's meshes; head.md3
+///          └── tag_weapon
+///  ```
+///
+///  Each part is stored in the frame of what the game draws it at, as it
+///  is posed in each frame: `lower` its own node's, `upper` `tag_torso`'s
+///  (below `lower`), `head` `tag_head`'s (below `upper`), so the player
+///  looks in the game as the scene does wherever the part nodes are. A
+///  `lower` without a `tag_torso` gets one made from the `upper` node, an
+///  `upper` without a `tag_head` one from the `head` node
+///  ([`PlayerNote::TagMade`]).
+///
+///  Frames and the `animation.cfg` lines come from the scene's animations
+///  named after the cfg's lines (`LEGS_RUN`, `TORSO_ATTACK`, ...): see
+///  [`LineSource`](super::LineSource) (the rules in full: docs/formats.md, "Writing a Quake III player") for how each line is filled.
+///  `head.md3` is one frame, the rest pose: the game draws no other.
+///
+///  ```
+///  use retromodel::md3::compile::{compile_player, PlayerOptions};
+///  use retromodel::scene::{Mesh, Node, Scene};
+///
+///  # fn main() -> Result<(), retromodel::Error> {
+///  let triangle = |name: &str, node: usize, y: f32| Mesh {
+///      name: name.into(),
+///      positions: vec![[0.0, y, 0.0], [1.0, y, 0.0], [0.0, y + 1.0, 0.0]],
+///      indices: vec![0, 1, 2],
+///      node: Some(node),
+///      ..Mesh::default()
+///  };
+///  let node = |name: &str, parent: Option<usize>, y: f32| Node {
+///      name: name.into(),
+///      parent,
+///      translation: [0.0, y, 0.0],
+///      ..Node::default()
+///  };
+///  let scene = Scene {
+///      nodes: vec![
+///          node("lower", None, 0.0),
+///          node("tag_torso", Some(0), 1.0),
+///          node("upper", Some(1), 0.0),
+///          node("tag_head", Some(2), 1.0),
+///          node("head", Some(3), 0.0),
+///      ],
+///      meshes: vec![triangle("l_legs", 0, 0.0), triangle("u_torso", 2, 0.0), triangle("h_head", 4, 0.0)],
+///      ..Scene::default()
+///  };
+///  let player = compile_player(&scene, &PlayerOptions::default())?;
+///  // The torso sits at tag_torso: stored at its own origin, 1 unit up.
+///  assert_eq!(player.upper.model.surfaces[0].frame(0).unwrap()[0].xyz, [0, 0, 0]);
+///  assert_eq!(player.lower.model.tags[0].origin, [0.0, 0.0, 1.0]);
+///  assert_eq!(player.animation_cfg.animations.len(), 25);
+///  // No texture: the .skin lists only the tag.
+///  assert_eq!(player.skins[0], "tag_torso,\r\n");
+///  # Ok(()) }
+///  ```
 pub fn compile_player(scene: &Scene, options: &PlayerOptions) -> Result<CompiledPlayer> {
     let mut notes = Vec::new();
     let part_node = |part: PlayerPart| {

@@ -44,7 +44,7 @@ const LEGS_WALKCR: usize = 13;
 
 /// For each required animation, whose frames it borrows when the scene
 /// has none of its own (`None`: the rest pose). `BOTH_DEADn` take the
-/// last frame of `BOTH_DEATHn`'s (see [`last_frame_of`]).
+/// last frame of `BOTH_DEATHn`'s.
 pub const FALLBACK: [Option<&str>; REQUIRED_ANIMATIONS] = [
     None,                 // BOTH_DEATH1
     Some("BOTH_DEATH1"),  // BOTH_DEAD1 (its last frame)
