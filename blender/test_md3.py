@@ -123,7 +123,9 @@ if os.path.isfile(pak):
     # tag_head of upper.md3 along tag_torso's axes
     # (CG_PositionRotatedEntityOnTag); Quake (X forward, Y left, Z up) to
     # glTF (Y, Z, X) to Blender (X, -Z, Y).
-    first = min(k.co[0] for c in objects["tag_torso"].animation_data.action.fcurves for k in c.keyframe_points)
+    # (Action.frame_range: its first and last key, in Blender 3.4 as in
+    # 5.x, whose slotted actions keep their F-curves elsewhere.)
+    first = objects["tag_torso"].animation_data.action.frame_range[0]
     bpy.context.scene.frame_set(int(round(first)))
     lower_bytes = open(os.path.join(folder, "lower.md3"), "rb").read()
     upper_bytes = open(os.path.join(folder, "upper.md3"), "rb").read()
