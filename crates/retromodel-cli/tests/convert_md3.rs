@@ -188,8 +188,9 @@ fn limits_split_and_ranges_are_refused_naming_flags() {
         "--player",
         "--force",
     ]);
+    // --player writes a Quake III player into a folder, not one file.
     assert!(
-        stderr(&o).contains("--player does not apply to .md3 output"),
+        stderr(&o).contains("--player writes a Quake III player's files into a folder"),
         "{}",
         stderr(&o)
     );
