@@ -28,6 +28,7 @@
 //! ```
 
 mod animation_cfg;
+mod decode;
 mod engine;
 mod info;
 #[cfg(feature = "scene")]
@@ -226,59 +227,6 @@ pub fn decode_normal(normal: u16) -> [f32; 3] {
     ]
 }
 
-/// A stored position in model units (× [`MD3_XYZ_SCALE`]), and a fourth
-/// float of no meaning (the normal word scaled alike): four floats that
-/// [`Surface::decode_frames`] stores at once.
-#[inline(always)]
-fn decode_position4(v: &XyzNormal) -> [f32; 4] {
-    [
-        f32::from(v.xyz[0]) * MD3_XYZ_SCALE,
-        f32::from(v.xyz[1]) * MD3_XYZ_SCALE,
-        f32::from(v.xyz[2]) * MD3_XYZ_SCALE,
-        f32::from(v.normal as i16) * MD3_XYZ_SCALE,
-    ]
-}
-
-/// [`decode_normal`] with the per-byte tables ([`byte_tables`]): two
-/// 16-byte look-ups and one four-wide product, the same floats bit for
-/// bit (each is the same two table entries multiplied, or the longitude's
-/// cosine × 1), and a fourth float 0.
-#[inline(always)]
-fn decode_normal4((lat_table, lng_table): &ByteTables, normal: u16) -> [f32; 4] {
-    let lat = lat_table[usize::from(normal >> 8)];
-    let lng = lng_table[usize::from(normal & 0xff)];
-    [
-        lat[0] * lng[0],
-        lat[1] * lng[1],
-        lat[2] * lng[2],
-        lat[3] * lng[3],
-    ]
-}
-
-/// [`byte_tables`]: per latitude byte `[cos, sin, 1, 0]`, per longitude
-/// byte `[sin, sin, cos, 0]`.
-type ByteTables = ([[f32; 4]; 256], [[f32; 4]; 256]);
-
-/// Per byte, the table's cosine and sine of its angle as a latitude and
-/// as a longitude ([`decode_normal`]'s look-ups), laid out so that their
-/// product is the normal (and a fourth float 0), computed once (8 KiB):
-/// what lets [`Surface::decode_frames`] decode a normal with two look-ups
-/// and one four-wide product.
-fn byte_tables() -> &'static ByteTables {
-    static TABLES: std::sync::OnceLock<ByteTables> = std::sync::OnceLock::new();
-    TABLES.get_or_init(|| {
-        let sine = sine_table();
-        let sin = |i: usize| sine[i & 1023];
-        let mut lat = [[0.0; 4]; 256];
-        let mut lng = [[0.0; 4]; 256];
-        for b in 0..256 {
-            lat[b] = [sin(b * 4 + 256), sin(b * 4), 1.0, 0.0];
-            lng[b] = [sin(b * 4), sin(b * 4), sin(b * 4 + 256), 0.0];
-        }
-        (lat, lng)
-    })
-}
-
 /// ioquake3's 1024-entry sine table (entry `i` the sine of
 /// [`table_angle`]`(i)`), computed once: decoding a normal is then four
 /// look-ups and three products, not three sines.
@@ -408,34 +356,11 @@ impl Surface {
             .len()
             .min(positions.len())
             .min(normals.len());
-        let vertices = &self.xyz_normals[..count];
-        let positions = positions[..count].as_flattened_mut();
-        let normals = normals[..count].as_flattened_mut();
-        let tables = byte_tables();
-        let Some((last, init)) = vertices.split_last() else {
-            return 0;
-        };
-        // Each vertex but the last is written as four floats (one 16-byte
-        // store each, rather than a word and a float); the fourth is the
-        // next vertex's first, which the next step overwrites.
-        for (i, v) in init.iter().enumerate() {
-            let at = 3 * i;
-            let (Some(p), Some(n)) = (
-                positions.get_mut(at..).and_then(<[f32]>::first_chunk_mut),
-                normals.get_mut(at..).and_then(<[f32]>::first_chunk_mut),
-            ) else {
-                // Never: a vertex follows, so four floats remain.
-                break;
-            };
-            *p = decode_position4(v);
-            *n = decode_normal4(tables, v.normal);
-        }
-        let at = 3 * init.len();
-        let (p, n) = (decode_position4(last), decode_normal4(tables, last.normal));
-        if let (Some(pd), Some(nd)) = (positions.get_mut(at..), normals.get_mut(at..)) {
-            pd.copy_from_slice(&p[..3]);
-            nd.copy_from_slice(&n[..3]);
-        }
+        decode::decode_into(
+            &self.xyz_normals[..count],
+            positions[..count].as_flattened_mut(),
+            normals[..count].as_flattened_mut(),
+        );
         count
     }
 

@@ -146,10 +146,12 @@ fn at(base: u64, ofs: i32, path: &str, offset: u64) -> Result<u64> {
     })
 }
 
+#[inline(always)]
 fn vec3(b: &[u8], at: usize) -> [f32; 3] {
     [le_f32(b, at), le_f32(b, at + 4), le_f32(b, at + 8)]
 }
 
+#[inline(always)]
 fn qpath(b: &[u8], at: usize) -> QPath {
     QPath::from_bytes(&b[at..at + 64])
 }
@@ -251,8 +253,12 @@ impl Md3 {
             raw.push(s);
         }
 
+        // Records as fixed-size arrays (`as_chunks`), so that once the
+        // field readers are inlined every offset is known in bounds.
         let frames = frame_bytes
-            .chunks_exact(FRAME_SIZE)
+            .as_chunks::<FRAME_SIZE>()
+            .0
+            .iter()
             .map(|f| Frame {
                 min: vec3(f, 0),
                 max: vec3(f, 12),
@@ -263,7 +269,9 @@ impl Md3 {
             .collect();
 
         let tags = tag_bytes
-            .chunks_exact(TAG_SIZE)
+            .as_chunks::<TAG_SIZE>()
+            .0
+            .iter()
             .map(|t| Tag {
                 name: qpath(t, 0),
                 origin: vec3(t, 64),
@@ -368,7 +376,9 @@ impl RawSurface<'_> {
             flags: le_i32(h, 68),
             shaders: self
                 .shaders
-                .chunks_exact(SHADER_SIZE)
+                .as_chunks::<SHADER_SIZE>()
+                .0
+                .iter()
                 .map(|s| Shader {
                     name: qpath(s, 0),
                     index: le_i32(s, 64),
@@ -376,12 +386,16 @@ impl RawSurface<'_> {
                 .collect(),
             triangles: self
                 .triangles
-                .chunks_exact(TRIANGLE_SIZE)
+                .as_chunks::<TRIANGLE_SIZE>()
+                .0
+                .iter()
                 .map(|t| [le_i32(t, 0), le_i32(t, 4), le_i32(t, 8)])
                 .collect(),
             texcoords: self
                 .texcoords
-                .chunks_exact(TEXCOORD_SIZE)
+                .as_chunks::<TEXCOORD_SIZE>()
+                .0
+                .iter()
                 .map(|t| [le_f32(t, 0), le_f32(t, 4)])
                 .collect(),
             num_frames: le_i32(h, 72),
@@ -391,22 +405,29 @@ impl RawSurface<'_> {
     }
 }
 
-/// The vertices of `bytes` (whole 8-byte records), read eight at a time
-/// (64 bytes, which the compiler copies in wide words rather than a
-/// record at a time) into a vector of the exact size, not zeroed first.
-/// [`XyzNormal`] is `Pod` with the file's layout; on a big-endian machine
-/// each field is then swapped from little-endian. The largest section of
-/// most files: this runs at close to a plain copy's speed, nearly twice
-/// as fast as decoding record by record.
+/// The vertices of `bytes` (whole 8-byte records) in a vector of the
+/// exact size. [`XyzNormal`] is `Pod` with the file's layout, so where the
+/// records are 2-byte aligned in memory (any buffer a file is read into,
+/// at an even offset, as every writer pads) they are copied as one block,
+/// at a plain copy's speed; otherwise eight records (64 bytes) at a time.
+/// On a big-endian machine each field is then swapped from little-endian.
+/// The largest section of most files.
 fn xyz_normals(bytes: &[u8]) -> Vec<XyzNormal> {
-    let mut out = Vec::with_capacity(bytes.len() / XYZ_NORMAL_SIZE);
-    let mut blocks = bytes.chunks_exact(8 * XYZ_NORMAL_SIZE);
-    for block in blocks.by_ref() {
-        out.extend_from_slice(&bytemuck::pod_read_unaligned::<[XyzNormal; 8]>(block));
-    }
-    for v in blocks.remainder().chunks_exact(XYZ_NORMAL_SIZE) {
-        out.push(bytemuck::pod_read_unaligned::<XyzNormal>(v));
-    }
+    let whole = &bytes[..bytes.len() - bytes.len() % XYZ_NORMAL_SIZE];
+    let mut out = match bytemuck::try_cast_slice::<u8, XyzNormal>(whole) {
+        Ok(records) => records.to_vec(),
+        Err(_) => {
+            let mut out = Vec::with_capacity(whole.len() / XYZ_NORMAL_SIZE);
+            let mut blocks = whole.chunks_exact(8 * XYZ_NORMAL_SIZE);
+            for block in blocks.by_ref() {
+                out.extend_from_slice(&bytemuck::pod_read_unaligned::<[XyzNormal; 8]>(block));
+            }
+            for v in blocks.remainder().chunks_exact(XYZ_NORMAL_SIZE) {
+                out.push(bytemuck::pod_read_unaligned::<XyzNormal>(v));
+            }
+            out
+        }
+    };
     if cfg!(target_endian = "big") {
         for v in &mut out {
             v.xyz = v.xyz.map(i16::from_le);
@@ -414,4 +435,36 @@ fn xyz_normals(bytes: &[u8]) -> Vec<XyzNormal> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vertices_read_alike_at_any_alignment_and_a_partial_record_is_dropped() {
+        // 19 records (two blocks of eight and three more), little-endian.
+        let mut file = vec![0xAAu8];
+        for k in 0..19i16 {
+            for word in [k, -k, 300 * k, k.wrapping_mul(-1234)] {
+                file.extend_from_slice(&word.to_le_bytes());
+            }
+        }
+        file.extend_from_slice(&[1, 2, 3]);
+        let want: Vec<XyzNormal> = (0..19i16)
+            .map(|k| XyzNormal {
+                xyz: [k, -k, 300 * k],
+                normal: k.wrapping_mul(-1234) as u16,
+            })
+            .collect();
+        // Misaligned in `file`, then copied into a buffer of `u16`s and
+        // read from its start (2-byte aligned).
+        assert_eq!(xyz_normals(&file[1..]), want);
+        let aligned: Vec<u16> = file[1..]
+            .chunks(2)
+            .map(|c| u16::from_ne_bytes([c[0], *c.get(1).unwrap_or(&0)]))
+            .collect();
+        let aligned = &bytemuck::cast_slice::<u16, u8>(&aligned)[..file.len() - 1];
+        assert_eq!(xyz_normals(aligned), want);
+    }
 }
