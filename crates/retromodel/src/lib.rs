@@ -95,6 +95,11 @@ pub mod quake;
 pub mod render;
 #[cfg(feature = "scene")]
 pub mod scene;
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+))]
+mod sse2_pack;
 #[cfg(any(feature = "textures", feature = "scene"))]
 pub mod texture;
 

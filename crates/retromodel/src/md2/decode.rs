@@ -122,25 +122,12 @@ fn decode_into(
 ))]
 mod sse2 {
     use super::{Frame, PackedVertex, NORMALS_PADDED};
+    use crate::sse2_pack::{pack, store};
     use safe_arch::{
         add_m128, cast_to_m128_from_m128i, cast_to_m128i_from_m128, convert_to_m128_from_i32_m128i,
-        m128, m128i, mul_m128, shuffle_abi_f32_all_m128, unpack_high_i16_m128i,
-        unpack_high_i8_m128i, unpack_low_i16_m128i, unpack_low_i8_m128i, zeroed_m128i,
+        m128, m128i, mul_m128, unpack_high_i16_m128i, unpack_high_i8_m128i, unpack_low_i16_m128i,
+        unpack_low_i8_m128i, zeroed_m128i,
     };
-
-    /// Packs four `[x, y, z, _]` vectors into `[x0 y0 z0 x1] [y1 z1 x2 y2]
-    /// [z2 x3 y3 z3]`. `shufps` takes its first two lanes from the first
-    /// operand and the last two from the second; each mask lists the
-    /// chosen lanes from last to first, two bits each.
-    #[inline(always)]
-    fn pack([a, b, c, d]: [m128; 4]) -> [m128; 3] {
-        let z0_x1 = shuffle_abi_f32_all_m128::<0b00_00_10_10>(a, b); // [z0 z0 x1 x1]
-        let first = shuffle_abi_f32_all_m128::<0b10_00_01_00>(a, z0_x1);
-        let second = shuffle_abi_f32_all_m128::<0b01_00_10_01>(b, c);
-        let z2_x3 = shuffle_abi_f32_all_m128::<0b00_00_10_10>(c, d); // [z2 z2 x3 x3]
-        let third = shuffle_abi_f32_all_m128::<0b10_01_10_00>(z2_x3, d);
-        [first, second, third]
-    }
 
     /// Writes `group(vertices)` for every whole group of four vertices of
     /// the block; returns how many vertices were written.
@@ -153,10 +140,7 @@ mod sse2 {
         let (groups, _) = vertices.as_chunks::<4>();
         let (out_groups, _) = out.as_flattened_mut().as_chunks_mut::<12>();
         for (vertices, o) in groups.iter().zip(out_groups) {
-            let [first, second, third] = group(*vertices);
-            o[..4].copy_from_slice(&first.to_array());
-            o[4..8].copy_from_slice(&second.to_array());
-            o[8..].copy_from_slice(&third.to_array());
+            store(o, group(*vertices));
         }
         4 * groups.len()
     }

@@ -139,32 +139,11 @@ fn decode_one_by_one(
 ))]
 mod sse2 {
     use super::{ByteTables, XyzNormal, MD3_XYZ_SCALE};
+    use crate::sse2_pack::{pack, store};
     use safe_arch::{
         convert_to_m128_from_i32_m128i, m128, m128i, mul_m128, set_splat_m128,
-        shuffle_abi_f32_all_m128, unpack_high_i16_m128i, unpack_low_i16_m128i, zeroed_m128i,
+        unpack_high_i16_m128i, unpack_low_i16_m128i, zeroed_m128i,
     };
-
-    /// Packs four `[x, y, z, _]` vectors into `[x0 y0 z0 x1] [y1 z1 x2 y2]
-    /// [z2 x3 y3 z3]`. `shufps` takes its first two lanes from the first
-    /// operand and the last two from the second; each mask lists the
-    /// chosen lanes from last to first, two bits each.
-    #[inline(always)]
-    fn pack([a, b, c, d]: [m128; 4]) -> [m128; 3] {
-        let z0_x1 = shuffle_abi_f32_all_m128::<0b00_00_10_10>(a, b); // [z0 z0 x1 x1]
-        let first = shuffle_abi_f32_all_m128::<0b10_00_01_00>(a, z0_x1);
-        let second = shuffle_abi_f32_all_m128::<0b01_00_10_01>(b, c);
-        let z2_x3 = shuffle_abi_f32_all_m128::<0b00_00_10_10>(c, d); // [z2 z2 x3 x3]
-        let third = shuffle_abi_f32_all_m128::<0b10_01_10_00>(z2_x3, d);
-        [first, second, third]
-    }
-
-    /// Writes three packed vectors as the group's 12 floats.
-    #[inline(always)]
-    fn store(out: &mut [f32; 12], [first, second, third]: [m128; 3]) {
-        out[..4].copy_from_slice(&first.to_array());
-        out[4..8].copy_from_slice(&second.to_array());
-        out[8..].copy_from_slice(&third.to_array());
-    }
 
     /// The positions of a group of four vertices.
     #[inline(always)]
