@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
-use retromodel::md3::{skin_file_names, Md3Companions, PlayerPart};
+use retromodel::md3::{
+    is_player_listing, Md3Companions, Md3FilePlan, Md3FileRequest, Md3FilesProblem, WholePlayer,
+};
 
 use crate::load::read_file;
 
@@ -35,19 +37,32 @@ pub fn find(folder: &Path, name: &str) -> Option<PathBuf> {
         .map(|e| e.path())
 }
 
+/// The names of the files in `folder` (none when it cannot be listed).
+pub fn listing(folder: &Path) -> Vec<String> {
+    std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.path().is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Whether `folder` holds a player (`lower.md3`, `upper.md3`,
 /// `head.md3`).
 pub fn is_player_folder(folder: &Path) -> bool {
-    ["lower.md3", "upper.md3", "head.md3"]
-        .iter()
-        .all(|n| find(folder, n).is_some())
+    is_player_listing(&listing(folder))
 }
 
 /// The MD3 input at `input` (a `.md3`, or a player's folder) with the
 /// files beside it; `None` for any other input. `skin_set` picks the
 /// `.skin` files (`lower_NAME.skin`, or `MODEL_NAME.skin` for a single
 /// model); without it `default`'s are used when they are there. `weapon`
-/// is read for a player to hold.
+/// is read for a player to hold. The whole player is read from its
+/// `lower.md3` or its folder; `upper.md3` and `head.md3` alone are their
+/// part, with the cfg's animations.
 pub fn md3_input(
     input: &Path,
     skin_set: Option<&str>,
@@ -55,10 +70,7 @@ pub fn md3_input(
     texture_dirs: &[PathBuf],
 ) -> Result<Option<Md3Input>> {
     let (folder, model) = if input.is_dir() {
-        let Some(lower) = find(input, "lower.md3") else {
-            return Ok(None);
-        };
-        (input.to_path_buf(), lower)
+        (input.to_path_buf(), None)
     } else {
         let is_md3 = input
             .extension()
@@ -70,20 +82,32 @@ pub fn md3_input(
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        (folder, input.to_path_buf())
+        (folder, Some(crate::load::file_name(input)))
     };
-    let file = crate::load::file_name(&model);
-    let part = PlayerPart::from_file_name(&file);
-    let set = skin_set.unwrap_or("default");
-    let read = |p: Option<PathBuf>| p.map(|p| read_file(&p)).transpose();
-    let cfg_path = find(&folder, "animation.cfg");
-    let mut companions = Md3Companions {
-        animation_cfg: read(cfg_path.clone())?,
-        part,
-        ..Md3Companions::default()
+    let request = Md3FileRequest {
+        model: model.as_deref(),
+        skin_set,
+        whole_player: WholePlayer::FromLower,
+    };
+    let plan = match Md3FilePlan::choose(&listing(&folder), request) {
+        Ok(plan) => plan,
+        Err(Md3FilesProblem::NoLowerMd3) => return Ok(None),
+        Err(Md3FilesProblem::NoSkinFiles { set, wanted }) => {
+            bail!(
+                "{}: no {} (--skin {set})",
+                folder.display(),
+                wanted.join(", ")
+            )
+        }
+    };
+    let mut companions = plan.companions(|name| read_file(&folder.join(name)))?;
+    let model = if model.is_some() {
+        input.to_path_buf()
+    } else {
+        folder.join(&plan.model)
     };
     let mut found = Vec::new();
-    if cfg_path.is_some() {
+    if plan.animation_cfg.is_some() {
         found.push("animation.cfg".to_string());
     }
     companions.shader_scripts = shader_scripts(&model, texture_dirs);
@@ -93,60 +117,27 @@ pub fn md3_input(
             companions.shader_scripts.len()
         ));
     }
-    // The whole player when the input is its lower.md3 (not a level of
-    // detail like lower_1.md3) and the other parts are there; upper.md3
-    // and head.md3 alone are their part, with the cfg's animations.
-    if file.eq_ignore_ascii_case("lower.md3") && is_player_folder(&folder) {
-        let parts = ["lower.md3", "upper.md3", "head.md3"].map(|n| find(&folder, n));
-        let [Some(l), Some(u), Some(h)] = parts else {
-            return Ok(None);
-        };
-        companions.player = Some([read_file(&l)?, read_file(&u)?, read_file(&h)?]);
+    let note = if plan.player.is_some() {
         companions.weapon = weapon.map(read_file).transpose()?;
         if let Some(w) = weapon {
             found.push(format!("{} at tag_weapon", w.display()));
         }
-        let names = skin_file_names(set);
-        let skins = names.clone().map(|n| find(&folder, &n));
-        if skin_set.is_some() && skins.iter().all(Option::is_none) {
-            bail!(
-                "{}: no {} (--skin {set})",
-                folder.display(),
-                names.join(", ")
-            );
+        if !plan.skin_files().is_empty() {
+            found.push(format!("skin {}", plan.skin_set));
         }
-        let [a, b, c] = skins;
-        let any_skin = a.is_some() || b.is_some() || c.is_some();
-        companions.player_skins = [read(a)?, read(b)?, read(c)?];
-        if any_skin {
-            found.push(format!("skin {set}"));
-        }
-        let note = format!(
+        format!(
             "{}: the whole player (lower.md3 at the root, upper.md3 at tag_torso, head.md3 at tag_head{}{})",
             folder.display(),
             if found.is_empty() { "" } else { "; " },
             found.join(", ")
-        );
-        return Ok(Some(Md3Input {
-            model: l,
-            companions,
-            note,
-        }));
-    }
-    let stem = file.rsplit_once('.').map_or(file.as_str(), |(s, _)| s);
-    let skin_name = format!("{stem}_{set}.skin");
-    let skin = find(&folder, &skin_name);
-    if skin_set.is_some() && skin.is_none() {
-        bail!("{}: no {skin_name} (--skin {set})", folder.display());
-    }
-    if skin.is_some() {
-        found.push(skin_name);
-    }
-    companions.skin = read(skin)?;
-    let note = if found.is_empty() {
-        String::new()
+        )
     } else {
-        format!("{}: with {}", model.display(), found.join(", "))
+        found.extend(plan.skin.iter().cloned());
+        if found.is_empty() {
+            String::new()
+        } else {
+            format!("{}: with {}", model.display(), found.join(", "))
+        }
     };
     Ok(Some(Md3Input {
         model,

@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
-use retromodel::md3::{skin_file_names, AnimationCfg, Md3Companions, PlayerPart};
+use retromodel::md3::{
+    AnimationCfg, Md3Companions, Md3FilePlan, Md3FileRequest, Md3FilesProblem, WholePlayer,
+};
 use serde_json::{json, Value};
 
 /// The keywords of `load` for an MD3.
@@ -31,13 +33,17 @@ pub struct Md3Found {
     pub facts: Value,
 }
 
-/// The file called `name` (without case) in `folder`.
-fn find(folder: &Path, name: &str) -> Option<PathBuf> {
+/// The names of the files in `folder` (none when it cannot be listed).
+fn listing(folder: &Path) -> Vec<String> {
     std::fs::read_dir(folder)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name) && e.path().is_file())
-        .map(|e| e.path())
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.path().is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, (std::io::Error, PathBuf)> {
@@ -67,13 +73,7 @@ impl From<(std::io::Error, PathBuf)> for Md3FilesError {
 /// `lower.md3`) with the files beside it; `None` for any other input.
 pub fn md3_input(input: &Path, keys: &Md3Keywords) -> Result<Option<Md3Found>, Md3FilesError> {
     let (folder, model) = if input.is_dir() {
-        let Some(lower) = find(input, "lower.md3") else {
-            return Err(Md3FilesError::Keyword(format!(
-                "{}: a folder is read as a Quake III player, and it has no lower.md3",
-                input.display()
-            )));
-        };
-        (input.to_path_buf(), lower)
+        (input.to_path_buf(), None)
     } else {
         let is_md3 = input
             .extension()
@@ -85,15 +85,43 @@ pub fn md3_input(input: &Path, keys: &Md3Keywords) -> Result<Option<Md3Found>, M
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        (folder, input.to_path_buf())
+        (folder, Some(file_name(input)))
     };
     let set = keys.skin;
-    let explicit_skin = !set.eq_ignore_ascii_case("default");
-    let file = file_name(&model);
-    let part = PlayerPart::from_file_name(&file);
-    let cfg_path = find(&folder, "animation.cfg");
-    let animation_cfg = cfg_path.as_deref().map(read).transpose()?;
-    let animations: Vec<Value> = animation_cfg
+    let request = Md3FileRequest {
+        model: model.as_deref(),
+        skin_set: (!set.eq_ignore_ascii_case("default")).then_some(set),
+        whole_player: if keys.player {
+            WholePlayer::FromAnyPart
+        } else {
+            WholePlayer::Never
+        },
+    };
+    let plan = Md3FilePlan::choose(&listing(&folder), request).map_err(|p| {
+        Md3FilesError::Keyword(match p {
+            Md3FilesProblem::NoLowerMd3 => format!(
+                "{}: a folder is read as a Quake III player, and it has no lower.md3",
+                input.display()
+            ),
+            Md3FilesProblem::NoSkinFiles { set, wanted } => format!(
+                "{}: no {} there (skin set {set:?})",
+                folder.display(),
+                wanted.join(", ")
+            ),
+        })
+    })?;
+    if let (Some(w), None) = (keys.weapon, &plan.player) {
+        return Err(Md3FilesError::Keyword(format!(
+            "{}: weapon={:?}: a weapon is held by a whole player (load its lower.md3, upper.md3, \
+             head.md3 or folder with player=True)",
+            input.display(),
+            w.display().to_string()
+        )));
+    }
+    let mut companions = plan.companions(|name| read(&folder.join(name)))?;
+    companions.weapon = keys.weapon.map(read).transpose()?;
+    let animations: Vec<Value> = companions
+        .animation_cfg
         .as_deref()
         .and_then(|b| AnimationCfg::parse(b).ok())
         .map(|cfg| {
@@ -107,81 +135,22 @@ pub fn md3_input(input: &Path, keys: &Md3Keywords) -> Result<Option<Md3Found>, M
                 .collect()
         })
         .unwrap_or_default();
-    let mut companions = Md3Companions {
-        animation_cfg,
-        part,
-        ..Md3Companions::default()
-    };
-    // The whole player when the file is one of its three parts (not a
-    // level of detail like lower_1.md3) and all three are there.
-    let is_part = ["lower.md3", "upper.md3", "head.md3"]
-        .iter()
-        .any(|n| file.eq_ignore_ascii_case(n));
-    let parts = ["lower.md3", "upper.md3", "head.md3"].map(|n| find(&folder, n));
-    if let (true, true, [Some(l), Some(u), Some(h)]) =
-        (keys.player, is_part || input.is_dir(), &parts)
-    {
-        companions.player = Some([read(l)?, read(u)?, read(h)?]);
-        companions.weapon = keys.weapon.map(read).transpose()?;
-        let names = skin_file_names(set);
-        let skins = names.clone().map(|n| find(&folder, &n));
-        if explicit_skin && skins.iter().all(Option::is_none) {
-            return Err(Md3FilesError::Keyword(format!(
-                "{}: no {} there (skin set {set:?})",
-                folder.display(),
-                names.join(", ")
-            )));
-        }
-        let [a, b, c] = &skins;
-        companions.player_skins = [
-            a.as_deref().map(read).transpose()?,
-            b.as_deref().map(read).transpose()?,
-            c.as_deref().map(read).transpose()?,
-        ];
-        let facts = json!({
-            "player": true,
-            "parts": [file_name(l), file_name(u), file_name(h)],
-            "animation_cfg": cfg_path.as_deref().map(file_name),
-            "skin": skins.iter().any(Option::is_some).then_some(set),
-            "skin_files": skins.iter().flatten().map(|p| file_name(p)).collect::<Vec<_>>(),
-            "weapon": keys.weapon.map(|w| w.display().to_string()),
-            "animations": animations,
-        });
-        // The model's own arrays (frame_positions ...) stay the file's
-        // named (lower.md3 for a folder); the scene is the whole player.
-        return Ok(Some(Md3Found {
-            model,
-            companions,
-            facts,
-        }));
-    }
-    if let Some(w) = keys.weapon {
-        return Err(Md3FilesError::Keyword(format!(
-            "{}: weapon={:?}: a weapon is held by a whole player (load its lower.md3, upper.md3, \
-             head.md3 or folder with player=True)",
-            input.display(),
-            w.display().to_string()
-        )));
-    }
-    let stem = file.rsplit_once('.').map_or(file.as_str(), |(s, _)| s);
-    let skin_name = format!("{stem}_{set}.skin");
-    let skin = find(&folder, &skin_name);
-    if explicit_skin && skin.is_none() {
-        return Err(Md3FilesError::Keyword(format!(
-            "{}: no {skin_name} there (skin set {set:?})",
-            folder.display()
-        )));
-    }
-    companions.skin = skin.as_deref().map(read).transpose()?;
+    let skin_files = plan.skin_files();
     let facts = json!({
-        "player": false,
-        "parts": [file.clone()],
-        "animation_cfg": cfg_path.as_deref().map(file_name),
-        "skin": skin.is_some().then_some(set),
-        "skin_files": skin.iter().map(|p| file_name(p)).collect::<Vec<_>>(),
-        "weapon": Value::Null,
+        "player": plan.player.is_some(),
+        "parts": plan.player.as_ref().map_or_else(|| vec![plan.model.clone()], |p| p.to_vec()),
+        "animation_cfg": plan.animation_cfg,
+        "skin": (!skin_files.is_empty()).then_some(set),
+        "skin_files": skin_files,
+        "weapon": keys.weapon.map(|w| w.display().to_string()),
         "animations": animations,
     });
+    // The model's own arrays (frame_positions ...) are the file's named
+    // (lower.md3 for a folder); the scene is the whole player.
+    let model = match model {
+        Some(_) => input.to_path_buf(),
+        None => folder.join(&plan.model),
+    };
     Ok(Some(Md3Found {
         model,
         companions,

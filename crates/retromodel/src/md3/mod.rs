@@ -28,6 +28,8 @@
 //! ```
 
 mod animation_cfg;
+#[cfg(feature = "scene")]
+mod companion_files;
 mod decode;
 mod engine;
 mod info;
@@ -51,6 +53,10 @@ pub use animation_cfg::{
 };
 pub use skin_file::{skin_text, SkinFile, SkinSurface, MAX_SKIN_FILE_BYTES};
 
+#[cfg(feature = "scene")]
+pub use companion_files::{
+    is_player_listing, Md3FilePlan, Md3FileRequest, Md3FilesProblem, WholePlayer,
+};
 pub use engine::{Md3EngineLimits, Md3Over};
 pub use info::{Info, SurfaceInfo, TagInfo};
 #[cfg(feature = "scene")]
