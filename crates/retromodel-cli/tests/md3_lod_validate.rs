@@ -7,18 +7,14 @@
 
 use std::path::Path;
 
-use retromodel_testkit::cli::run_os;
+use retromodel_testkit::cli::run_stdout;
 use retromodel_testkit::md3_facts::md3_facts;
 use retromodel_testkit::openarena::{openarena_dir, pk3_files, zip_entries};
 
 fn validate(path: &Path) -> (Option<i32>, String) {
-    let o = run_os(
+    run_stdout(
         env!("CARGO_BIN_EXE_retromodel"),
         &["validate".as_ref(), path.as_os_str()],
-    );
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
     )
 }
 

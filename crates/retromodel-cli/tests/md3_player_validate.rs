@@ -8,19 +8,15 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use retromodel_testkit::cli::run_os;
+use retromodel_testkit::cli::{run_os, run_stdout};
 use retromodel_testkit::md3_facts::md3_facts;
 use retromodel_testkit::md3_player_checks::{cfg_lines, line_in_part, skin_images};
 use retromodel_testkit::openarena::{openarena_dir, players};
 
 fn validate(path: &Path) -> (Option<i32>, String) {
-    let o = run_os(
+    run_stdout(
         env!("CARGO_BIN_EXE_retromodel"),
         &["validate".as_ref(), path.as_os_str()],
-    );
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
     )
 }
 

@@ -99,22 +99,7 @@ fn scripted_shaders_draw_their_scripts_images() {
     let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + len]).unwrap();
     let materials = doc["materials"].as_array().unwrap();
     for (shader, image) in [("rocketFlare", &flare), ("rocketThrust", &thrust)] {
-        let Some(image) = image else {
-            // A shader naming no image (an empty stage): untextured.
-            let m = materials
-                .iter()
-                .find(|m| {
-                    m["extras"]["md3_image"]
-                        .as_str()
-                        .is_some_and(|s| s.eq_ignore_ascii_case(shader))
-                })
-                .unwrap_or_else(|| panic!("no material of {shader}"));
-            assert!(
-                m["extras"].get("md3_shader_image").is_none(),
-                "{shader}: {m}"
-            );
-            continue;
-        };
+        // The material of the surfaces naming the shader.
         let m = materials
             .iter()
             .find(|m| {
@@ -123,6 +108,14 @@ fn scripted_shaders_draw_their_scripts_images() {
                     .is_some_and(|s| s.eq_ignore_ascii_case(shader))
             })
             .unwrap_or_else(|| panic!("no material of {shader}: {materials:?}"));
+        let Some(image) = image else {
+            // A shader naming no image (an empty stage): untextured.
+            assert!(
+                m["extras"].get("md3_shader_image").is_none(),
+                "{shader}: {m}"
+            );
+            continue;
+        };
         assert_eq!(
             m["extras"]["md3_shader_image"].as_str(),
             Some(image.as_str()),

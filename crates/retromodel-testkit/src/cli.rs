@@ -20,6 +20,16 @@ pub fn run_os<S: AsRef<OsStr>>(bin: impl AsRef<Path>, args: &[S]) -> Output {
     out
 }
 
+/// [`run_os`], giving the exit code and what the binary printed on
+/// standard output.
+pub fn run_stdout<S: AsRef<OsStr>>(bin: impl AsRef<Path>, args: &[S]) -> (Option<i32>, String) {
+    let o = run_os(bin, args);
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
 /// The repository root.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
