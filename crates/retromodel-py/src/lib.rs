@@ -15,6 +15,7 @@ mod errors;
 mod md3_files;
 mod mdl;
 mod model;
+mod problem;
 mod source;
 
 use pyo3::prelude::*;
@@ -42,7 +43,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("Error", m.py().get_type::<errors::Error>())?;
     m.add_class::<model::Model>()?;
-    m.add_class::<model::Problem>()?;
+    m.add_class::<problem::Problem>()?;
     m.add_class::<convert::Md2Output>()?;
     m.add_class::<convert::Ms3dOutput>()?;
     m.add_class::<convert::Md5Output>()?;
