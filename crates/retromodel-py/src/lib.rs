@@ -11,6 +11,7 @@ mod advice;
 mod arrays;
 mod conversion;
 mod convert;
+mod convert_md3;
 mod errors;
 mod md3_files;
 mod mdl;
@@ -48,12 +49,12 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<convert::Ms3dOutput>()?;
     m.add_class::<convert::Md5Output>()?;
     m.add_class::<convert::MdlOutput>()?;
-    m.add_class::<convert::Md3Output>()?;
+    m.add_class::<convert_md3::Md3Output>()?;
     m.add_function(wrap_pyfunction!(model::load, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md2, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_ms3d, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md5, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_mdl, m)?)?;
-    m.add_function(wrap_pyfunction!(convert::compile_md3, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_md3::compile_md3, m)?)?;
     Ok(())
 }
