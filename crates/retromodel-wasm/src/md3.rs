@@ -2,9 +2,11 @@
 //! files as the command line finds them in the model's folder
 //! (`retromodel-cli`'s `md3_files.rs`; names compared without case, as
 //! in a pk3): a player's other parts (`lower.md3`, `upper.md3`,
-//! `head.md3`), its `animation.cfg` and the `.skin` files of a skin set.
+//! `head.md3`), its `animation.cfg` and the `.skin` files of a skin set,
+//! chosen from the dropped folder's listing by the library's
+//! [`Md3FilePlan`].
 
-use retromodel::md3::{skin_file_names, Md3Companions, PlayerPart};
+use retromodel::md3::{is_player_listing, Md3Companions, Md3FilePlan, Md3FileRequest, WholePlayer};
 use retromodel::texture::MemorySource;
 
 /// The folder of `path` with its trailing `/` (empty at the top).
@@ -28,9 +30,11 @@ fn in_folder<'a>(files: &'a MemorySource, folder: &'a str) -> impl Iterator<Item
         .filter(move |p| p.starts_with(folder) && !p[folder.len()..].contains('/'))
 }
 
-/// The dropped file called `name` (without case) in `folder`.
-fn find(files: &MemorySource, folder: &str, name: &str) -> Option<String> {
-    in_folder(files, folder).find(|p| file_name(p).eq_ignore_ascii_case(name))
+/// The names of the dropped files directly in `folder`.
+fn listing(files: &MemorySource, folder: &str) -> Vec<String> {
+    in_folder(files, folder)
+        .map(|p| file_name(&p).to_string())
+        .collect()
 }
 
 /// Whether the dropped model at `path` is a player's `lower.md3` with
@@ -46,11 +50,8 @@ fn find(files: &MemorySource, folder: &str, name: &str) -> Option<String> {
 /// assert!(!retromodel_wasm::md3::is_player(&files, "p/upper.md3"));
 /// ```
 pub fn is_player(files: &MemorySource, path: &str) -> bool {
-    let folder = folder_of(path);
     file_name(path).eq_ignore_ascii_case("lower.md3")
-        && ["upper.md3", "head.md3"]
-            .iter()
-            .all(|n| find(files, &folder, n).is_some())
+        && is_player_listing(&listing(files, &folder_of(path)))
 }
 
 /// The skin sets beside the MD3 at `path`: for a player, the `NAME` of
@@ -84,37 +85,42 @@ pub fn skin_sets(files: &MemorySource, path: &str) -> Vec<String> {
 }
 
 /// The companions of the dropped MD3 at `path` with the `.skin` files of
-/// `set` (`default` when `None` and there); `None` for a file that is no
-/// `.md3`. For a player's `lower.md3` ([`is_player`]) the three parts;
-/// for any other MD3 its own `animation.cfg` and `STEM_SET.skin`.
+/// `set` (`default` when `None` and there; a set with no files there
+/// shows the default's); `None` for a file that is no `.md3`. For a
+/// player's `lower.md3` ([`is_player`]) the three parts; for any other
+/// MD3 its own `animation.cfg` and `STEM_SET.skin`. The files are chosen
+/// as the command line chooses them in a folder ([`Md3FilePlan`]).
 pub fn companions(files: &MemorySource, path: &str, set: Option<&str>) -> Option<Md3Companions> {
     let name = file_name(path);
     if !name.to_ascii_lowercase().ends_with(".md3") {
         return None;
     }
     let folder = folder_of(path);
-    let bytes = |p: Option<String>| p.and_then(|p| files.get(&p).map(<[u8]>::to_vec));
-    let set = set.unwrap_or("default");
-    let mut companions = Md3Companions {
-        animation_cfg: bytes(find(files, &folder, "animation.cfg")),
-        part: PlayerPart::from_file_name(name),
-        ..Md3Companions::default()
+    let names = listing(files, &folder);
+    let request = |skin_set| Md3FileRequest {
+        model: Some(name),
+        skin_set,
+        whole_player: WholePlayer::FromLower,
     };
-    if is_player(files, path) {
-        let [l, u, h] =
-            ["lower.md3", "upper.md3", "head.md3"].map(|n| bytes(find(files, &folder, n)));
-        companions.player = Some([l?, u?, h?]);
-        companions.player_skins = skin_file_names(set).map(|n| bytes(find(files, &folder, &n)));
-    } else {
-        let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-        companions.skin = bytes(find(files, &folder, &format!("{stem}_{set}.skin")));
-    }
-    Some(companions)
+    let plan = Md3FilePlan::choose(&names, request(set))
+        .or_else(|_| Md3FilePlan::choose(&names, request(None)))
+        .ok()?;
+    let paths: Vec<String> = in_folder(files, &folder).collect();
+    plan.companions(|listed| {
+        paths
+            .iter()
+            .find(|p| file_name(p) == listed)
+            .and_then(|p| files.get(p))
+            .map(<[u8]>::to_vec)
+            .ok_or(())
+    })
+    .ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use retromodel::md3::PlayerPart;
 
     fn dropped(names: &[&str]) -> MemorySource {
         let mut files = MemorySource::new();
