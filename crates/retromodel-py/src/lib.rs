@@ -1,6 +1,6 @@
 //! `retromodel` for Python: read, validate, rewrite and convert Quake MDL,
-//! Quake II MD2 and MilkShape 3D MS3D models, with frames and poses as NumPy
-//! arrays.
+//! Quake II MD2 and MD5, Quake III MD3 and MilkShape 3D MS3D models, with
+//! frames and poses as NumPy arrays.
 //!
 //! The module is a thin layer over the Rust library: [`retromodel::Model`]
 //! reads any supported file, [`retromodel::convert::Converter`] makes every
@@ -27,9 +27,10 @@ use pyo3::prelude::*;
 fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "__doc__",
-        "Quake MDL, Quake II MD2 and MilkShape 3D MS3D models: read, validate, rewrite, convert.\n\n\
-         load(path_or_bytes) reads any supported file (MDL, MD2, MS3D, MilkShape 3D ASCII,\n\
-         glTF 2.0, OBJ) into a Model: info() and validate() summarise and check it,\n\
+        "Quake MDL, Quake II MD2 and MD5, Quake III MD3 and MilkShape 3D MS3D models: read,\n\
+         validate, rewrite, convert.\n\n\
+         load(path_or_bytes) reads any supported file (MDL, MD2, MD3, MS3D, MilkShape 3D\n\
+         ASCII, glTF 2.0, OBJ; a Quake III player's folder) into a Model: info() and validate() summarise and check it,\n\
          to_bytes() writes it back (byte-identical for files read as they are), MD2\n\
          frames and MS3D skinned poses come as float32 NumPy arrays, to_glb() and\n\
          to_obj() export it, compile_md2() turns any model (a .glb from\n\
