@@ -31,7 +31,6 @@ folder holding it in the RETROMODEL_PYTHONPATH environment variable.
 
 import json
 import os
-import struct
 import sys
 import tempfile
 
@@ -48,6 +47,15 @@ from bpy.props import (
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from . import fast_export, import_options, vertex_map
+from .glb_record import glb_json, glb_record, glb_with_json, restore_record
+from .messages import Progress, advice_text, error_text
+from .scene_tools import (
+    _numpy_bool_alias,
+    _write_atomically,
+    import_glb,
+    keys_say_all,
+    set_scene_fps,
+)
 
 # Whether an MD2 export of one shape-key animated mesh samples its shape
 # keys itself (fast_export.py), and what else it asks of Blender's glTF
@@ -242,234 +250,6 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
 # that exporting an imported model gives its animations back in their order,
 # with their places on an MS3D's timeline.
 RECORD_KEY = "retromodel_import"
-
-
-def glb_json(glb: bytes):
-    """The JSON chunk of a binary glTF, and the bytes after it."""
-    if len(glb) < 20 or glb[:4] != b"glTF":
-        raise ValueError("not a binary glTF")
-    (length,) = struct.unpack_from("<I", glb, 12)
-    if glb[16:20] != b"JSON" or 20 + length > len(glb):
-        raise ValueError("binary glTF without a JSON chunk")
-    return json.loads(glb[20 : 20 + length]), glb[20 + length :]
-
-
-def glb_with_json(document, rest: bytes) -> bytes:
-    """A binary glTF of ``document`` and the chunks ``rest`` (the binary buffer)."""
-    text = json.dumps(document, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 4)
-    total = 12 + 8 + len(text) + len(rest)
-    return struct.pack("<4sII", b"glTF", 2, total) + struct.pack("<I4s", len(text), b"JSON") + text + rest
-
-
-def glb_record(glb: bytes):
-    """What an imported model's glTF (retromodel's own) says that Blender's
-    glTF add-on does not keep: its extras, and each animation's name and
-    extras in order; ``fps``: the rate its animations were made at."""
-    document, _ = glb_json(glb)
-    extras = document.get("extras") if isinstance(document.get("extras"), dict) else {}
-    animations = [
-        {"name": a.get("name", ""), "extras": a.get("extras") if isinstance(a.get("extras"), dict) else {}}
-        for a in document.get("animations", [])
-    ]
-    rates = [extras.get("fps")] + [a["extras"].get("fps") for a in animations]
-    fps = next((r for r in rates if isinstance(r, (int, float)) and r > 0), None)
-    return {"extras": extras, "animations": animations, "fps": fps}
-
-
-def set_scene_fps(scene, fps):
-    """Sets the scene's rate to ``fps`` (``fps`` over a whole ``render.fps``)."""
-    whole = max(1, min(120, round(fps)))
-    scene.render.fps = whole
-    scene.render.fps_base = whole / fps
-
-
-def restore_record(glb: bytes, record) -> bytes:
-    """Blender's glTF export ``glb`` with what the import recorded put back:
-    the file's extras (when the export has none), the recorded animations'
-    extras, and the recorded animations first, in their order (animations
-    made in Blender follow in Blender's order)."""
-    document, rest = glb_json(glb)
-    if record.get("extras") and not document.get("extras"):
-        document["extras"] = record["extras"]
-    animations = document.get("animations", [])
-    order = {a["name"]: (i, a["extras"]) for i, a in enumerate(record.get("animations", []))}
-    for a in animations:
-        known = order.get(a.get("name"))
-        if known and known[1] and not a.get("extras"):
-            a["extras"] = known[1]
-    if animations:
-        document["animations"] = sorted(
-            animations, key=lambda a: order.get(a.get("name"), (len(order), None))[0]
-        )
-    return glb_with_json(document, rest)
-
-
-def import_glb(glb: bytes, name: str):
-    """Hands retromodel's GLB to Blender's glTF importer (a temporary file:
-    the importer reads paths only)."""
-    _numpy_bool_alias()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, name + ".glb")
-        with open(path, "wb") as f:
-            f.write(glb)
-        return bpy.ops.import_scene.gltf(filepath=path)
-
-
-def _numpy_bool_alias():
-    """Debian's Blender 3.4 glTF add-on uses `np.bool`, an alias NumPy 1.24
-    (Debian's) removed: restore it as the builtin it stood for, when gone."""
-    import numpy as np  # noqa: PLC0415
-
-    if "bool" not in np.__dict__:
-        np.bool = bool
-
-
-def _write_atomically(path, data):
-    """Writes ``data`` to a temporary file beside ``path`` and renames it into
-    place, so a failure never leaves a partial file."""
-    folder = os.path.dirname(path) or "."
-    os.makedirs(folder, exist_ok=True)  # md5/ beside an MD2
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".retromodel-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _label(operator, prop):
-    """The panel label of ``operator``'s (an operator or its class)
-    property ``prop``, quoted, or ``None`` when the panel has no such
-    property."""
-    cls = operator if isinstance(operator, type) else type(operator)
-    prop = getattr(cls, "__annotations__", {}).get(prop)
-    name = getattr(prop, "keywords", {}).get("name")
-    return f'"{name}"' if name else None
-
-
-# Remedies no export setting applies: the edit in Blender's own menus.
-_BLENDER_EDITS = {
-    "smaller_textures": "scale the material's images down (Image Editor: Image > Resize), or use fewer",
-    "merge_vertices": "merge vertices (Edit Mode: Mesh > Clean Up > Merge by Distance)",
-    "decimate": "add a Decimate modifier",
-    "split_model": "export the objects as several models (Selected only)",
-    "fewer_seams": "mark fewer UV seams, or decimate",
-    "join_meshes": "join the objects that share a material (Object > Join)",
-    "merge_materials": "give the faces fewer materials",
-    "fewer_joints": "remove or merge bones (an armature's bones and every animated object are joints)",
-}
-
-
-def cls_of(operator):
-    """An operator's class (``operator`` is one or its class)."""
-    return operator if isinstance(operator, type) else type(operator)
-
-
-def word_remedy(operator, remedy):
-    """One remedy of retromodel's advice (a dict of ``Error.remedies`` or
-    ``warning_details``) in the export panel's words: the label of the
-    setting that applies it; edits of the model keep retromodel's words."""
-    kind = remedy["remedy"]
-    label = {
-        "lower_fps": "fps",
-        "fewer_animations": "anims",
-        "engine": "engine",
-        "skin_size": "skin_size",
-        "skin_name": "skin_name",
-        "palette": "palette",
-        "quake_palette": "quake_palette" if "quake_palette" in getattr(cls_of(operator), "__annotations__", {}) else "palette",
-        "skin_png_or_tga": "skin_format",
-        "fit_height": "fit_height",
-    }.get(kind)
-    if label is None and kind in _BLENDER_EDITS:
-        return _BLENDER_EDITS[kind]
-    name = _label(operator, label) if label else None
-    if name is None:
-        return remedy["text"]
-    if kind == "lower_fps":
-        return f"lower {name}"
-    if kind == "fewer_animations":
-        return f"list fewer actions in {name}"
-    if kind == "engine":
-        allows = "no limit" if remedy["allows"] is None else f"allows {remedy['allows']}"
-        return f"set {name} to {remedy['engine']} ({allows})"
-    if kind == "skin_size":
-        return f"set {name}, or give the material an image texture"
-    if kind == "skin_name":
-        return f"give one short {name}"
-    if kind == "quake_palette":
-        return f"choose a {name} (Quake's gfx/palette.lmp, which retromodel does not ship)"
-    if kind == "palette":
-        if getattr(operator, "filename_ext", None) == ".mdl":
-            return f"choose a {name} (Quake's gfx/palette.lmp)"
-        return f"choose a {name} (Quake II's pics/colormap.pcx, which retromodel does not ship)"
-    if kind == "fit_height":
-        return f"set {name} to {remedy['units']}"
-    return f"set {name} to PNG or TGA (for yquake2, Q2PRO, KMQuake2, UFO:AI)"
-
-
-def advice_text(operator, message, remedies):
-    """``message`` and its remedies in the panel's words."""
-    if not remedies:
-        return message
-    return message + "; " + ", or ".join(word_remedy(operator, r) for r in remedies)
-
-
-def error_text(operator, error):
-    """An exception as the panel words it: retromodel's errors carry their
-    advice as data (``reason``, ``remedies``), worded with the panel's
-    labels instead of the Python keywords of their message."""
-    remedies = getattr(error, "remedies", None)
-    reason = getattr(error, "reason", None)
-    if remedies is None or reason is None:
-        return str(error)
-    return advice_text(operator, reason, remedies)
-
-
-class Progress:
-    """Blender's progress indicator over an export, from 0 to 1 (the
-    window manager's ``progress_begin/update/end``; only where there is a
-    window: background mode has none). ``steps`` keeps ``(fraction,
-    stage)`` of the last export, which headless tests read."""
-
-    last_steps = []
-
-    def __init__(self, context):
-        wm = getattr(context, "window_manager", None)
-        self.wm = wm if wm is not None and getattr(context, "window", None) is not None else None
-        self.steps = []
-
-    def __enter__(self):
-        Progress.last_steps = self.steps
-        if self.wm is not None:
-            self.wm.progress_begin(0, 1000)
-        return self
-
-    def step(self, fraction, stage):
-        self.steps.append((fraction, stage))
-        if self.wm is not None:
-            self.wm.progress_update(int(fraction * 1000))
-
-    def __exit__(self, *_):
-        if self.wm is not None:
-            self.wm.progress_end()
-        return False
-
-
-def keys_say_all(objects):
-    """Whether ``objects`` move by their keyframes alone: no object or pose
-    bone constraint and no driver, so the glTF exporter can write the keys
-    as they are rather than sample every frame."""
-    for o in objects:
-        if len(o.constraints) or (o.animation_data and len(o.animation_data.drivers)):
-            return False
-        if o.pose and any(len(b.constraints) for b in o.pose.bones):
-            return False
-    return True
 
 
 def export_through_gltf(operator, compile_model):
