@@ -17,7 +17,7 @@ use crate::source::{Loaded, Source};
 
 /// Declares a compiler's output class: the file's bytes under `$main`,
 /// the files to write beside it under `$beside`, the report and the
-/// warnings (the two compilers' outputs differ only in those names).
+/// warnings (the compilers' outputs differ only in those names).
 macro_rules! compile_output {
     (
         $(#[$class_doc:meta])*
@@ -86,6 +86,8 @@ macro_rules! compile_output {
         }
     };
 }
+
+pub(crate) use compile_output;
 
 compile_output! {
     /// What `compile_md2` made: the MD2, its skin files, the compile report
@@ -338,7 +340,7 @@ pub fn compile_md5(
 }
 
 /// A compile's report as Python objects, `None` when there is none.
-fn report_to_python<'py>(
+pub(crate) fn report_to_python<'py>(
     py: Python<'py>,
     report: Option<&serde_json::Value>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -389,70 +391,23 @@ pub(crate) fn compile_source(
     })
 }
 
-/// What `compile_mdl` made: the MDL (its skins inside it), the compile
-/// report and the warnings.
-#[pyclass(module = "retromodel", frozen)]
-pub struct MdlOutput {
-    mdl: Vec<u8>,
-    files: Vec<(String, Vec<u8>)>,
-    report: serde_json::Value,
-    warnings: Vec<Detail>,
-}
-
-#[pymethods]
-impl MdlOutput {
-    /// The MDL file's bytes (its skin, quantised to the palette, inside).
-    #[getter]
-    fn mdl<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.mdl)
-    }
-
-    /// With `rerelease=True`, the Quake rerelease's files to write beside
-    /// the MDL, by name: `NAME.md5mesh`, `NAME.md5anim` and the skins as
-    /// `NAME_00_00.png` (with `NAME_00_00_luma.png` where the skin has
-    /// fullbright texels); empty otherwise.
-    #[getter]
-    fn files<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (name, bytes) in &self.files {
-            d.set_item(name, PyBytes::new(py, bytes))?;
-        }
-        Ok(d)
-    }
-
-    /// The compile report (`None` for an MDL written as it is): the animations (`name`, `first_frame`,
-    /// `frames`, `group`), frame, vertex and triangle counts, the one
-    /// grid's step (`step`, per axis) and the largest and RMS distance
-    /// of a vertex from the source (`max_error`, `rms_error`, in Quake
-    /// units; `max_step_fraction`, at most 0.5 of a step), `skin_size`.
-    #[getter]
-    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_python(py, &self.report)
-    }
-
-    /// What the compiler had to change, one line each (with what would
-    /// help, naming this module's keyword arguments).
-    #[getter]
-    fn warnings(&self) -> Vec<String> {
-        self.warnings
-            .iter()
-            .map(|w| worded(w.message.clone(), w.advice.as_ref()))
-            .collect()
-    }
-
-    /// The warnings as data: `[{"message": what happened, "limit": ...,
-    /// "remedies": [...]}]`.
-    #[getter]
-    fn warning_details<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.warnings.iter().map(|w| w.to_dict(py)).collect()
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<retromodel.MdlOutput: {} bytes, {} warning(s)>",
-            self.mdl.len(),
-            self.warnings.len()
-        )
+compile_output! {
+    /// What `compile_mdl` made: the MDL (its skins inside it), the files
+    /// of the rerelease's replacement, the compile report and the
+    /// warnings.
+    MdlOutput {
+        /// The MDL file's bytes (its skin, quantised to the palette, inside).
+        mdl,
+        /// With `rerelease=True`, the Quake rerelease's files to write beside
+        /// the MDL, by name: `NAME.md5mesh`, `NAME.md5anim` and the skins as
+        /// `NAME_00_00.png` (with `NAME_00_00_luma.png` where the skin has
+        /// fullbright texels); empty otherwise.
+        files("rerelease"),
+        /// The compile report (`None` for an MDL written as it is): the animations (`name`, `first_frame`,
+        /// `frames`, `group`), frame, vertex and triangle counts, the one
+        /// grid's step (`step`, per axis) and the largest and RMS distance
+        /// of a vertex from the source (`max_error`, `rms_error`, in Quake
+        /// units; `max_step_fraction`, at most 0.5 of a step), `skin_size`.
     }
 }
 
@@ -594,7 +549,7 @@ pub fn compile_mdl(
     Ok(MdlOutput {
         mdl: compiled.main,
         files: compiled.beside,
-        report: compiled.report.unwrap_or(serde_json::Value::Null),
+        report: compiled.report,
         warnings: compiled.warnings,
     })
 }

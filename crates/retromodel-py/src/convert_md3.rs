@@ -7,74 +7,28 @@ use pyo3::types::{PyBytes, PyDict};
 use retromodel::convert::{ConvertOptions, OutputFormat};
 
 use crate::advice::{worded, Detail};
-use crate::arrays::to_python;
-use crate::convert::{check_frames_and_size, compile_source};
+use crate::conversion::files_dict;
+use crate::convert::{check_frames_and_size, compile_output, compile_source, report_to_python};
 use crate::errors::Error;
 use crate::model::engine_named;
 
-/// What `compile_md3` made: the MD3, the compile report and the warnings.
-#[pyclass(module = "retromodel", frozen)]
-pub struct Md3Output {
-    md3: Vec<u8>,
-    files: Vec<(String, Vec<u8>)>,
-    report: serde_json::Value,
-    warnings: Vec<Detail>,
-}
-
-#[pymethods]
-impl Md3Output {
-    /// The MD3 file's bytes (with `player=True`: `lower.md3`'s).
-    #[getter]
-    fn md3<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.md3)
-    }
-
-    /// With `player=True`, every file of the player by name, to write
-    /// into `models/players/NAME/`: `lower.md3`, `upper.md3`, `head.md3`,
-    /// `animation.cfg`, `lower_default.skin`, `upper_default.skin`,
-    /// `head_default.skin`; empty otherwise.
-    #[getter]
-    fn files<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (name, bytes) in &self.files {
-            d.set_item(name, PyBytes::new(py, bytes))?;
-        }
-        Ok(d)
-    }
-
-    /// The compile report (`None` for an MD3 written as it is): the
-    /// animations (`name`, `first_frame`, `frames`, `fps`: what an
-    /// `animation.cfg` line needs), `frames`, `surfaces` (`name`,
-    /// `shader`, `vertices`, `triangles`), vertex, triangle and tag counts,
-    /// and the largest and RMS difference of a coordinate from the baked
-    /// one (`max_error`, `rms_error`, in units; at most 1/128).
-    #[getter]
-    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_python(py, &self.report)
-    }
-
-    /// What the compiler had to change, one line each.
-    #[getter]
-    fn warnings(&self) -> Vec<String> {
-        self.warnings
-            .iter()
-            .map(|w| worded(w.message.clone(), w.advice.as_ref()))
-            .collect()
-    }
-
-    /// The warnings as data: `[{"message": what happened, "limit": ...,
-    /// "remedies": [...]}]`.
-    #[getter]
-    fn warning_details<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.warnings.iter().map(|w| w.to_dict(py)).collect()
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<retromodel.Md3Output: {} bytes, {} warning(s)>",
-            self.md3.len(),
-            self.warnings.len()
-        )
+compile_output! {
+    /// What `compile_md3` made: the MD3 (or a player's files), the compile
+    /// report and the warnings.
+    Md3Output {
+        /// The MD3 file's bytes (with `player=True`: `lower.md3`'s).
+        md3,
+        /// With `player=True`, every file of the player by name, to write
+        /// into `models/players/NAME/`: `lower.md3`, `upper.md3`, `head.md3`,
+        /// `animation.cfg`, `lower_default.skin`, `upper_default.skin`,
+        /// `head_default.skin`; empty otherwise.
+        files("player"),
+        /// The compile report (`None` for an MD3 written as it is): the
+        /// animations (`name`, `first_frame`, `frames`, `fps`: what an
+        /// `animation.cfg` line needs), `frames`, `surfaces` (`name`,
+        /// `shader`, `vertices`, `triangles`), vertex, triangle and tag counts,
+        /// and the largest and RMS difference of a coordinate from the baked
+        /// one (`max_error`, `rms_error`, in units; at most 1/128).
     }
 }
 
@@ -218,7 +172,7 @@ pub fn compile_md3(
     Ok(Md3Output {
         md3: compiled.main,
         files,
-        report: compiled.report.unwrap_or(serde_json::Value::Null),
+        report: compiled.report,
         warnings: compiled.warnings,
     })
 }
