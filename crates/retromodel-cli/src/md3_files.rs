@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use retromodel::md3::{
-    is_player_listing, Md3Companions, Md3FilePlan, Md3FileRequest, Md3FilesProblem, WholePlayer,
+    folder_file_names, is_player_listing, Md3Companions, Md3FilePlan, Md3FileRequest,
+    Md3FilesProblem, WholePlayer,
 };
 
 use crate::load::read_file;
@@ -37,23 +38,10 @@ pub fn find(folder: &Path, name: &str) -> Option<PathBuf> {
         .map(|e| e.path())
 }
 
-/// The names of the files in `folder` (none when it cannot be listed).
-pub fn listing(folder: &Path) -> Vec<String> {
-    std::fs::read_dir(folder)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .filter(|e| e.path().is_file())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Whether `folder` holds a player (`lower.md3`, `upper.md3`,
 /// `head.md3`).
 pub fn is_player_folder(folder: &Path) -> bool {
-    is_player_listing(&listing(folder))
+    is_player_listing(&folder_file_names(folder))
 }
 
 /// The MD3 input at `input` (a `.md3`, or a player's folder) with the
@@ -89,7 +77,7 @@ pub fn md3_input(
         skin_set,
         whole_player: WholePlayer::FromLower,
     };
-    let plan = match Md3FilePlan::choose(&listing(&folder), request) {
+    let plan = match Md3FilePlan::choose(&folder_file_names(&folder), request) {
         Ok(plan) => plan,
         Err(Md3FilesProblem::NoLowerMd3) => return Ok(None),
         Err(Md3FilesProblem::NoSkinFiles { set, wanted }) => {

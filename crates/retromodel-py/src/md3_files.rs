@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
 use retromodel::md3::{
-    AnimationCfg, Md3Companions, Md3FilePlan, Md3FileRequest, Md3FilesProblem, WholePlayer,
+    folder_file_names, AnimationCfg, Md3Companions, Md3FilePlan, Md3FileRequest, Md3FilesProblem,
+    WholePlayer,
 };
 use serde_json::{json, Value};
 
@@ -31,19 +32,6 @@ pub struct Md3Found {
     pub companions: Md3Companions,
     /// What was found, for `info()["md3_files"]`.
     pub facts: Value,
-}
-
-/// The names of the files in `folder` (none when it cannot be listed).
-fn listing(folder: &Path) -> Vec<String> {
-    std::fs::read_dir(folder)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .filter(|e| e.path().is_file())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, (std::io::Error, PathBuf)> {
@@ -97,7 +85,7 @@ pub fn md3_input(input: &Path, keys: &Md3Keywords) -> Result<Option<Md3Found>, M
             WholePlayer::Never
         },
     };
-    let plan = Md3FilePlan::choose(&listing(&folder), request).map_err(|p| {
+    let plan = Md3FilePlan::choose(&folder_file_names(&folder), request).map_err(|p| {
         Md3FilesError::Keyword(match p {
             Md3FilesProblem::NoLowerMd3 => format!(
                 "{}: a folder is read as a Quake III player, and it has no lower.md3",

@@ -3,7 +3,8 @@
 //! `.skin` files. Names are compared without case, as the game finds
 //! files in a pk3.
 //!
-//! The library reads no files: a front end lists the folder, asks
+//! The library reads no files here: a front end lists the folder
+//! ([`folder_file_names`], or the files dropped on a page), asks
 //! [`Md3FilePlan::choose`] which files to read, then reads them through
 //! [`Md3FilePlan::companions`] with its own reader, and words any
 //! [`Md3FilesProblem`] in its own terms.
@@ -74,6 +75,25 @@ pub struct Md3FilePlan {
     pub skin: Option<String>,
     /// The skin set the `.skin` files are of.
     pub skin_set: String,
+}
+
+/// The names of the files in `folder`, the listing [`Md3FilePlan::choose`]
+/// takes (none when the folder cannot be listed; names that are not
+/// Unicode are read lossily and so match nothing they should not).
+///
+/// ```no_run
+/// let names = retromodel::md3::folder_file_names(std::path::Path::new("models/players/sarge"));
+/// ```
+pub fn folder_file_names(folder: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.path().is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The name in `listing` equal to `name` without case.

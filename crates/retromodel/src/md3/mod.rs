@@ -55,7 +55,7 @@ pub use skin_file::{skin_text, SkinFile, SkinSurface, MAX_SKIN_FILE_BYTES};
 
 #[cfg(feature = "scene")]
 pub use companion_files::{
-    is_player_listing, Md3FilePlan, Md3FileRequest, Md3FilesProblem, WholePlayer,
+    folder_file_names, is_player_listing, Md3FilePlan, Md3FileRequest, Md3FilesProblem, WholePlayer,
 };
 pub use engine::{Md3EngineLimits, Md3Over};
 pub use info::{Info, SurfaceInfo, TagInfo};
