@@ -31,11 +31,10 @@ pub fn is_skin_set(text: &Path) -> bool {
 
 /// The file called `name` (without case) in `folder`.
 pub fn find(folder: &Path, name: &str) -> Option<PathBuf> {
-    std::fs::read_dir(folder)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name) && e.path().is_file())
-        .map(|e| e.path())
+    folder_file_names(folder)
+        .into_iter()
+        .find(|n| n.eq_ignore_ascii_case(name))
+        .map(|n| folder.join(n))
 }
 
 /// Whether `folder` holds a player (`lower.md3`, `upper.md3`,

@@ -30,11 +30,10 @@ fn in_folder<'a>(files: &'a MemorySource, folder: &'a str) -> impl Iterator<Item
         .filter(move |p| p.starts_with(folder) && !p[folder.len()..].contains('/'))
 }
 
-/// The names of the dropped files directly in `folder`.
-fn listing(files: &MemorySource, folder: &str) -> Vec<String> {
-    in_folder(files, folder)
-        .map(|p| file_name(&p).to_string())
-        .collect()
+/// The names of `paths` (dropped files of one folder), the listing
+/// [`Md3FilePlan::choose`] takes.
+fn names_of(paths: &[String]) -> Vec<String> {
+    paths.iter().map(|p| file_name(p).to_string()).collect()
 }
 
 /// Whether the dropped model at `path` is a player's `lower.md3` with
@@ -51,7 +50,9 @@ fn listing(files: &MemorySource, folder: &str) -> Vec<String> {
 /// ```
 pub fn is_player(files: &MemorySource, path: &str) -> bool {
     file_name(path).eq_ignore_ascii_case("lower.md3")
-        && is_player_listing(&listing(files, &folder_of(path)))
+        && is_player_listing(&names_of(
+            &in_folder(files, &folder_of(path)).collect::<Vec<_>>(),
+        ))
 }
 
 /// The skin sets beside the MD3 at `path`: for a player, the `NAME` of
@@ -96,7 +97,8 @@ pub fn companions(files: &MemorySource, path: &str, set: Option<&str>) -> Option
         return None;
     }
     let folder = folder_of(path);
-    let names = listing(files, &folder);
+    let paths: Vec<String> = in_folder(files, &folder).collect();
+    let names = names_of(&paths);
     let request = |skin_set| Md3FileRequest {
         model: Some(name),
         skin_set,
@@ -105,7 +107,6 @@ pub fn companions(files: &MemorySource, path: &str, set: Option<&str>) -> Option
     let plan = Md3FilePlan::choose(&names, request(set))
         .or_else(|_| Md3FilePlan::choose(&names, request(None)))
         .ok()?;
-    let paths: Vec<String> = in_folder(files, &folder).collect();
     plan.companions(|listed| {
         paths
             .iter()

@@ -141,6 +141,7 @@ impl Md3FilePlan {
         };
         let set = request.skin_set.unwrap_or("default");
         let mut plan = Md3FilePlan {
+            model: model.clone(),
             part: PlayerPart::from_file_name(&model),
             animation_cfg: listed(listing, "animation.cfg").cloned(),
             skin_set: set.to_string(),
@@ -164,7 +165,6 @@ impl Md3FilePlan {
                     wanted: wanted.to_vec(),
                 });
             }
-            plan.model = model;
             plan.player = Some([lower, upper, head]);
             return Ok(plan);
         }
@@ -177,7 +177,6 @@ impl Md3FilePlan {
                 wanted: vec![skin],
             });
         }
-        plan.model = model;
         Ok(plan)
     }
 
