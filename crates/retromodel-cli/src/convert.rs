@@ -119,7 +119,9 @@ pub struct Args {
     time: Option<f32>,
     /// .md2, .mdl and .md3 output: frames per second the animations are
     /// baked at (default 10, Quake II's rate and Quake's monsters'; .md3:
-    /// 15, what most Quake III animation.cfg lines give).
+    /// 15, what most Quake III animation.cfg lines give). Without it an
+    /// MD2's, MDL's or MD3's own frames are kept one for one (names aside,
+    /// the same frame numbers); with it they are re-sampled too.
     #[arg(long, value_name = "FPS", help_heading = "MD2 output")]
     fps: Option<f32>,
     /// .md2 output: lay the animations out as the standard Quake II player
@@ -326,6 +328,9 @@ impl Args {
             }
             o.fps = fps;
         }
+        // A frame rate given re-samples; without one a frame format's
+        // frames are kept one for one.
+        o.keep_source_frames = self.fps.is_none();
         o.player = self.player;
         o.scale = self.scale;
         o.fit_height = self.fit_height;
@@ -382,6 +387,9 @@ impl Args {
             }
             o.fps = fps;
         }
+        // A frame rate given re-samples; without one a frame format's
+        // frames are kept one for one.
+        o.keep_source_frames = self.fps.is_none();
         o.scale = self.scale;
         o.fit_height = self.fit_height;
         o.animations = self.anim.clone();
@@ -461,6 +469,9 @@ impl Args {
             }
             o.fps = fps;
         }
+        // A frame rate given re-samples; without one a frame format's
+        // frames are kept one for one.
+        o.keep_source_frames = self.fps.is_none();
         o.scale = self.scale;
         o.fit_height = self.fit_height;
         o.animations = self.anim.clone();

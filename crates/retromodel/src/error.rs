@@ -206,8 +206,10 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
-    /// A conversion this crate cannot make (yet), such as MD2 to MS3D.
-    #[error("cannot convert {from} to .{to} yet")]
+    /// A model asked for as bytes of a format it is not kept in: an MD5
+    /// or an imported glTF or OBJ has no bytes of its own to write back
+    /// (they are converted instead).
+    #[error("cannot write a {from} model back as .{to}: convert it instead")]
     Unconvertible {
         /// The input's format.
         from: Format,

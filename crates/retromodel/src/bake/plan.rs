@@ -13,9 +13,20 @@
 //! short interval: playing the frames at `fps` then runs at most half a
 //! frame longer or shorter than the source over the whole animation, but
 //! never stutters. An animation without keys, or lasting 0, is one frame.
+//!
+//! # Keeping a frame format's frames
+//!
+//! An animation that a frame format's reader made (MD2, MDL, MD3: its
+//! extras give the `frame_count` of the stored frames it plays, and every
+//! channel has one key per frame at the same times) is taken frame for
+//! frame when the compile keeps source frames (no frame rate asked for):
+//! one frame per key, at the key's time, so a model's frame numbers (what
+//! QuakeC, a mod's code or `animation.cfg` use) stay the same from one
+//! frame format to another. With a frame rate given it is sampled as any
+//! other.
 
 use crate::error::{Error, Result};
-use crate::scene::Scene;
+use crate::scene::{Animation, Scene};
 
 /// One frame to bake: a pose of the scene.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -100,8 +111,32 @@ pub(crate) fn resample_times(duration: f32, n: usize) -> Vec<f32> {
         .collect()
 }
 
-/// The frames of the chosen animations (or all, in scene order).
-pub(crate) fn animations_plan(scene: &Scene, chosen: &[String], fps: f32) -> Result<Plan> {
+/// The key times of an animation that a frame format's reader made: its
+/// extras' `frame_count` keys on every channel, at the same times, finite
+/// and rising (see the module documentation); `None` for any other.
+pub(crate) fn source_frame_times(animation: &Animation) -> Option<&[f32]> {
+    let count = animation.extras.get("frame_count")?.as_u64()?;
+    let first = animation.channels.first()?;
+    let times = first.times.as_slice();
+    let rising = times.windows(2).all(|w| w[0] < w[1]);
+    let same = animation.channels.iter().all(|c| c.times == times);
+    (usize::try_from(count).ok() == Some(times.len())
+        && !times.is_empty()
+        && times.iter().all(|t| t.is_finite())
+        && rising
+        && same)
+        .then_some(times)
+}
+
+/// The frames of the chosen animations (or all, in scene order), each
+/// sampled at `fps`, or, with `keep_source_frames`, a frame format's
+/// animation frame for frame (see the module documentation).
+pub(crate) fn animations_plan(
+    scene: &Scene,
+    chosen: &[String],
+    fps: f32,
+    keep_source_frames: bool,
+) -> Result<Plan> {
     if !(fps.is_finite() && fps > 0.0) {
         return Err(Error::InvalidOptions {
             message: format!("fps {fps} is not a positive number"),
@@ -137,11 +172,15 @@ pub(crate) fn animations_plan(scene: &Scene, chosen: &[String], fps: f32) -> Res
         .into_iter()
         .map(|i| {
             let a = &scene.animations[i];
+            let times = match source_frame_times(a).filter(|_| keep_source_frames) {
+                Some(kept) => kept.to_vec(),
+                None => sample_times(a.duration(), fps),
+            };
             Group {
                 name: a.name.clone(),
                 source: a.name.clone(),
                 player_entry: None,
-                poses: sample_times(a.duration(), fps)
+                poses: times
                     .into_iter()
                     .map(|time| FramePose {
                         animation: Some(i),
@@ -220,9 +259,9 @@ mod tests {
             animations: vec![anim("walk", 1.0)],
             ..Scene::default()
         };
-        let err = animations_plan(&scene, &["run".into()], 10.0).unwrap_err();
+        let err = animations_plan(&scene, &["run".into()], 10.0, true).unwrap_err();
         assert!(err.to_string().contains("it has walk"), "{err}");
-        let plan = animations_plan(&scene, &["WALK".into()], 10.0).unwrap();
+        let plan = animations_plan(&scene, &["WALK".into()], 10.0, true).unwrap();
         assert_eq!(plan.frame_count(), 11);
     }
 }

@@ -183,12 +183,11 @@ impl<'a> Converter<'a> {
     /// or when the output cannot be made (a scene over one of MilkShape's
     /// limits, for `.ms3d`).
     ///
-    /// `.ms3d` output of an MS3D or MilkShape ASCII model is that model
-    /// written as read; of an MD2 it is refused (MD2 animation is vertex
-    /// animation, which an MS3D cannot hold); of anything else (glTF, OBJ),
-    /// the scene compiled by
-    /// [`ms3d::compile`](crate::ms3d::compile), its textures written
-    /// beside it.
+    /// `.ms3d` (and MilkShape ASCII) output of an MS3D or MilkShape ASCII
+    /// model is that model written as read; of anything else, the scene
+    /// compiled by [`ms3d::compile`](crate::ms3d::compile), its textures
+    /// written beside it (vertex animation, which MilkShape cannot hold,
+    /// left out with a warning).
     pub fn convert(
         &self,
         input: &[u8],
@@ -243,10 +242,11 @@ impl<'a> Converter<'a> {
         options.check(&model, format)?;
         let recompile = format == OutputFormat::Md2
             && (options.compile.is_some() || options.rerelease || !matches!(model, Model::Md2(_)));
-        // MD2 animation is vertex animation, which an MS3D cannot hold: MD2
-        // to MS3D stays refused.
-        let ms3d_compile = format == OutputFormat::Ms3d
-            && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
+        // Anything but MilkShape's own is compiled to MS3D, for `.ms3d` and
+        // for MilkShape ASCII alike (vertex animation, which MilkShape
+        // cannot hold, is left out with a warning naming it).
+        let ms3d_compile = matches!(format, OutputFormat::Ms3d | OutputFormat::Ms3dAscii)
+            && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_));
         let mdl_compile = format == OutputFormat::Mdl && !matches!(model, Model::Mdl(_));
         // A player is compiled from the scene, an MD3 player's too.
         let md3_compile = format == OutputFormat::Md3
@@ -277,7 +277,7 @@ impl<'a> Converter<'a> {
             return self.compile(&scene, output_name, warnings);
         }
         if ms3d_compile {
-            return compile_ms3d(&scene, output_name, &options.anim, warnings);
+            return compile_ms3d(&scene, output_name, format, &options.anim, warnings);
         }
         if format == OutputFormat::Md5 {
             return self.compile_md5(&scene, output_name, warnings);
@@ -597,11 +597,12 @@ impl<'a> Converter<'a> {
     }
 }
 
-/// Any scene (but an MS3D's own) to MS3D: the model and its texture
-/// files beside it.
+/// Any scene (but an MS3D's own) to MS3D, or to MilkShape ASCII through
+/// the same compile: the model and its texture files beside it.
 fn compile_ms3d(
     scene: &Scene,
     output_name: &str,
+    format: OutputFormat,
     animations: &[String],
     mut warnings: Vec<Warning>,
 ) -> Result<Conversion> {
@@ -620,7 +621,18 @@ fn compile_ms3d(
         .into_iter()
         .map(|t| (t.name, t.bytes))
         .collect();
-    files.push((output_name.to_string(), compiled.model.to_bytes()?));
+    let bytes = if format == OutputFormat::Ms3dAscii {
+        use crate::ms3d::ascii::AsciiModel;
+        warnings.extend(
+            AsciiModel::losses(&compiled.model)
+                .into_iter()
+                .map(Warning::Ms3dAscii),
+        );
+        AsciiModel::from_ms3d(&compiled.model).to_bytes()
+    } else {
+        compiled.model.to_bytes()?
+    };
+    files.push((output_name.to_string(), bytes));
     Ok(Conversion {
         plan: Plan::whole(files),
         warnings,

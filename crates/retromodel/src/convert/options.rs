@@ -24,7 +24,9 @@ pub enum OutputFormat {
     Gltf,
     /// Wavefront OBJ of one pose, with its `.mtl` and PNG textures.
     Obj,
-    /// MilkShape 3D ASCII (`.txt`), from MS3D or MilkShape ASCII.
+    /// MilkShape 3D ASCII (`.txt`): an MS3D or MilkShape ASCII model
+    /// written as text; any other model compiled as for
+    /// [`Ms3d`](Self::Ms3d) and written as text.
     Ms3dAscii,
     /// The Quake II rerelease's MD5 model (`.md5mesh` with its `.md5anim`
     /// and, when a joint's scale animates, `.md5scale` beside it),
@@ -289,8 +291,8 @@ impl ConvertOptions {
         // Outputs that bake whole animations, which --anim chooses: .md2,
         // .ms3d compiled from a model that is not an MS3D, and .mdl
         // compiled from a model that is not an MDL.
-        let ms3d_compiled = format == OutputFormat::Ms3d
-            && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_) | Model::Md2(_));
+        let ms3d_compiled = matches!(format, OutputFormat::Ms3d | OutputFormat::Ms3dAscii)
+            && !matches!(model, Model::Ms3d(_) | Model::Ms3dAscii(_));
         let mdl_compiled = format == OutputFormat::Mdl && !matches!(model, Model::Mdl(_));
         let md3_compiled = format == OutputFormat::Md3
             && (!matches!(model, Model::Md3(_)) || self.md3_player.is_some());

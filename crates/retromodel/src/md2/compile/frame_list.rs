@@ -26,7 +26,12 @@ pub fn frame_times(scene: &Scene, options: &CompileOptions) -> Result<Vec<(Optio
     let plan = if options.player {
         plan::player_plan(scene, &mut Vec::new())
     } else {
-        plan::animations_plan(scene, &options.animations, options.fps)?
+        plan::animations_plan(
+            scene,
+            &options.animations,
+            options.fps,
+            options.keep_source_frames,
+        )?
     };
     Ok(plan.poses().map(|p| (p.animation, p.time)).collect())
 }

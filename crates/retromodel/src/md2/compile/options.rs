@@ -152,6 +152,12 @@ pub struct CompileOptions {
     /// Frames per second the animations are sampled at (Quake II plays
     /// models at 10); see **Frames** in the [module documentation](super).
     pub fps: f32,
+    /// Keep a frame format's animations frame for frame (an MD2's, MDL's
+    /// or MD3's, read by this crate: one frame per stored frame, at its
+    /// time) rather than sampling them at `fps`, so frame numbers stay the
+    /// same; default `true`. Front ends set it `false` when the user gives
+    /// a frame rate. Other animations are sampled at `fps` either way.
+    pub keep_source_frames: bool,
     /// The animations to bake, in this order (exact names, else ASCII
     /// case-insensitive; an unknown name is an error listing the
     /// scene's); empty for all, in scene order. Their frames are named as
@@ -202,6 +208,7 @@ impl Default for CompileOptions {
     fn default() -> Self {
         CompileOptions {
             fps: crate::md2::DEFAULT_FPS,
+            keep_source_frames: true,
             animations: Vec::new(),
             player: false,
             scale: None,

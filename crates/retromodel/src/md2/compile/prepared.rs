@@ -39,7 +39,12 @@ pub(super) fn unposed<'a>(scene: &'a Scene, options: &CompileOptions) -> Result<
     let plan = if options.player {
         plan::player_plan(scene, &mut warnings)
     } else {
-        plan::animations_plan(scene, &options.animations, options.fps)?
+        plan::animations_plan(
+            scene,
+            &options.animations,
+            options.fps,
+            options.keep_source_frames,
+        )?
     };
     let frames = plan.frame_count();
     let title = options.engine.title();

@@ -198,7 +198,12 @@ fn too_far(value: f32, frame: usize) -> Error {
 /// Compiles `scene` into an MD3 (see the [module documentation](self)).
 pub fn compile(scene: &Scene, options: &CompileOptions) -> Result<Compiled> {
     options::check_options(options)?;
-    let plan = plan::animations_plan(scene, &options.animations, options.fps)?;
+    let plan = plan::animations_plan(
+        scene,
+        &options.animations,
+        options.fps,
+        options.keep_source_frames,
+    )?;
     let whole = Selection {
         meshes: vec![true; scene.meshes.len()],
         tags: tags::tag_nodes(scene, |_| true)

@@ -14,6 +14,12 @@ pub const DEFAULT_FPS: f32 = 15.0;
 pub struct CompileOptions {
     /// Frames per second the animations are sampled at ([`DEFAULT_FPS`]).
     pub fps: f32,
+    /// Keep a frame format's animations frame for frame (an MD2's, MDL's
+    /// or MD3's, read by this crate: one frame per stored frame, at its
+    /// time) rather than sampling them at `fps`, so frame numbers stay the
+    /// same; default `true`. Front ends set it `false` when the user gives
+    /// a frame rate. Other animations are sampled at `fps` either way.
+    pub keep_source_frames: bool,
     /// The scene animations to bake, in this order (ASCII
     /// case-insensitive); empty: all of them, in scene order.
     pub animations: Vec<String>,
@@ -39,6 +45,7 @@ impl Default for CompileOptions {
     fn default() -> Self {
         CompileOptions {
             fps: DEFAULT_FPS,
+            keep_source_frames: true,
             animations: Vec::new(),
             scale: None,
             fit_height: None,

@@ -487,6 +487,7 @@ pub fn compile_player(scene: &Scene, options: &PlayerOptions) -> Result<Compiled
         }
         let compile_options = CompileOptions {
             fps: options.fps,
+            keep_source_frames: false,
             animations: Vec::new(),
             scale: Some(scale),
             fit_height: None,

@@ -189,7 +189,12 @@ fn frame_plan(
         record::key_poses(scene, &mut plan, true);
         return Ok(plan);
     }
-    let mut plan = plan::animations_plan(scene, &options.animations, options.fps)?;
+    let mut plan = plan::animations_plan(
+        scene,
+        &options.animations,
+        options.fps,
+        options.keep_source_frames,
+    )?;
     record::key_poses(scene, &mut plan, false);
     Ok(plan)
 }

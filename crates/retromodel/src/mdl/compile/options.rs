@@ -95,6 +95,12 @@ pub struct CompileOptions {
     /// Frames per second the animations are sampled at (Quake's monsters
     /// animate at 10: one frame per `think` of 0.1 s).
     pub fps: f32,
+    /// Keep a frame format's animations frame for frame (an MD2's, MDL's
+    /// or MD3's, read by this crate: one frame per stored frame, at its
+    /// time) rather than sampling them at `fps`, so frame numbers stay the
+    /// same; default `true`. Front ends set it `false` when the user gives
+    /// a frame rate. Other animations are sampled at `fps` either way.
+    pub keep_source_frames: bool,
     /// The animations to bake, in this order (exact names, else ASCII
     /// case-insensitive); empty for all, in scene order.
     pub animations: Vec<String>,
@@ -146,6 +152,7 @@ impl Default for CompileOptions {
     fn default() -> Self {
         CompileOptions {
             fps: 10.0,
+            keep_source_frames: true,
             animations: Vec::new(),
             frame_groups: Vec::new(),
             scale: None,
