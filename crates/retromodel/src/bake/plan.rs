@@ -50,6 +50,33 @@ pub(crate) struct Group {
     pub player_entry: Option<usize>,
     /// The frames.
     pub poses: Vec<FramePose>,
+    /// For a frame format's animation kept frame for frame: its frames'
+    /// names and its frame rate (see the module documentation).
+    pub kept: Option<KeptFrames>,
+}
+
+/// What a frame format's animation, kept frame for frame, brings beside
+/// its poses.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct KeptFrames {
+    /// Each frame's name in the source (its morph target's), when every
+    /// frame has one.
+    pub names: Option<Vec<String>>,
+    /// The frames per second the source plays it at.
+    pub fps: f32,
+}
+
+impl Group {
+    /// The name of frame `k` (from 0) in the source, when kept and it
+    /// fits a Quake frame name: 1 to 15 bytes of printable ASCII (16 with
+    /// the NUL, as MD2, MDL and MD3 store them).
+    pub fn kept_name(&self, k: usize) -> Option<&str> {
+        let name = self.kept.as_ref()?.names.as_ref()?.get(k)?;
+        (1..=15)
+            .contains(&name.len())
+            .then_some(name.as_str())
+            .filter(|n| n.bytes().all(|b| b.is_ascii_graphic()))
+    }
 }
 
 /// The frames of a compile.
@@ -161,6 +188,7 @@ pub(crate) fn animations_plan(
                 name,
                 source: String::new(),
                 player_entry: None,
+                kept: None,
                 poses: vec![FramePose {
                     animation: None,
                     time: 0.0,
@@ -172,14 +200,15 @@ pub(crate) fn animations_plan(
         .into_iter()
         .map(|i| {
             let a = &scene.animations[i];
-            let times = match source_frame_times(a).filter(|_| keep_source_frames) {
-                Some(kept) => kept.to_vec(),
-                None => sample_times(a.duration(), fps),
+            let (times, kept) = match source_frame_times(a).filter(|_| keep_source_frames) {
+                Some(times) => (times.to_vec(), Some(kept_frames(scene, a, times))),
+                None => (sample_times(a.duration(), fps), None),
             };
             Group {
                 name: a.name.clone(),
                 source: a.name.clone(),
                 player_entry: None,
+                kept,
                 poses: times
                     .into_iter()
                     .map(|time| FramePose {
@@ -191,6 +220,45 @@ pub(crate) fn animations_plan(
         })
         .collect();
     Ok(Plan { groups })
+}
+
+/// The names and rate of a frame format's animation played at `times`:
+/// each key's name is that of the morph target its weights choose (the
+/// one at weight 1, as the frame formats' readers key them), and the rate
+/// is the extras' `fps`, else one over the first interval.
+fn kept_frames(scene: &Scene, animation: &Animation, times: &[f32]) -> KeptFrames {
+    let from_extras = animation
+        .extras
+        .get("fps")
+        .and_then(serde_json::Value::as_f64)
+        .map(|f| f as f32);
+    let from_keys = match times {
+        [a, b, ..] if b > a => Some(1.0 / (b - a)),
+        _ => None,
+    };
+    let fps = from_extras
+        .or(from_keys)
+        .filter(|f| f.is_finite() && *f > 0.0)
+        .unwrap_or(10.0);
+    let names = animation.channels.iter().find_map(|c| {
+        let crate::scene::Target::MorphWeights { mesh } = c.target else {
+            return None;
+        };
+        let targets = &scene.meshes.get(mesh)?.morph_targets;
+        let n = targets.len();
+        if n == 0 || c.values.len() != n * times.len() {
+            return None;
+        }
+        c.values
+            .chunks_exact(n)
+            .map(|w| {
+                let t = w.iter().position(|&x| x == 1.0)?;
+                let name = &targets[t].name;
+                (!name.is_empty()).then(|| name.clone())
+            })
+            .collect::<Option<Vec<String>>>()
+    });
+    KeptFrames { names, fps }
 }
 
 pub(crate) fn find_animation(scene: &Scene, name: &str) -> Result<usize> {

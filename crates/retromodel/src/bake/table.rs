@@ -128,6 +128,7 @@ impl<S: AsRef<str>> FrameTable<'_, S> {
                 name: name.to_string(),
                 source: source.map_or(String::new(), |i| scene.animations[i].name.clone()),
                 player_entry: Some(entry),
+                kept: None,
                 poses,
             });
         }

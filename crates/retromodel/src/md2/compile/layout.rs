@@ -110,6 +110,25 @@ impl Prepared<'_> {
         })
     }
 
+    /// A frame format's frame names, every frame kept one for one, when
+    /// they group back (by name, [`animations_from_names`]) into exactly
+    /// the planned animations: then they are written as they were.
+    ///
+    /// [`animations_from_names`]: crate::md2::animations_from_names
+    fn kept_frame_names(&self, groups: &[(String, usize)]) -> Option<Vec<FrameName>> {
+        let mut kept = Vec::new();
+        for g in &self.plan.groups {
+            for k in 0..g.poses.len() {
+                kept.push(g.kept_name(k)?);
+            }
+        }
+        let back: Vec<(String, usize)> = crate::md2::animations_from_names(kept.iter().copied())
+            .into_iter()
+            .map(|a| (a.name, a.frame_count))
+            .collect();
+        (back == groups).then(|| kept.into_iter().map(FrameName::new).collect())
+    }
+
     fn frame_names(&mut self) -> Vec<FrameName> {
         if let Some(s) = &self.md2 {
             return s.frames.iter().map(|f| f.name).collect();
@@ -128,6 +147,9 @@ impl Prepared<'_> {
             let expected: Vec<(String, usize)> = groups;
             names::check_grouping(&out, &expected, &mut self.warnings);
             return out;
+        }
+        if let Some(kept) = self.kept_frame_names(&groups) {
+            return kept;
         }
         let written = names::animation_names(&groups, &mut self.warnings);
         for (name, (_, count)) in written.iter().zip(&groups) {

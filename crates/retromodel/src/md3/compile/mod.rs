@@ -437,7 +437,8 @@ pub(crate) fn compile_planned(
             name: g.source.clone(),
             first_frame: frame_records.len(),
             frames: g.poses.len(),
-            fps: options.fps,
+            // Frames kept one for one play at their source's rate.
+            fps: g.kept.as_ref().map_or(options.fps, |kept| kept.fps),
         });
         for k in 0..g.poses.len() {
             let f = frame_records.len();
@@ -462,7 +463,9 @@ pub(crate) fn compile_planned(
                 max: hi,
                 local_origin: [0.0; 3],
                 radius,
-                name: frame_name(&g.name, k + 1),
+                name: g
+                    .kept_name(k)
+                    .map_or_else(|| frame_name(&g.name, k + 1), FrameName::new),
             });
         }
     }

@@ -234,6 +234,7 @@ fn scale_of(scene: &Scene, options: &PlayerOptions, meshes: &[bool]) -> Result<f
                     name: String::new(),
                     source: String::new(),
                     player_entry: None,
+                    kept: None,
                     poses: vec![bake::plan::FramePose {
                         animation: None,
                         time: 0.0,

@@ -173,6 +173,7 @@ fn rest_plan(name: &str) -> Plan {
             name: name.to_string(),
             source: String::new(),
             player_entry: None,
+            kept: None,
             poses: vec![rest()],
         }],
     }
@@ -324,6 +325,7 @@ fn part_frames(lines: &[&Kept]) -> (Plan, usize) {
                 name: name.to_string(),
                 source: name.to_string(),
                 player_entry: None,
+                kept: None,
                 poses: vec![pose],
             }),
         }
@@ -537,6 +539,7 @@ fn groups(run: &[Block]) -> impl Iterator<Item = Group> + '_ {
         name: b.name.to_string(),
         source: b.name.to_string(),
         player_entry: None,
+        kept: None,
         poses: b.poses.clone(),
     })
 }

@@ -207,7 +207,7 @@ pub(crate) fn add_model(
             },
             ..Material::default()
         });
-        let mut mesh = mesh(s, scene.materials.len() - 1, frames);
+        let mut mesh = mesh(s, scene.materials.len() - 1, model);
         mesh.node = node;
         scene.meshes.push(mesh);
         lifted.meshes.push(scene.meshes.len() - 1);
@@ -392,7 +392,10 @@ fn unit(n: [f32; 3]) -> [f32; 3] {
     }
 }
 
-fn mesh(s: &Surface, material: usize, frames: usize) -> Mesh {
+/// Surface `s` as a mesh with one morph target per frame of `model`,
+/// named as the frame is (its number when the name is empty).
+fn mesh(s: &Surface, material: usize, model: &Md3) -> Mesh {
+    let frames = model.frames.len();
     let nv = s.vertex_count();
     let (base_p, base_n) = frame(s, 0);
     let (base_p, base_n) = if base_p.len() == nv {
@@ -410,8 +413,9 @@ fn mesh(s: &Surface, material: usize, frames: usize) -> Mesh {
                 } else {
                     (base_p.clone(), base_n.clone())
                 };
+                let name = model.frames[k].name.to_string_lossy();
                 MorphTarget {
-                    name: k.to_string(),
+                    name: if name.is_empty() { k.to_string() } else { name },
                     positions: p
                         .into_iter()
                         .zip(&base_p)

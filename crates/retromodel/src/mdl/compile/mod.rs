@@ -424,7 +424,10 @@ fn compile_keeping_normals(
                 SimpleFrame {
                     bbox_min,
                     bbox_max,
-                    name: names::frame_name(&names[gi], k + 1),
+                    name: g.kept_name(k).map_or_else(
+                        || names::frame_name(&names[gi], k + 1),
+                        crate::mdl::FrameName::new,
+                    ),
                     vertices,
                     vertices_low: Vec::new(),
                 }
