@@ -456,8 +456,8 @@ impl Args {
             (self.skin_format.is_some(), "--skin-format"),
             (self.skin_name.is_some(), "--skin-name"),
             (self.skin_size.is_some(), "--skin-size"),
-            (self.palette.is_some(), "--palette"),
         ];
+        // --palette is the source's (an MDL's skins), whatever the output.
         if let Some((_, flag)) = md2_only.iter().find(|(given, _)| *given) {
             bail!("{flag} does not apply to .md3 output");
         }
@@ -607,9 +607,10 @@ pub enum ToArg {
     Obj,
     /// Quake II MD2 (an MD2 is rewritten; any other model is compiled).
     Md2,
-    /// MilkShape 3D MS3D (from MS3D).
+    /// MilkShape 3D MS3D (an MS3D is rewritten; any other model is
+    /// compiled, vertex animation left out).
     Ms3d,
-    /// MilkShape 3D ASCII (from MS3D or ASCII).
+    /// MilkShape 3D ASCII (as .ms3d, written as text).
     Txt,
     /// The Quake II rerelease's MD5 (.md5mesh, .md5anim, .md5scale), from
     /// a model with joints, on the frames an MD2 would have.

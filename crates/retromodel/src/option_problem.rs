@@ -248,7 +248,7 @@ impl OptionProblem {
                 format!("{list} {apply} to MD2 output of MD2 models (not recompiled) and MDL output of MDL models")
             }
             OptionProblem::SkinNotUsed => {
-                format!("{list} {apply} to glTF and OBJ output, and to compiled .md2 output")
+                format!("{list} {apply} to glTF and OBJ output, and to output compiled from another format (.md2, .mdl, .md3, .ms3d, .txt), not to a model rewritten in its own format")
             }
             OptionProblem::Md5AnimNeedsMd5 { format } => {
                 format!("{list} {apply} to MD5 models (.md5mesh), not {format}")

@@ -21,15 +21,53 @@ pub(super) fn compile_md3(
     if compile.animations.is_empty() {
         compile.animations = options.anim.clone();
     }
-    let compiled = crate::md3::compile::compile(scene, &compile)?;
+    let (named, mut files) = image_files(scene, output_name)?;
+    let compiled = crate::md3::compile::compile(named.as_ref().unwrap_or(scene), &compile)?;
     warnings.extend(compiled.warnings.into_iter().map(Warning::Md3Compile));
+    files.push((output_name.to_string(), compiled.model.to_bytes()?));
     Ok(Conversion {
         md3_report: Some(compiled.report),
-        ..Conversion::of_plan(
-            Plan::whole(vec![(output_name.to_string(), compiled.model.to_bytes()?)]),
-            warnings,
-        )
+        ..Conversion::of_plan(Plan::whole(files), warnings)
     })
+}
+
+/// The images an MD3's shaders need that exist only inside the source
+/// (an MDL's palette skins, an MD2's skin found beside it, a glTF's
+/// embedded images, `--skin`'s), written beside the output as PNG
+/// (`STEM.png`, then `STEM_1.png` ...) and named by the shaders (the
+/// scene returned, when any was renamed). A texture named by a file
+/// (`models/players/sarge/red.tga`) keeps its name: the game finds it
+/// where it is.
+fn image_files(
+    scene: &Scene,
+    output_name: &str,
+) -> Result<(Option<Scene>, Vec<(String, Vec<u8>)>)> {
+    let has_extension = |path: &str| {
+        let name = super::file_name(path);
+        name.rsplit_once('.')
+            .is_some_and(|(stem, ext)| !stem.is_empty() && (1..=4).contains(&ext.len()))
+    };
+    let stem = super::stem(output_name);
+    let folder = &output_name[..output_name.len() - super::file_name(output_name).len()];
+    let mut renamed = None::<Scene>;
+    let mut files = Vec::new();
+    for (t, texture) in scene.textures.iter().enumerate() {
+        let Some(image) = texture
+            .image
+            .as_ref()
+            .filter(|_| !has_extension(&texture.path))
+        else {
+            continue;
+        };
+        let name = match files.len() {
+            0 => format!("{stem}.png"),
+            n => format!("{stem}_{n}.png"),
+        };
+        let png = image.png_for_writing(&format!("textures[{t}] ({})", texture.path))?;
+        files.push((format!("{folder}{name}"), png.into_owned()));
+        renamed.get_or_insert_with(|| scene.clone()).textures[t].path = name;
+    }
+    Ok((renamed, files))
 }
 
 /// Compiles `scene` into a Quake III player: `lower.md3`, `upper.md3`,

@@ -391,7 +391,11 @@ impl<'a> Converter<'a> {
         let named_like_model = model.format().skin_named_like_model();
         #[cfg_attr(not(feature = "textures"), allow(unused_mut))]
         let mut scene = match (&model, self.md3_companions) {
-            (Model::Md3(m), Some(c)) => c.scene(m, &scene_options.name, None)?,
+            (Model::Md3(m), Some(c)) => {
+                let (scene, left_out) = c.scene_and_warnings(m, &scene_options.name, None)?;
+                warnings.extend(left_out.into_iter().map(Warning::Read));
+                scene
+            }
             _ => model.into_scene(&scene_options)?,
         };
         #[cfg(feature = "textures")]

@@ -346,7 +346,12 @@ impl ConvertOptions {
             return invalid(OptionProblem::RepairNeedsMd2Rewrite);
         }
         #[cfg(feature = "textures")]
-        if self.skin.is_some() && !(format.is_scene_export() || md2_out && !rewrite || mdl_compiled)
+        if self.skin.is_some()
+            && !(format.is_scene_export()
+                || md2_out && !rewrite
+                || mdl_compiled
+                || ms3d_compiled
+                || md3_compiled)
         {
             return invalid(OptionProblem::SkinNotUsed);
         }

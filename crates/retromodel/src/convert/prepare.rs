@@ -88,7 +88,11 @@ pub fn prepare_md3_scene(
         warnings.extend(warning.map(Warning::Texture));
     }
     let mut scene = match (&model, companions) {
-        (Model::Md3(m), Some(c)) => c.scene(m, &options.name, None)?,
+        (Model::Md3(m), Some(c)) => {
+            let (scene, left_out) = c.scene_and_warnings(m, &options.name, None)?;
+            warnings.extend(left_out.into_iter().map(Warning::Read));
+            scene
+        }
         _ => model.into_scene(&options)?,
     };
     if let Some(source) = textures {

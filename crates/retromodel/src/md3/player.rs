@@ -35,6 +35,7 @@ use serde_json::json;
 
 use super::lift::{self, add_model, check_morph_size, Lifted};
 use super::{AnimationCfg, Md3, PlayerPart, ShaderScripts, SkinFile};
+use crate::problem::Problem;
 use crate::scene::{Animation, Node, Scene};
 
 /// The three models of a player, its `animation.cfg` and `.skin` files.
@@ -316,7 +317,48 @@ impl Md3Companions {
     /// three parts are given ([`Scene::from_md3_player`]), else the model
     /// with the `animation.cfg` and `.skin` ([`Scene::from_md3`]).
     pub fn scene(&self, model: &Md3, name: &str, fps: Option<f32>) -> crate::Result<Scene> {
+        self.scene_and_warnings(model, name, fps)
+            .map(|(scene, _)| scene)
+    }
+
+    /// [`Md3Companions::scene`], and a warning for each file beside the
+    /// model that does not fit it and was left out: an `animation.cfg` of
+    /// another kind (Unvanquished's and Tremulous's weapon files, 12
+    /// lines and no player) or with errors, a `.skin` that does not parse.
+    /// Such a file never stops the model.
+    ///
+    /// ```
+    /// use retromodel::md3::compile::{compile, CompileOptions};
+    /// use retromodel::md3::Md3Companions;
+    /// use retromodel::scene::{Mesh, Scene};
+    ///
+    /// # fn main() -> Result<(), retromodel::Error> {
+    /// let triangle = Scene {
+    ///     meshes: vec![Mesh {
+    ///         positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+    ///         indices: vec![0, 1, 2],
+    ///         ..Mesh::default()
+    ///     }],
+    ///     ..Scene::default()
+    /// };
+    /// let model = compile(&triangle, &CompileOptions::default())?.model;
+    /// let companions = Md3Companions {
+    ///     animation_cfg: Some(b"0 10 10 15\n".to_vec()),
+    ///     ..Md3Companions::default()
+    /// };
+    /// let (scene, warnings) = companions.scene_and_warnings(&model, "gun", None)?;
+    /// assert_eq!(warnings[0].path, "animation.cfg");
+    /// assert!(!scene.meshes.is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub fn scene_and_warnings(
+        &self,
+        model: &Md3,
+        name: &str,
+        fps: Option<f32>,
+    ) -> crate::Result<(Scene, Vec<Problem>)> {
         let fps = fps.unwrap_or(super::DEFAULT_FPS);
+        let mut warnings = Vec::new();
         let shaders = (!self.shader_scripts.is_empty()).then(|| {
             let mut s = ShaderScripts::default();
             for script in &self.shader_scripts {
@@ -324,31 +366,66 @@ impl Md3Companions {
             }
             s
         });
+        let animation_cfg = fitting(
+            self.animation_cfg.as_deref(),
+            "animation.cfg",
+            AnimationCfg::parse,
+            &mut warnings,
+        );
         if let Some([lower, upper, head]) = &self.player {
             let [a, b, c] = &self.player_skins;
+            let mut fits = |bytes: Option<&[u8]>, part: &str| {
+                let what = format!("{part} .skin");
+                fitting(bytes, &what, SkinFile::parse, &mut warnings).is_some()
+            };
+            let skins = [(a, "lower"), (b, "upper"), (c, "head")]
+                .map(|(bytes, part)| bytes.as_deref().filter(|b| fits(Some(b), part)));
             let mut player = Player::from_bytes(
                 lower,
                 upper,
                 head,
-                self.animation_cfg.as_deref(),
-                [a.as_deref(), b.as_deref(), c.as_deref()],
+                animation_cfg.as_ref().and(self.animation_cfg.as_deref()),
+                skins,
             )?;
             player.weapon = self.weapon.as_deref().map(Md3::from_bytes).transpose()?;
             player.shaders = shaders;
-            return Scene::from_md3_player(&player, name, fps);
+            return Ok((Scene::from_md3_player(&player, name, fps)?, warnings));
         }
         let options = super::Md3SceneOptions {
             fps,
             name: name.to_string(),
-            skin: self.skin.as_deref().map(SkinFile::parse).transpose()?,
-            animation_cfg: self
-                .animation_cfg
-                .as_deref()
-                .map(AnimationCfg::parse)
-                .transpose()?,
+            skin: fitting(
+                self.skin.as_deref(),
+                ".skin",
+                SkinFile::parse,
+                &mut warnings,
+            ),
+            animation_cfg,
             part: self.part,
             shaders,
         };
-        Scene::from_md3(model, &options)
+        Ok((Scene::from_md3(model, &options)?, warnings))
+    }
+}
+
+/// A file beside the model parsed, or `None` and a warning (path `what`,
+/// the parser's own words, "left out") when it does not parse.
+fn fitting<T>(
+    bytes: Option<&[u8]>,
+    what: &str,
+    parse: impl Fn(&[u8]) -> crate::Result<T>,
+    warnings: &mut Vec<Problem>,
+) -> Option<T> {
+    match parse(bytes?) {
+        Ok(parsed) => Some(parsed),
+        Err(err) => {
+            warnings.push(Problem {
+                severity: crate::problem::Severity::Warning,
+                path: what.to_string(),
+                message: format!("{err}; left out (the model is read without it)"),
+                offset: None,
+            });
+            None
+        }
     }
 }
