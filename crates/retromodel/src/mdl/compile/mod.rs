@@ -229,7 +229,14 @@ fn compile_keeping_normals(
             limits.max_frames,
             frames,
             limits.title,
-            vec![Remedy::LowerFps, Remedy::FewerAnimations],
+            [Remedy::LowerFps, Remedy::FewerAnimations]
+                .into_iter()
+                .chain(options::engines_allowing(
+                    |l| l.max_frames,
+                    limits.max_frames,
+                    frames,
+                ))
+                .collect(),
         ));
     }
     let source = bake::Source::new(scene, "MDL");
@@ -306,7 +313,14 @@ fn compile_keeping_normals(
             limits.max_triangles,
             tris.len(),
             limits.title,
-            vec![Remedy::Decimate],
+            [Remedy::Decimate]
+                .into_iter()
+                .chain(options::engines_allowing(
+                    |l| l.max_triangles,
+                    limits.max_triangles,
+                    tris.len(),
+                ))
+                .collect(),
         ));
     }
     if tris.is_empty() {
@@ -355,7 +369,14 @@ fn compile_keeping_normals(
             limits.max_vertices,
             num_vertices,
             limits.title,
-            vec![Remedy::FewerSeams, Remedy::MergeVertices, Remedy::Decimate],
+            [Remedy::FewerSeams, Remedy::MergeVertices, Remedy::Decimate]
+                .into_iter()
+                .chain(options::engines_allowing(
+                    |l| l.max_vertices,
+                    limits.max_vertices,
+                    num_vertices,
+                ))
+                .collect(),
         ));
     }
 

@@ -219,3 +219,24 @@ pub(super) fn check_options(options: &CompileOptions) -> Result<()> {
     }
     Ok(())
 }
+
+/// The engines that load MDL and allow more than `current` of what `max`
+/// picks from their limits, and at least `actual`, as remedies naming them
+/// (in [`Engine::MDL`](crate::Engine::MDL)'s order; `allows: None` where
+/// the engine has no limit but the format's): what a refusal over a limit
+/// offers beside changing the model.
+pub(crate) fn engines_allowing(
+    max: impl Fn(&Limits) -> usize,
+    current: usize,
+    actual: usize,
+) -> Vec<crate::advice::Remedy> {
+    crate::Engine::MDL
+        .into_iter()
+        .filter_map(|engine| Limits::for_engine(engine).map(|l| (engine, max(&l))))
+        .filter(|&(_, allows)| allows > current && allows >= actual)
+        .map(|(engine, allows)| crate::advice::Remedy::Engine {
+            engine,
+            allows: (allows < i32::MAX as usize).then_some(allows as u64),
+        })
+        .collect()
+}
