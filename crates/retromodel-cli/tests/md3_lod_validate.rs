@@ -46,13 +46,15 @@ fn levels_of_detail_beside_a_model_are_checked_as_ioquake3_draws_them() {
     assert_eq!(code, Some(0), "{out}");
     assert!(!out.contains("lod"), "{out}");
 
-    // upper_1.md3 beside lower.md3 as its LOD 1: another frame count.
+    // upper_1.md3 beside lower.md3 as its LOD 1: another frame count,
+    // which ioquake3 loads (as it does OpenArena's arachna and gargoyle):
+    // a warning, and the file is valid.
     std::fs::write(at("lower_1.md3"), get("upper_1.md3")).unwrap();
     let (code, out) = validate(&at("lower.md3"));
-    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(code, Some(0), "{out}");
     let line = out
         .lines()
-        .find(|l| l.contains("error: lod1.header.num_frames"))
+        .find(|l| l.contains("warning: lod1.header.num_frames"))
         .unwrap_or_else(|| panic!("{out}"));
     let (lod, base) = (frames("upper_1.md3"), frames("lower.md3"));
     assert!(

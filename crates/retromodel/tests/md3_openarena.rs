@@ -411,15 +411,18 @@ fn every_openarena_lod_matches_its_model() {
             let l = Md3::from_bytes(&lod.bytes).unwrap();
             let facts = md3_facts(&lod.bytes).unwrap();
             let problems = m.check_lod(&l, level);
-            // Errors exactly where the independent reader counts other
-            // frames.
+            // Warnings (ioquake3 loads every one of them: R_LoadMD3
+            // compares no LOD with another) exactly where the independent
+            // reader counts other frames; never an error.
             let frames_differ = facts.num_frames != base_facts.num_frames
                 || facts
                     .surfaces
                     .iter()
                     .any(|s| s.num_frames != base_facts.num_frames);
             let errors = problems.iter().any(|p| p.severity == Severity::Error);
-            assert_eq!(errors, frames_differ, "{name}: {problems:?}");
+            assert!(!errors, "{name}: {problems:?}");
+            let frames_warned = problems.iter().any(|p| p.path.ends_with("num_frames"));
+            assert_eq!(frames_warned, frames_differ, "{name}: {problems:?}");
             let sorted = |v: &[Vec<u8>]| {
                 let mut v = v.to_vec();
                 v.sort();

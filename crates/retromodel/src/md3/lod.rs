@@ -37,30 +37,43 @@ pub fn lod_file_names(name: &str) -> [String; 3] {
 
 impl Md3 {
     /// The problems of `lod`, level `level` (1 or 2) of this model, as
-    /// ioquake3 draws it in this model's place: a frame count other than
-    /// this model's is an error (fewer frames are read past their end;
-    /// more are never shown), each of its surfaces' frame counts likewise;
-    /// tag names that differ from this model's (in any order) are a
-    /// warning (the engine uses LOD 0's). Paths start `lod{level}.`.
+    /// ioquake3 draws it in this model's place. ioquake3 loads a LOD
+    /// whatever its frame count (`R_LoadMD3` compares no LOD with another),
+    /// so a frame count other than this model's is a warning, naming the
+    /// frames drawn past a shorter LOD's end (`R_AddMD3Surfaces` checks the
+    /// frame against LOD 0's count only) or never shown of a longer one;
+    /// each of its surfaces' frame counts likewise; tag names that differ
+    /// from this model's (in any order) are a warning too (the engine uses
+    /// LOD 0's). Paths start `lod{level}.`.
     pub fn check_lod(&self, lod: &Md3, level: usize) -> Vec<Problem> {
         let mut c = Collector::default();
         let p = format!("lod{level}");
         let (nf, lf) = (self.frames.len(), lod.frames.len());
-        if lf != nf {
-            c.error(
-                format!("{p}.header.num_frames"),
-                format!(
-                    "{lf} frames but LOD 0 has {nf}: ioquake3 checks the frame against LOD 0 and draws this one{}",
-                    if lf < nf { ", reading past its end" } else { "" }
+        let past = |have: usize| -> String {
+            match have.cmp(&nf) {
+                std::cmp::Ordering::Less => format!(
+                    "frames {have}..{} of LOD 0's {nf} are drawn past this level's end (ioquake3 loads it, checks the frame against LOD 0 only and reads beyond the file's frames: garbage or a crash at a distance)",
+                    nf - 1
                 ),
+                _ => format!(
+                    "its frames {nf}..{} are never shown (ioquake3 plays LOD 0's {nf})",
+                    have.saturating_sub(1)
+                ),
+            }
+        };
+        if lf != nf {
+            c.warn(
+                format!("{p}.header.num_frames"),
+                format!("{lf} frames but LOD 0 has {nf}: {}", past(lf)),
                 Some(76),
             );
         }
         for ((i, s), start) in lod.surfaces.iter().enumerate().zip(lod.surface_starts()) {
-            if usize::try_from(s.num_frames).ok() != Some(nf) {
-                c.error(
+            let have = usize::try_from(s.num_frames).unwrap_or(0);
+            if have != nf {
+                c.warn(
                     format!("{p}.surfaces[{i}].num_frames"),
-                    format!("{} frames but LOD 0 has {nf}", s.num_frames),
+                    format!("{} frames but LOD 0 has {nf}: {}", s.num_frames, past(have)),
                     start.map(|b| b + 72),
                 );
             }
