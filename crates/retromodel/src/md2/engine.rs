@@ -433,6 +433,9 @@ fn check_engine(model: &Md2, engine: Engine, c: &mut Collector) {
             None,
         );
     }
+    if engine == Engine::Q2pro {
+        q2pro_hunks(model, valid, c);
+    }
     if model.triangles.is_empty() {
         c.error(
             "header.num_triangles",
@@ -459,6 +462,40 @@ fn check_engine(model: &Md2, engine: Engine, c: &mut Collector) {
                 Some(HEADER_SIZE as u64 - 4),
             );
         }
+    }
+}
+
+/// Q2PRO's model memory (see `q2pro_memory`): a model over the GPU-lerp
+/// path's vertex hunk fails to load in every renderer (an error); one
+/// over only the CPU-lerp path's hunk loads in the default GLSL renderer
+/// on OpenGL 4.3 but not with `gl_shaders 0` or older OpenGL (a warning
+/// naming both).
+fn q2pro_hunks(model: &Md2, valid: impl Fn(&&super::Triangle) -> bool, c: &mut Collector) {
+    use super::q2pro_memory::{q2pro_memory, CPU_HUNK, GPU_HUNK};
+    let triangles = model.triangles.iter().filter(|t| valid(t)).count();
+    let memory = q2pro_memory(model, render_vertex_count(model), triangles);
+    let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+    if memory.gpu_vertices > GPU_HUNK {
+        c.error(
+            "header.num_frames",
+            format!(
+                "its frames need {:.1} MiB of vertex memory, over Q2PRO's {:.0} MiB (MOD_MAXSIZE_GPU): Q2PRO refuses the model in every renderer; use fewer frames or vertices",
+                mib(memory.gpu_vertices),
+                mib(GPU_HUNK)
+            ),
+            Some(40),
+        );
+    } else if memory.cpu > CPU_HUNK {
+        c.warn(
+            "header.num_frames",
+            format!(
+                "needs {:.1} MiB of model memory: Q2PRO loads it with GPU interpolation only (its default GLSL renderer on OpenGL 4.3 or newer, {:.0} MiB), not in its compatibility path (gl_shaders 0, or older OpenGL: {:.0} MiB, MOD_MAXSIZE_CPU)",
+                mib(memory.cpu),
+                mib(GPU_HUNK),
+                mib(CPU_HUNK)
+            ),
+            Some(40),
+        );
     }
 }
 

@@ -37,6 +37,7 @@ mod info;
 mod lift;
 mod loaders;
 mod mesh;
+mod q2pro_memory;
 mod read;
 mod repair;
 pub mod sample;
