@@ -391,6 +391,9 @@ impl Args {
         }
         if let Some(name) = &self.engine {
             o.engine = engine(name)?;
+            if o.engine == Engine::Gzdoom {
+                bail!("--engine gzdoom: GZDoom's MD2 loader has no limits to compile to (it refuses only a file too short for its frames or without GL commands, and every .md2 written here has both): leave --engine out, and check the file with validate --engine gzdoom");
+            }
         }
         if let Some(path) = &self.palette {
             o.skin.palette = Some(read_palette(path)?);
@@ -525,13 +528,19 @@ impl Args {
                 None
             } else {
                 let engine = engine(name)?;
-                if engine.md3_limits().is_none() {
+                if engine == Engine::Gzdoom {
+                    // GZDoom refuses no MD3 (models_md3.cpp): the format's
+                    // own limits are all, its 32 surfaces GZDoom's
+                    // MD3_MAX_SURFACES too.
+                    None
+                } else if engine.md3_limits().is_none() {
                     bail!(
-                        "--engine {name}: {} has no MD3 loader profile (for .md3 output: ioquake3, the default; etlegacy, rtcw, rtcw-mp, ironwail, vkquake, fte; none)",
+                        "--engine {name}: {} has no MD3 loader profile (for .md3 output: ioquake3, the default; etlegacy, rtcw, rtcw-mp, ironwail, vkquake, fte, gzdoom; none)",
                         engine.title()
                     );
+                } else {
+                    Some(engine)
                 }
-                Some(engine)
             };
         }
         Ok(Some(o))
