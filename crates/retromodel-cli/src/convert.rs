@@ -268,6 +268,47 @@ pub struct Args {
     /// stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// .mdl and .md2 output: also write QuakeC's `$frame` (and `$skin`)
+    /// declarations of the model to FILE, one `$frame` line per
+    /// animation in frame order, so that `$name` is that frame's number
+    /// (names QuakeC compilers refuse are rewritten, with a warning).
+    #[arg(
+        long,
+        value_name = "FILE.qc",
+        conflicts_with = "out_dir",
+        help_heading = "Text files"
+    )]
+    qc: Option<PathBuf>,
+    /// .md2 and .md3 output: also write GZDoom's MODELDEF block for the
+    /// model to FILE: Path, Model, Skin, a Scale and ZOffset that stand
+    /// frame 0 on the floor --modeldef-height tall, and a FrameIndex line
+    /// per frame on sprites named from the model's (XX00 A-Z [ \ ], XX01
+    /// ...); the sprite frames of each animation head the file and are
+    /// printed.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "out_dir",
+        help_heading = "Text files"
+    )]
+    modeldef: Option<PathBuf>,
+    /// With --modeldef: the actor class (default: the output's file stem).
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "modeldef",
+        help_heading = "Text files"
+    )]
+    modeldef_actor: Option<String>,
+    /// With --modeldef: how tall frame 0 stands, in map units (default 56,
+    /// a Doom player's height).
+    #[arg(
+        long,
+        value_name = "UNITS",
+        requires = "modeldef",
+        help_heading = "Text files"
+    )]
+    modeldef_height: Option<f32>,
 }
 
 /// `--grid`.
@@ -354,6 +395,9 @@ impl Args {
         }
         if let Some(name) = &self.engine {
             o.engine = engine(name)?;
+            if o.engine == Engine::Gzdoom {
+                bail!("--engine gzdoom: GZDoom's MD2 loader has no limits to compile to (it refuses only a file too short for its frames or without GL commands, and every .md2 written here has both): leave --engine out, and check the file with validate --engine gzdoom");
+            }
         }
         if let Some(path) = &self.palette {
             o.skin.palette = Some(read_palette(path)?);
@@ -488,13 +532,19 @@ impl Args {
                 None
             } else {
                 let engine = engine(name)?;
-                if engine.md3_limits().is_none() {
+                if engine == Engine::Gzdoom {
+                    // GZDoom refuses no MD3 (models_md3.cpp): the format's
+                    // own limits are all, its 32 surfaces GZDoom's
+                    // MD3_MAX_SURFACES too.
+                    None
+                } else if engine.md3_limits().is_none() {
                     bail!(
-                        "--engine {name}: {} has no MD3 loader profile (for .md3 output: ioquake3, the default; etlegacy, rtcw, rtcw-mp, ironwail, vkquake, fte; none)",
+                        "--engine {name}: {} has no MD3 loader profile (for .md3 output: ioquake3, the default; etlegacy, rtcw, rtcw-mp, ironwail, vkquake, fte, gzdoom; none)",
                         engine.title()
                     );
+                } else {
+                    Some(engine)
                 }
-                Some(engine)
             };
         }
         Ok(Some(o))
@@ -726,7 +776,17 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             to.format().extension()
         );
     }
+    let text_files = crate::textfiles::TextFiles {
+        qc: args.qc.clone(),
+        modeldef: args.modeldef.clone(),
+        actor: args.modeldef_actor.clone(),
+        height: args.modeldef_height,
+    };
+    text_files.check(format, args.player, args.force)?;
     for line in convert_file(&args.input, output, format, &job)? {
+        eprintln!("{line}");
+    }
+    for line in text_files.write(output, args.force, args.sync)? {
         eprintln!("{line}");
     }
     Ok(ExitCode::SUCCESS)

@@ -46,6 +46,7 @@ mod render;
 mod render_args;
 mod render_shared;
 mod render_sheet;
+mod textfiles;
 mod validate;
 
 use clap::{Parser, Subcommand};

@@ -26,7 +26,9 @@ pub struct Args {
     /// ironwail and vkquake check an .md5mesh as those ports load the
     /// Quake rerelease's replacement); `ioquake3`, `etlegacy`, `rtcw`,
     /// `rtcw-mp`, `ironwail`, `vkquake` and `fte` check an .md3 against
-    /// their MD3 loaders; damage in a
+    /// their MD3 loaders; `gzdoom` checks an .md2, .md3 or .obj as
+    /// GZDoom's loaders read it (what it refuses is an error, what it
+    /// reads unchecked a warning); damage in a
     /// part NAME never reads is a warning;
     /// `milkshape`: check an MS3D against MilkShape 3D 1.8's limits too;
     /// `quake2-rerelease`: check an .md5mesh (with the tris.md2 above its
@@ -84,6 +86,25 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 continue;
             }
         }
+        // An OBJ checked against GZDoom is judged on its text, as GZDoom's
+        // loader tokenises it.
+        if let (Some(retromodel::Engine::Gzdoom), Ok(b)) = (engine, &bytes) {
+            if let Some(ext) = path.extension().filter(|e| e.eq_ignore_ascii_case("obj")) {
+                let mut problems = retromodel::obj::gzdoom_problems(b);
+                if ext != "obj" {
+                    problems.push(retromodel::Problem {
+                        severity: Severity::Warning,
+                        path: "file name".to_string(),
+                        message: "GZDoom takes a model for OBJ only when its name ends in .obj, in lower case: name it so in MODELDEF".to_string(),
+                        offset: None,
+                    });
+                }
+                if report(path, &problems, args)? {
+                    failed += 1;
+                }
+                continue;
+            }
+        }
         let model = bytes
             .and_then(|b| parse(path, &b).context("cannot read the model"))
             .and_then(|mut m| {
@@ -124,7 +145,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                     None => model.validate(),
                 };
                 // An MD3's levels of detail beside it, as ioquake3 loads them.
-                if let retromodel::Model::Md3(m) = &model {
+                if let (retromodel::Model::Md3(m), false) =
+                    (&model, engine == Some(retromodel::Engine::Gzdoom))
+                {
                     problems.extend(crate::md3_lod::lod_problems(path, m, engine));
                 }
                 problems

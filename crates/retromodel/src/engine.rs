@@ -62,6 +62,9 @@ pub enum Engine {
     /// Return to Castle Wolfenstein's multiplayer game, as iortcw loads it
     /// with its default renderer (`MP/`): lower limits than single player.
     RtcwMp,
+    /// GZDoom (and UZDoom, its fork: the same model loaders), as its
+    /// loaders in `src/common/models/` read MD2, MD3 and OBJ.
+    Gzdoom,
 }
 
 /// A model format as far as an engine is concerned: what
@@ -80,6 +83,8 @@ pub enum EngineFormat {
     Md5,
     /// Quake III MD3 (`IDP3` version 15).
     Md3,
+    /// Wavefront OBJ.
+    Obj,
 }
 
 impl EngineFormat {
@@ -91,6 +96,7 @@ impl EngineFormat {
             EngineFormat::Hexen2Mdl => "Hexen II MDL",
             EngineFormat::Md5 => "MD5",
             EngineFormat::Md3 => "MD3",
+            EngineFormat::Obj => "OBJ",
         }
     }
 }
@@ -103,7 +109,7 @@ impl fmt::Display for EngineFormat {
 
 impl Engine {
     /// Every engine, in declaration order.
-    pub const ALL: [Engine; 18] = [
+    pub const ALL: [Engine; 19] = [
         Engine::Quake2,
         Engine::Yquake2,
         Engine::Q2pro,
@@ -122,6 +128,7 @@ impl Engine {
         Engine::Etlegacy,
         Engine::Rtcw,
         Engine::RtcwMp,
+        Engine::Gzdoom,
     ];
 
     /// The engines whose MD2 loader `md2::EngineLimits` profiles (Quake
@@ -164,7 +171,7 @@ impl Engine {
     /// `yquake2`, `q2pro`, `kmquake2`, `ufoai`, `winquake`, `glquake`,
     /// `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
     /// `quake-rerelease`, `hexen2`, `ioquake3`, `etlegacy`, `rtcw`,
-    /// `rtcw-mp`).
+    /// `rtcw-mp`, `gzdoom`).
     pub fn name(self) -> &'static str {
         match self {
             Engine::Quake2 => "quake2",
@@ -185,6 +192,7 @@ impl Engine {
             Engine::Etlegacy => "etlegacy",
             Engine::Rtcw => "rtcw",
             Engine::RtcwMp => "rtcw-mp",
+            Engine::Gzdoom => "gzdoom",
         }
     }
 
@@ -194,7 +202,7 @@ impl Engine {
     /// rerelease, `uhexen2` for Hexen II, `ioq3` and `quake3` for
     /// ioquake3, `et` and `et-legacy` for ET: Legacy, `iortcw` and `wolfsp`
     /// for Return to Castle Wolfenstein, `iortcw-mp` and `wolfmp` for its
-    /// multiplayer), or `None`.
+    /// multiplayer, `uzdoom` for GZDoom), or `None`.
     pub fn from_name(name: &str) -> Option<Engine> {
         let n = name.to_ascii_lowercase();
         match n.as_str() {
@@ -209,6 +217,7 @@ impl Engine {
             "et" | "et-legacy" => Some(Engine::Etlegacy),
             "iortcw" | "wolfsp" => Some(Engine::Rtcw),
             "iortcw-mp" | "wolfmp" => Some(Engine::RtcwMp),
+            "uzdoom" => Some(Engine::Gzdoom),
             _ => Engine::ALL.into_iter().find(|e| e.name() == n),
         }
     }
@@ -234,6 +243,7 @@ impl Engine {
             Engine::Etlegacy => "ET: Legacy",
             Engine::Rtcw => "Return to Castle Wolfenstein",
             Engine::RtcwMp => "Return to Castle Wolfenstein multiplayer",
+            Engine::Gzdoom => "GZDoom",
         }
     }
 
@@ -264,6 +274,10 @@ impl Engine {
     ///   `engine/h2shared/gl_model.c`, `Mod_LoadAliasModel` and
     ///   `Mod_LoadAliasModelNew`).
     ///
+    /// - GZDoom loads MD2, MD3 and OBJ (`src/common/models/model.cpp`,
+    ///   `LoadModel`: a name ending `.obj`, else the magic `IDP2` or
+    ///   `IDP3`; also DMD, IQM, UE1 and voxels, not read here).
+    ///
     /// QuakeSpasm-Spiked's MD5 loading is not listed: the snapshot of its
     /// source read here (c4893638, 2021-07-10) predates the rerelease.
     pub fn formats(self) -> &'static [EngineFormat] {
@@ -281,6 +295,7 @@ impl Engine {
             Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5, Md3],
             Engine::Hexen2 => &[Mdl, Hexen2Mdl],
             Engine::Ioquake3 | Engine::Etlegacy | Engine::Rtcw | Engine::RtcwMp => &[Md3],
+            Engine::Gzdoom => &[Md2, Md3, Obj],
         }
     }
 
@@ -351,8 +366,10 @@ mod tests {
             assert!(e.loads(EngineFormat::Md3), "{e}");
         }
         // Every engine is in the MD2 or the MDL list, FTE (which loads
-        // both) only in the MDL one, or else in the MD3 one.
-        for e in Engine::ALL {
+        // both) only in the MDL one, or else in the MD3 one; GZDoom, whose
+        // checks are its own (`md2::gzdoom_problems`,
+        // `Md3::validate_for_gzdoom`, `obj::gzdoom_problems`), in none.
+        for e in Engine::ALL.into_iter().filter(|&e| e != Engine::Gzdoom) {
             let md2_or_mdl = Engine::MD2.contains(&e) as u8 + Engine::MDL.contains(&e) as u8;
             assert!(
                 md2_or_mdl == 1 || md2_or_mdl == 0 && Engine::MD3.contains(&e),

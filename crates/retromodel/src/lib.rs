@@ -100,6 +100,7 @@ pub mod scene;
     target_feature = "sse2"
 ))]
 mod sse2_pack;
+pub mod textfiles;
 #[cfg(any(feature = "textures", feature = "scene"))]
 pub mod texture;
 

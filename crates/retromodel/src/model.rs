@@ -180,6 +180,22 @@ impl Model {
                 problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));
                 problems
             }
+            // GZDoom refuses no MD3: its own checks, then the model's
+            // problems as warnings (what GZDoom would read wrong).
+            Model::Md3(m) if engine == crate::Engine::Gzdoom => {
+                let mut problems = m.validate_for_gzdoom();
+                let seen: Vec<String> = problems.iter().map(|p| p.path.clone()).collect();
+                problems.extend(
+                    m.validate()
+                        .into_iter()
+                        .filter(|p| !seen.iter().any(|s| p.path.starts_with(s.as_str())))
+                        .map(|p| Problem {
+                            severity: crate::problem::Severity::Warning,
+                            ..p
+                        }),
+                );
+                problems
+            }
             // The engine's limits, then the model's own problems.
             Model::Md3(m) => {
                 let mut problems = m.validate_for(engine);

@@ -236,6 +236,20 @@ impl Md2 {
     /// limits were not checked.
     pub fn validate_for(&self, engine: Engine) -> Vec<Problem> {
         let mut c = Collector::default();
+        // GZDoom: its own checks, on the file this model writes.
+        // GZDoom refuses only what `gzdoom_problems` says; the rest of the
+        // structure's problems are what it would read wrong: warnings.
+        if engine == Engine::Gzdoom {
+            for p in self.validate_structure() {
+                c.push(crate::Severity::Warning, p.path, p.message, p.offset);
+            }
+            if let Ok(bytes) = self.to_bytes() {
+                for p in super::gzdoom_problems(&bytes) {
+                    c.push(p.severity, p.path, p.message, p.offset);
+                }
+            }
+            return c.finish();
+        }
         if !engine.loads(crate::EngineFormat::Md2) {
             c.error(
                 "format",

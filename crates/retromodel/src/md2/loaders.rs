@@ -168,6 +168,10 @@ impl Md2 {
     /// assert!(id.iter().any(|p| p.severity == Severity::Error));
     /// ```
     pub fn validate_bytes_for(data: &[u8], engine: Engine) -> Result<Vec<Problem>> {
+        // GZDoom reads the header itself (`FMD2Model::Load`).
+        if engine == Engine::Gzdoom {
+            return Ok(super::gzdoom_problems(data));
+        }
         if !engine.loads(crate::EngineFormat::Md2) || engine.md2_limits().is_none() {
             if !engine.loads(crate::EngineFormat::Md2) {
                 let mut c = Collector::default();

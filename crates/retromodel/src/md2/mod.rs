@@ -31,6 +31,7 @@ mod decode;
 mod encode;
 mod engine;
 pub mod gl_commands;
+mod gzdoom;
 mod header;
 mod info;
 #[cfg(feature = "scene")]
@@ -51,6 +52,7 @@ pub use animation::{
 };
 pub use encode::encode_frame;
 pub use engine::{Engine, EngineLimits};
+pub use gzdoom::gzdoom_problems;
 pub use header::Header;
 pub use info::{AnimationInfo, Info};
 #[cfg(feature = "scene")]

@@ -288,6 +288,9 @@ impl Md3 {
     /// assert_eq!(p[0].path, "surfaces[0].num_verts");
     /// ```
     pub fn validate_for(&self, engine: Engine) -> Vec<Problem> {
+        if engine == Engine::Gzdoom {
+            return self.validate_for_gzdoom();
+        }
         let mut c = Collector::default();
         let Some(l) = engine.md3_limits() else {
             if engine.loads(crate::EngineFormat::Md3) {

@@ -32,6 +32,7 @@ mod animation_cfg;
 mod companion_files;
 mod decode;
 mod engine;
+mod gzdoom;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;
@@ -58,6 +59,7 @@ pub use companion_files::{
     folder_file_names, is_player_listing, Md3FilePlan, Md3FileRequest, Md3FilesProblem, WholePlayer,
 };
 pub use engine::{Md3EngineLimits, Md3Over};
+pub use gzdoom::{GZDOOM_MAX_FRAME_NAME, GZDOOM_MAX_SURFACES};
 pub use info::{Info, SurfaceInfo, TagInfo};
 #[cfg(feature = "scene")]
 pub use lift::{

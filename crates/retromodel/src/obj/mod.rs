@@ -35,6 +35,8 @@ use std::fmt::Write as _;
 use crate::error::{Error, Result};
 use crate::scene::{Pose, Scene};
 
+mod gzdoom;
+pub use gzdoom::{gzdoom_problems, GZDOOM_MAX_FACE_VERTICES};
 #[cfg(feature = "textures")]
 mod import;
 #[cfg(feature = "textures")]
