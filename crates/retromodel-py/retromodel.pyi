@@ -252,7 +252,7 @@ def load(
 
 def compile_md2(
     source: Union[Source, Model],
-    fps: float = 10.0,
+    fps: Optional[float] = None,
     engine: str = "quake2",
     grid: str = "animation",
     player: bool = False,
@@ -276,7 +276,7 @@ def compile_ms3d(
 
 def compile_md5(
     source: Union[Source, Model],
-    fps: float = 10.0,
+    fps: Optional[float] = None,
     player: bool = False,
     anims: Optional[List[str]] = None,
     scale: Optional[float] = None,
@@ -288,7 +288,7 @@ def compile_md5(
 def compile_mdl(
     source: Union[Source, Model],
     palette: Optional[Source] = None,
-    fps: float = 10.0,
+    fps: Optional[float] = None,
     anims: Optional[List[str]] = None,
     groups: Optional[List[str]] = None,
     scale: Optional[float] = None,
@@ -311,7 +311,7 @@ def compile_mdl(
 
 def compile_md3(
     source: Union[Source, Model],
-    fps: float = 15.0,
+    fps: Optional[float] = None,
     anims: Optional[List[str]] = None,
     scale: Optional[float] = None,
     fit_height: Optional[float] = None,

@@ -137,7 +137,8 @@ compile_output! {
 /// an OBJ, an MD2) into a Quake II MD2, as `retromodel convert x.md2`
 /// does. `source` is a path, bytes or a `Model`.
 ///
-/// - `fps`: frames per second the animations are baked at.
+/// - `fps`: frames per second the animations are baked at (default 10);
+///   without it an MD2's, MDL's or MD3's frames are kept one for one.
 /// - `engine`: whose limits the model must meet (`quake2`, `yquake2`,
 ///   `q2pro`, `kmquake2`, `ufoai`).
 /// - `grid`: which frames share an 8-bit grid: `"frame"`, `"animation"`
@@ -156,12 +157,12 @@ compile_output! {
 /// Returns an `Md2Output`. Raises `retromodel.Error` when the model
 /// cannot be compiled (an engine limit exceeded, an unknown animation).
 #[pyfunction]
-#[pyo3(signature = (source, fps = 10.0, engine = "quake2", grid = "animation", player = false, anims = None, scale = None, fit_height = None, skin_format = None, skin_name = None, palette = None, skin_size = None, name = "model.md2"))]
+#[pyo3(signature = (source, fps = None, engine = "quake2", grid = "animation", player = false, anims = None, scale = None, fit_height = None, skin_format = None, skin_name = None, palette = None, skin_size = None, name = "model.md2"))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn compile_md2(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    fps: f32,
+    fps: Option<f32>,
     engine: &str,
     grid: &str,
     player: bool,
@@ -181,9 +182,12 @@ pub fn compile_md2(
             )));
         }
     }
+    let keep_source_frames = fps.is_none();
+    let fps = fps.unwrap_or(retromodel::md2::DEFAULT_FPS);
     check_frames_and_size(fps, scale, fit_height)?;
     let mut o = CompileOptions {
         fps,
+        keep_source_frames,
         player,
         scale,
         fit_height,
@@ -305,23 +309,26 @@ pub(crate) fn check_frames_and_size(
 /// Returns an `Md5Output`. Raises `retromodel.Error` when the model
 /// cannot be an MD5 (shape-key animation has no joints to become).
 #[pyfunction]
-#[pyo3(signature = (source, fps = 10.0, player = false, anims = None, scale = None, fit_height = None, name = "model.md5mesh"))]
+#[pyo3(signature = (source, fps = None, player = false, anims = None, scale = None, fit_height = None, name = "model.md5mesh"))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn compile_md5(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    fps: f32,
+    fps: Option<f32>,
     player: bool,
     anims: Option<Vec<String>>,
     scale: Option<f32>,
     fit_height: Option<f32>,
     name: &str,
 ) -> PyResult<Md5Output> {
+    let keep_source_frames = fps.is_none();
+    let fps = fps.unwrap_or(retromodel::md2::DEFAULT_FPS);
     check_frames_and_size(fps, scale, fit_height)?;
     let options = ConvertOptions {
         anim: anims.clone().unwrap_or_default(),
         compile: Some(CompileOptions {
             fps,
+            keep_source_frames,
             player,
             scale,
             fit_height,
@@ -420,7 +427,8 @@ compile_output! {
 /// - `palette`: Quake's `gfx/palette.lmp` (a path or its 768 bytes, or a
 ///   PCX); required, since an MDL's skin is palette indices.
 /// - `fps`: frames per second the animations are baked at (Quake's
-///   monsters: 10).
+///   monsters: 10, the default); without it an MD2's, MDL's or MD3's
+///   frames are kept one for one.
 /// - `anims`: the animations to bake, in order (default all).
 /// - `groups`: animations written as frame groups (one frame QuakeC
 ///   selects, played by the engine at its times); an animation named
@@ -457,13 +465,13 @@ compile_output! {
 /// cannot be compiled (no palette, an engine limit exceeded, an unknown
 /// animation).
 #[pyfunction]
-#[pyo3(signature = (source, palette = None, fps = 10.0, anims = None, groups = None, scale = None, fit_height = None, flags = None, sync_type = "sync", eye_position = None, engine = None, name = "model.mdl", player = false, rerelease = false, frames_like = None))]
+#[pyo3(signature = (source, palette = None, fps = None, anims = None, groups = None, scale = None, fit_height = None, flags = None, sync_type = "sync", eye_position = None, engine = None, name = "model.mdl", player = false, rerelease = false, frames_like = None))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn compile_mdl(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     palette: Option<Source>,
-    fps: f32,
+    fps: Option<f32>,
     anims: Option<Vec<String>>,
     groups: Option<Vec<String>>,
     scale: Option<f32>,
@@ -479,6 +487,8 @@ pub fn compile_mdl(
 ) -> PyResult<MdlOutput> {
     use retromodel::mdl::compile::{CompileOptions as MdlOptions, FrameTable, Limits};
 
+    let keep_source_frames = fps.is_none();
+    let fps = fps.unwrap_or(10.0);
     check_frames_and_size(fps, scale, fit_height)?;
     if player && groups.as_ref().is_some_and(|g| !g.is_empty()) {
         return Err(Error::new_err(
@@ -526,6 +536,7 @@ pub fn compile_mdl(
     }
     let options = MdlOptions {
         fps,
+        keep_source_frames,
         animations: anims.unwrap_or_default(),
         frame_groups: groups.unwrap_or_default(),
         scale,

@@ -40,7 +40,8 @@ compile_output! {
 /// it is).
 ///
 /// - `fps`: frames per second the animations are baked at (15, what most
-///   Quake III `animation.cfg` lines give).
+///   Quake III `animation.cfg` lines give); without it an MD2's, MDL's or
+///   MD3's frames are kept one for one.
 /// - `anims`: the animations to bake, in order (default all).
 /// - `scale` or `fit_height`: multiply units, or fit to this height.
 /// - `engine`: whose loader's limits the model must meet (`ioquake3`, the
@@ -72,12 +73,12 @@ compile_output! {
 /// unknown animation, a player scene without a `lower`, `upper` or `head`
 /// node).
 #[pyfunction]
-#[pyo3(signature = (source, fps = 15.0, anims = None, scale = None, fit_height = None, engine = None, split = true, name = "model.md3", player = false, player_name = None, sex = None, footsteps = None))]
+#[pyo3(signature = (source, fps = None, anims = None, scale = None, fit_height = None, engine = None, split = true, name = "model.md3", player = false, player_name = None, sex = None, footsteps = None))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn compile_md3(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    fps: f32,
+    fps: Option<f32>,
     anims: Option<Vec<String>>,
     scale: Option<f32>,
     fit_height: Option<f32>,
@@ -92,6 +93,8 @@ pub fn compile_md3(
     use retromodel::md3::compile::CompileOptions as Md3Options;
     use retromodel::md3::compile::PlayerOptions;
 
+    let keep_source_frames = fps.is_none();
+    let fps = fps.unwrap_or(retromodel::md3::compile::DEFAULT_FPS);
     check_frames_and_size(fps, scale, fit_height)?;
     if !player {
         let given = [
@@ -137,6 +140,7 @@ pub fn compile_md3(
     };
     let options = Md3Options {
         fps,
+        keep_source_frames,
         animations: anims.unwrap_or_default(),
         scale,
         fit_height,

@@ -31,6 +31,9 @@ pub(super) fn compile_md3(
     })
 }
 
+/// A file to write: its name and bytes.
+type NamedFile = (String, Vec<u8>);
+
 /// The images an MD3's shaders need that exist only inside the source
 /// (an MDL's palette skins, an MD2's skin found beside it, a glTF's
 /// embedded images, `--skin`'s), written beside the output as PNG
@@ -38,10 +41,7 @@ pub(super) fn compile_md3(
 /// scene returned, when any was renamed). A texture named by a file
 /// (`models/players/sarge/red.tga`) keeps its name: the game finds it
 /// where it is.
-fn image_files(
-    scene: &Scene,
-    output_name: &str,
-) -> Result<(Option<Scene>, Vec<(String, Vec<u8>)>)> {
+fn image_files(scene: &Scene, output_name: &str) -> Result<(Option<Scene>, Vec<NamedFile>)> {
     let has_extension = |path: &str| {
         let name = super::file_name(path);
         name.rsplit_once('.')
