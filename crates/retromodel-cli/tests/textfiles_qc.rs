@@ -17,6 +17,24 @@ fn run(args: &[&str]) -> Output {
     run_os(env!("CARGO_BIN_EXE_retromodel"), args)
 }
 
+/// `convert INPUT DIR/out.md2 --qc DIR/out.qc`: the two paths and the
+/// run.
+fn convert_md2_with_qc(
+    dir: &std::path::Path,
+    input: &std::path::Path,
+) -> (std::path::PathBuf, std::path::PathBuf, Output) {
+    let out = dir.join("out.md2");
+    let qc = dir.join("out.qc");
+    let o = run(&[
+        "convert",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--qc",
+        qc.to_str().unwrap(),
+    ]);
+    (out, qc, o)
+}
+
 fn le(b: &[u8], at: usize) -> usize {
     i32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize
 }
@@ -151,15 +169,7 @@ const CLEAN: [&str; 16] = [
 fn md2_names_number_as_their_frames() {
     let d = tempfile::tempdir().unwrap();
     let input = md2_with_names(d.path(), &CLEAN);
-    let out = d.path().join("out.md2");
-    let qc = d.path().join("out.qc");
-    let o = run(&[
-        "convert",
-        input.to_str().unwrap(),
-        out.to_str().unwrap(),
-        "--qc",
-        qc.to_str().unwrap(),
-    ]);
+    let (out, qc, o) = convert_md2_with_qc(d.path(), &input);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let names = md2_frame_names(&std::fs::read(&out).unwrap());
     let (numbers, lines) = parse_qc(&std::fs::read_to_string(&qc).unwrap());
@@ -187,15 +197,7 @@ fn names_compilers_refuse_are_rewritten_and_numbering_kept() {
     // 15 characters: the longest kept as it is.
     names[6] = "zyxwvutsrqponml";
     let input = md2_with_names(d.path(), &names);
-    let out = d.path().join("out.md2");
-    let qc = d.path().join("out.qc");
-    let o = run(&[
-        "convert",
-        input.to_str().unwrap(),
-        out.to_str().unwrap(),
-        "--qc",
-        qc.to_str().unwrap(),
-    ]);
+    let (out, qc, o) = convert_md2_with_qc(d.path(), &input);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
     let written = md2_frame_names(&std::fs::read(&out).unwrap());
