@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Headless test of the Blender add-on with Debian's blender (3.4): installs
-# it when missing, installs the wheel crates/retromodel-py/test.sh built
-# (building it when missing) into a folder Blender's Python is pointed at,
+# it when missing, installs the Linux wheel crates/retromodel-py/wheels.sh
+# built (building them when missing) into a folder Blender's Python is pointed at,
 # and runs test_blender.py and test_roundtrip.py; then checks the per-platform
 # zips package.sh writes and installs the Linux one as a legacy add-on.
 set -euo pipefail
@@ -15,10 +15,13 @@ if ! command -v blender >/dev/null 2>&1 || [ ! -d /usr/lib/python3/dist-packages
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends blender python3-numpy >/dev/null
 fi
-wheel=$(ls "$repo"/target/retromodel-py/wheels/retromodel-*-abi3-*.whl 2>/dev/null | head -n 1 || true)
+# The Linux wheel crates/retromodel-py/wheels.sh built (the zips below need
+# its other wheels too): built only when missing.
+linux_wheel() { ls "$repo"/target/retromodel-py/dist/retromodel-*-abi3-manylinux_2_28_x86_64.whl 2>/dev/null | head -n 1 || true; }
+wheel=$(linux_wheel)
 if [ -z "$wheel" ]; then
-  bash "$repo/crates/retromodel-py/test.sh"
-  wheel=$(ls "$repo"/target/retromodel-py/wheels/retromodel-*-abi3-*.whl | head -n 1)
+  bash "$repo/crates/retromodel-py/wheels.sh"
+  wheel=$(linux_wheel)
 fi
 work="$repo/target/retromodel-blender"
 rm -rf "$work"

@@ -15,11 +15,14 @@ it reads the wheel as a zip and its native module's bytes:
   and, on arm64, its ad-hoc code signature matches every page;
 * it is the same code: every name retromodel.pyi declares is in the binary,
   and so is the workspace's version next to `__version__`'s other strings;
-  the Python files of every wheel are the same bytes.
+  the Python files of every wheel are the same bytes;
+* it installs the `retromodel` command: entry_points.txt names the native
+  module's `_cli_main` as the console script, and the binary holds it.
 
     python3 check_wheels.py WHEEL_DIR VERSION PYI
 """
 
+import configparser
 import hashlib
 import re
 import struct
@@ -191,6 +194,12 @@ def main():
         metadata = z.read(f"{dist_info}/METADATA").decode()
         if f"\nVersion: {version}\n" not in metadata or "\nName: retromodel\n" not in metadata:
             fail(wheel.name, "METADATA does not name retromodel " + version)
+        entry_points = configparser.ConfigParser(delimiters=("=",))
+        if f"{dist_info}/entry_points.txt" in z.namelist():
+            entry_points.read_string(z.read(f"{dist_info}/entry_points.txt").decode())
+        script = entry_points.get("console_scripts", "retromodel", fallback=None)
+        if script != "retromodel.retromodel:_cli_main":
+            fail(wheel.name, f"entry_points.txt: the console script retromodel is {script!r}, not retromodel.retromodel:_cli_main")
         name, data = native_module(wheel.name, z)
         extracted = wheel_dir / "check" / tag / Path(name).name
         extracted.parent.mkdir(parents=True, exist_ok=True)
@@ -204,6 +213,8 @@ def main():
         missing = sorted(n for n in declared if n.encode() not in data)
         if missing:
             fail(wheel.name, f"names retromodel.pyi declares are not in the binary: {missing}")
+        if b"_cli_main" not in data:
+            fail(wheel.name, "the binary has no _cli_main, which the console script calls")
         if b"__version__" not in data or version.encode() not in data:
             fail(wheel.name, f"the binary does not hold __version__ {version}")
         audit = subprocess.run(
@@ -215,7 +226,7 @@ def main():
             fail(wheel.name, f"abi3audit:\n{audit.stdout}{audit.stderr}")
         summary = " ".join((audit.stdout + audit.stderr).split()).split(f"{wheel.name}: ")[-1]
         python_files[tag] = {n: z.read(n) for n in z.namelist() if n.endswith((".py", ".pyi", "py.typed"))}
-        print(f"ok {wheel.name} ({wheel.stat().st_size // 1024} KiB): {what}; {len(declared)} declared names; abi3audit: {summary}")
+        print(f"ok {wheel.name} ({wheel.stat().st_size // 1024} KiB): {what}; {len(declared)} declared names; abi3audit: {summary}; console script retromodel")
     reference = next(iter(python_files.values()))
     for tag, files in python_files.items():
         if files != reference:

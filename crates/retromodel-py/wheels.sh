@@ -6,7 +6,8 @@
 #   manylinux_2_28_x86_64, win_amd64, macosx_11_0_arm64, macosx_10_12_x86_64
 # into target/retromodel-py/dist/, then checks them without running them
 # (check_wheels.py: tags, file type and CPU, imports, abi3audit, same
-# version and names) and installs the Linux one in a fresh venv and imports it.
+# version and names, the `retromodel` command's entry point) and installs
+# the Linux one in a fresh venv, imports it and runs its `retromodel` command.
 #   bash crates/retromodel-py/wheels.sh
 # RETROMODEL_SDIST_CHECK=1 also builds the sdist and pip-installs it into a
 # fresh venv (compiling it from source, slow) and imports it.
@@ -60,6 +61,16 @@ rm -rf "$venv"
 "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check "$dist"/retromodel-*-manylinux_2_28_x86_64.whl
 (cd "$work" && "$venv/bin/python" -c "import retromodel, sys; assert retromodel.__version__ == sys.argv[1], retromodel.__version__; print('imported', retromodel.__file__, retromodel.__version__)" "$version")
+# The command it installs (pip's console script) runs the command line.
+said=$(cd "$work" && "$venv/bin/retromodel" --version)
+[ "$said" = "retromodel $version" ] || { echo "installed retromodel --version said: $said" >&2; exit 1; }
+corpus="${RETROMODEL_CORPUS:-$repo/../shared/corpus}"
+(cd "$work" && "$venv/bin/retromodel" info "$corpus/md2/assimpdeb_sydney.md2" >/dev/null) ||
+  { echo "installed retromodel info failed ($?)" >&2; exit 1; }
+status=0
+(cd "$work" && "$venv/bin/retromodel" info --no-such-flag 2>/dev/null) || status=$?
+[ "$status" = 2 ] || { echo "installed retromodel: a usage error gave status $status, not 2" >&2; exit 1; }
+echo "installed command: $said; info ran, a usage error gave 2"
 
 if [ "${RETROMODEL_SDIST_CHECK:-0}" = 1 ]; then
   # `pip install retromodel` where no wheel fits: pip builds the sdist.

@@ -1,140 +1,21 @@
-//! `retromodel`: inspect, validate, convert and render Quake II MD2 and
-//! MilkShape 3D MS3D models.
+//! `retromodel`: inspect, validate, convert and render Quake MDL, Quake II
+//! MD2 and MD5, Quake III MD3 and MilkShape 3D MS3D models.
 //!
-//! A thin layer over the `retromodel` library: argument parsing, file
-//! access and printing live here, everything else in the library.
+//! The command line lives in the `retromodel_cli` library (the Python
+//! package runs the same one); the binary adds its allocator.
 
-/// `println!` that returns an error instead of panicking when stdout is
-/// closed (e.g. piped into `head`); use inside functions returning
-/// `anyhow::Result`.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        writeln!(std::io::stdout().lock(), $($arg)*)?;
-    }};
-}
-
-/// `print!` that returns an error instead of panicking when stdout is
-/// closed.
-macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        write!(std::io::stdout().lock(), $($arg)*)?;
-    }};
-}
+use std::process::ExitCode;
 
 /// mimalloc keeps and reuses the memory a conversion frees (the file
 /// read, the glTF JSON) for what it allocates next, where the system
 /// allocator hands it back and faults fresh pages in: a third fewer page
 /// faults and about a tenth less time for `faerie.glb → faerie.md2`
 /// (docs/benchmarks-history.md, "Authoring MD2").
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-mod advice;
-mod batch;
-mod convert;
-mod info;
-mod load;
-mod md3_files;
-mod md3_lod;
-mod md3_player_check;
-mod md3_player_info;
-mod output;
-mod pipeline;
-mod render;
-mod render_args;
-mod render_shared;
-mod render_sheet;
-mod textfiles;
-mod validate;
-
-use clap::{Parser, Subcommand};
-use std::process::ExitCode;
-
-/// Inspect, validate and convert classic animated 3D models (Quake II MD2,
-/// MilkShape 3D MS3D).
-#[derive(Debug, Parser)]
-#[command(name = "retromodel", version, about, max_term_width = 100)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Print a summary of a model: header, counts, skins, animations, warnings.
-    Info(info::Args),
-    /// Check models and report every problem with its path and byte offset.
-    ///
-    /// Exit status: 0 when every file is valid, 1 when any has a problem,
-    /// 2 on a usage error.
-    Validate(validate::Args),
-    /// Convert a model to glTF 2.0 (`.glb`, `.gltf`), OBJ or its own format,
-    /// or every model below a folder (`--out-dir`, `--to`).
-    ///
-    /// The output format follows the output file's extension. Textures are
-    /// looked up in the model's folder and the `--texture-dir` folders only;
-    /// one that is missing, broken or refused is a warning and its material
-    /// is left untextured. Batch mode exits 1 when any file failed.
-    Convert(Box<convert::Args>),
-    /// Draw a model: a still (.png), its animations (.gif, .apng), or a
-    /// contact sheet of a folder of models or of one model's frames
-    /// (`--sheet OUT.png`).
-    ///
-    /// Software rendering, the same bytes on every run: a perspective
-    /// camera (30° vertical field of view) framed on everything the
-    /// animations drawn reach (a still: its animation, without --anim the
-    /// one its --frame is in or the first; a folder sheet: each model's rest
-    /// pose), textures as the model names them (its folder and
-    /// `--texture-dir` only), a light fixed to the camera. A folder sheet
-    /// exits 1 when any model failed (it is shown as a placeholder).
-    Render(Box<render::Args>),
-}
-
 fn main() -> ExitCode {
-    // A bug must still end in one clear line, not a backtrace.
-    std::panic::set_hook(Box::new(|info| {
-        eprintln!("retromodel: internal error: {info}");
-    }));
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Info(args) => info::run(&args),
-        Command::Validate(args) => validate::run(&args),
-        Command::Convert(args) => convert::run(&args),
-        Command::Render(args) => render::run(&args),
-    };
-    match result {
-        Ok(code) => code,
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("retromodel: error: {}", report(&err));
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// An error and its causes on one line, `a: b: c`, leaving out a cause
-/// whose text its wrapper already shows (the library's errors say what
-/// their sources say, and keep them as sources too).
-fn report(err: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in err.chain() {
-        let text = cause.to_string();
-        if line.contains(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
-    line
-}
-
-/// Whether `err` is stdout being closed by the reader, which is no error of
-/// ours.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.downcast_ref::<std::io::Error>()
-        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    retromodel_cli::set_panic_hook();
+    ExitCode::from(retromodel_cli::run_from(std::env::args_os()))
 }

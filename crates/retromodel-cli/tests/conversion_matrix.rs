@@ -6,6 +6,7 @@
 //! format converted to another keeps its frame count one for one (read
 //! from both headers' bytes).
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use retromodel_testkit::cli::run_os;
@@ -165,4 +166,27 @@ fn every_format_converts_to_every_format_or_names_why_not() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(written, 8 * 9 - 4);
+}
+
+/// `convert --help` names every input and output format (their
+/// extensions), and so does the command's own summary.
+#[test]
+fn the_help_names_every_format() {
+    let bin = env!("CARGO_BIN_EXE_retromodel");
+    let help = run_os(bin, &[OsStr::new("convert"), OsStr::new("--help")]);
+    let text = String::from_utf8_lossy(&help.stdout);
+    for ext in OUTPUTS.iter().chain(&["md5mesh"]) {
+        assert!(
+            text.contains(&format!(".{ext}`")),
+            "convert --help lacks .{ext}"
+        );
+    }
+    for name in ["MD2", "MDL", "MD3", "MS3D", "MD5", "glTF", "OBJ"] {
+        assert!(text.contains(name), "convert --help lacks {name}");
+    }
+    let top = run_os(bin, &[OsStr::new("--help")]);
+    let text = String::from_utf8_lossy(&top.stdout);
+    for name in ["MD2", "MDL", "MD3", "MS3D", "MD5", "glTF", "OBJ"] {
+        assert!(text.contains(name), "--help lacks {name}");
+    }
 }

@@ -9,6 +9,7 @@
 
 mod advice;
 mod arrays;
+mod cli;
 mod conversion;
 mod convert;
 mod convert_md3;
@@ -57,5 +58,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::compile_md5, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_mdl, m)?)?;
     m.add_function(wrap_pyfunction!(convert_md3::compile_md3, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::cli, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::cli_main, m)?)?;
     Ok(())
 }
