@@ -1,5 +1,5 @@
 //! Text files a game's code or data needs beside a model: QuakeC's
-//! `$frame` list ([`qc`]) and GZDoom's MODELDEF block ([`modeldef`]).
+//! `$frame` list ([`qc`]) and GZDoom's MODELDEF block ([`modeldef()`]).
 //!
 //! The writers take [`ModelFacts`], what they need to know of a written
 //! model (frame names, animations, skin names, frame 0's bounds), so that
