@@ -5,11 +5,15 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use retromodel::textfiles::modeldef::{is_actor_name, ModeldefProblem, DEFAULT_HEIGHT};
+use retromodel::advice::{Advice, Limit, Quantity, Remedy};
+use retromodel::textfiles::modeldef::{
+    is_actor_name, ModeldefProblem, DEFAULT_HEIGHT, FRAME_CHARS,
+};
 use retromodel::textfiles::{
     modeldef as make_modeldef, qc_frames as make_qc, ModelFacts, ModeldefOptions, NameIssue, QcNote,
 };
 
+use crate::advice::{limit_dict, remedies_list, worded};
 use crate::errors::{to_py, Error};
 use crate::model::{format_name, Model};
 use crate::source::Source;
@@ -264,7 +268,7 @@ pub fn modeldef(
     if let Some(p) = path {
         options.path = p;
     }
-    let m = make_modeldef(&facts, &options).map_err(|e| Error::new_err(problem_words(&e)))?;
+    let m = make_modeldef(&facts, &options).map_err(|e| modeldef_error(&e))?;
     Ok(Modeldef {
         text: m.text,
         actor,
@@ -293,21 +297,56 @@ fn actor_from_file(file_name: &str) -> String {
     name
 }
 
-/// Why a MODELDEF block cannot be written, naming the keyword to change.
-fn problem_words(problem: &ModeldefProblem) -> String {
-    match problem {
-        ModeldefProblem::BadActor(a) => format!(
-            "{a:?} is not an actor class name (letters, digits and _, not a digit first): give actor="
+/// Why a MODELDEF block cannot be written, as a `retromodel.Error`
+/// naming the keyword to change; its `reason`, `limit` and `remedies` as
+/// data (too many frames: fewer animations or a lower fps), as the
+/// compile functions' errors have them.
+fn modeldef_error(problem: &ModeldefProblem) -> PyErr {
+    let (reason, advice) = match problem {
+        ModeldefProblem::BadActor(a) => (
+            format!("{a:?} is not an actor class name (letters, digits and _, not a digit first)"),
+            None,
         ),
-        ModeldefProblem::BadName(n) => format!(
-            "{n:?} cannot be written in MODELDEF (it holds a quote or a line break, or is the word \
-             model): give another path= or name="
+        ModeldefProblem::BadName(n) => (
+            format!(
+                "{n:?} cannot be written in MODELDEF (it holds a quote or a line break, or is the \
+                 word model): give another path= or name="
+            ),
+            None,
         ),
-        ModeldefProblem::TooManyFrames(n) => format!(
-            "{n} frames: MODELDEF's 100 sprites of 29 frames hold 2900; compile fewer (anims=, a lower fps)"
-        ),
-        other => other.to_string(),
-    }
+        ModeldefProblem::TooManyFrames(n) => {
+            let max = 100 * FRAME_CHARS.len();
+            (
+                format!("{n} frames: MODELDEF's 100 sprites of 29 frames hold {max}"),
+                Some(Advice::new(
+                    Some(Limit {
+                        quantity: Quantity::Frames,
+                        max: max as u64,
+                        actual: *n as u64,
+                    }),
+                    vec![Remedy::LowerFps, Remedy::FewerAnimations],
+                )),
+            )
+        }
+        other => (other.to_string(), None),
+    };
+    let err = Error::new_err(worded(reason.clone(), advice.as_ref()));
+    Python::attach(|py| {
+        let value = err.value(py);
+        // Attributes on a fresh exception: the message says it all if
+        // one could not be set.
+        let _ = value.setattr("offset", py.None());
+        let _ = value.setattr("path", py.None());
+        let _ = value.setattr("line", py.None());
+        let _ = value.setattr("reason", reason);
+        if let Ok(limit) = limit_dict(py, advice.as_ref().and_then(|a| a.limit.as_ref())) {
+            let _ = value.setattr("limit", limit);
+        }
+        if let Ok(remedies) = remedies_list(py, advice.as_ref()) {
+            let _ = value.setattr("remedies", remedies);
+        }
+    });
+    err
 }
 
 /// A `$frame` note in words.

@@ -322,3 +322,28 @@ def test_modeldef_refuses_in_python_words(corpus):
         retromodel.modeldef(corpus / "mdl" / "c0burn_progs_ogre.mdl")
     with pytest.raises(retromodel.Error, match=r"no frames"):
         retromodel.qc_frames(corpus / "ms3d" / sorted(p.name for p in (corpus / "ms3d").glob("*.ms3d"))[0])
+
+
+def md2_with_frame_count(data, count):
+    """An MD2 whose frames are its frame 0 `count` times (header fields
+    and the offsets after the frames moved to match)."""
+    size, n, ofs = le(data, 16), le(data, 40), le(data, 56)
+    frames = data[ofs : ofs + size] * count
+    out = bytearray(data[:ofs] + frames + data[ofs + n * size :])
+    delta = (count - n) * size
+    struct.pack_into("<i", out, 40, count)
+    for at in (44, 48, 52, 60, 64):
+        if le(data, at) > ofs:
+            struct.pack_into("<i", out, at, le(data, at) + delta)
+    return bytes(out)
+
+
+def test_modeldef_too_many_frames_advises_as_data(corpus):
+    data = md2_with_frame_count((corpus / "md2" / "assimpdeb_sydney.md2").read_bytes(), 2901)
+    assert le(data, 40) == 2901
+    check_modeldef(retromodel.modeldef(md2_with_frame_count(data, 2900), name="x.md2").text, 2900)
+    with pytest.raises(retromodel.Error) as e:
+        retromodel.modeldef(data, name="x.md2")
+    assert e.value.limit == {"quantity": "frames", "max": 2900, "actual": 2901, "over": 1}
+    assert [r["remedy"] for r in e.value.remedies] == ["lower_fps", "fewer_animations"]
+    assert "fps" in str(e.value) and "anims=" in str(e.value)
