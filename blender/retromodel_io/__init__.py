@@ -46,7 +46,7 @@ from bpy.props import (
 )
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import fast_export, import_options, vertex_map
+from . import fast_export, import_options, text_files, vertex_map
 from .glb_record import glb_json, glb_record, glb_with_json, restore_record
 from .messages import Progress, advice_text, error_text
 from .scene_tools import (
@@ -335,7 +335,7 @@ def _export(operator, compile_model, rm, progress, tmp):
     return {"FINISHED"}
 
 
-class ExportMd2(bpy.types.Operator, ExportHelper):
+class ExportMd2(bpy.types.Operator, ExportHelper, text_files.QcOption, text_files.ModeldefOption):
     """Export the scene as a Quake II MD2 (and its skin)"""
 
     bl_idname = "export_scene.retromodel_md2"
@@ -427,6 +427,7 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
             self.grid = "frame"
 
     def compile(self, rm, glb, name):
+        text_files.check(self)
         palette = None
         if self.palette:
             with open(bpy.path.abspath(self.palette), "rb") as f:
@@ -468,7 +469,7 @@ class ExportMd2(bpy.types.Operator, ExportHelper):
             beside[f"md5/{stem}.md5mesh"] = md5.md5mesh
             beside.update({f"md5/{n}": data for n, data in md5.files.items()})
             warnings += md5.warning_details
-        return out.md2, beside, warnings
+        return text_files.add(self, rm, name, out.md2, beside, warnings)
 
 
 # The MDL header's effect flags (id's EF_* in model.h), as the panel names
@@ -485,7 +486,7 @@ MDL_FLAGS = [
 ]
 
 
-class ExportMdl(bpy.types.Operator, ExportHelper):
+class ExportMdl(bpy.types.Operator, ExportHelper, text_files.QcOption):
     """Export the scene as a Quake MDL (its skin quantised to the Quake palette)"""
 
     bl_idname = "export_scene.retromodel_mdl"
@@ -586,6 +587,7 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
         return export_through_gltf(self, self.compile)
 
     def compile(self, rm, glb, name):
+        text_files.check(self)
         if self.palette:
             path = bpy.path.abspath(self.palette)
             with open(path, "rb") as f:
@@ -637,7 +639,7 @@ class ExportMdl(bpy.types.Operator, ExportHelper):
         # With Rerelease MD5: NAME.md5mesh, .md5anim and the skins beside
         # the MDL, where the ports look (Ironwail Quake/gl_model.c,
         # Mod_LoadMD5Skins; mdl::rerelease in the library).
-        return out.mdl, dict(out.files), list(out.warning_details)
+        return text_files.add(self, rm, name, out.mdl, dict(out.files), list(out.warning_details))
 
 
 class ExportMs3d(bpy.types.Operator, ExportHelper):
@@ -664,7 +666,7 @@ class ExportMs3d(bpy.types.Operator, ExportHelper):
         return out.ms3d, out.textures, out.warning_details
 
 
-class ExportMd3(bpy.types.Operator, ExportHelper):
+class ExportMd3(bpy.types.Operator, ExportHelper, text_files.ModeldefOption):
     """Export the scene as a Quake III MD3 (a surface per mesh, tags from empties named tag_*)"""
 
     bl_idname = "export_scene.retromodel_md3"
@@ -753,6 +755,7 @@ class ExportMd3(bpy.types.Operator, ExportHelper):
         return export_through_gltf(self, self.compile)
 
     def compile(self, rm, glb, name):
+        text_files.check(self)
         if self.player:
             folder = os.path.dirname(os.path.abspath(self.filepath))
             try:
@@ -772,7 +775,7 @@ class ExportMd3(bpy.types.Operator, ExportHelper):
             engine=self.engine,
             name=name,
         )
-        return out.md3, {}, list(out.warning_details)
+        return text_files.add(self, rm, name, out.md3, {}, list(out.warning_details))
 
     def _compile_player(self, rm, glb, folder):
         return rm.compile_md3(
