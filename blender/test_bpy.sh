@@ -21,6 +21,8 @@
 #                       actions); export MD3 with the panel's options
 #   test_md3_player.py  export a Quake III player built in Blender (three parts
 #                       at tag empties, an action) as its seven files
+#   test_textfiles.py   export MD2/MDL with the .qc frame list, MD2/MD3 with
+#                       GZDoom's MODELDEF (frames numbered, FrameIndex lines)
 # BPY_SCRIPTS="test_mdl.py" runs only the scripts named.
 # VERSION `debian` runs the same scripts in Debian's blender (3.4, as
 # blender/test.sh installs it) with the zip's wheel in RETROMODEL_PYTHONPATH.
@@ -64,6 +66,7 @@ if [ -f "$here/test_import_options.py" ]; then scripts+=(test_import_options.py)
 if [ -f "$here/test_mdl.py" ]; then scripts+=(test_mdl.py); fi
 if [ -f "$here/test_md3.py" ]; then scripts+=(test_md3.py); fi
 if [ -f "$here/test_md3_player.py" ]; then scripts+=(test_md3_player.py); fi
+if [ -f "$here/test_textfiles.py" ]; then scripts+=(test_textfiles.py); fi
 # BPY_SCRIPTS="test_mdl.py ..." runs only those (by hand, to save minutes).
 if [ -n "${BPY_SCRIPTS:-}" ]; then read -r -a scripts <<<"$BPY_SCRIPTS"; fi
 

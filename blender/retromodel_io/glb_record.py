@@ -8,6 +8,13 @@ import json
 import struct
 
 
+# The scene property that remembers what Blender's glTF add-on drops on its
+# way in and out (the file's extras, its animations' order and extras), so
+# that exporting an imported model gives its animations back in their order,
+# with their places on an MS3D's timeline.
+RECORD_KEY = "retromodel_import"
+
+
 def glb_json(glb: bytes):
     """The JSON chunk of a binary glTF, and the bytes after it."""
     if len(glb) < 20 or glb[:4] != b"glTF":

@@ -234,6 +234,42 @@ class Md3Output:
     def warning_details(self) -> List[Dict[str, Any]]:
         """The warnings as data: ``{"message", "limit", "remedies"}``."""
 
+class QcFrames:
+    """What ``qc_frames`` made: a model's QuakeC ``$frame`` list."""
+
+    text: str
+    """The ``.qc`` file's text: ``$skin`` lines, then one ``$frame`` line per animation."""
+    names: List[str]
+    """Each frame's name as declared, in frame order (``names[n]`` is numbered ``n``)."""
+    warnings: List[str]
+    """Frame names that had to change (and more frames than id's qcc holds), one line each."""
+    @property
+    def warning_details(self) -> List[Dict[str, Any]]:
+        """The warnings as data: ``{"message", "issue", "frame", "name", "declared"}`` for a renamed
+        frame (``issue``: ``"empty"``, ``"not_identifier"``, ``"too_long"``, ``"directive"``,
+        ``"duplicate"``), ``{"message", "issue": "too_many_for_id_qcc", "frames"}``."""
+
+class Modeldef:
+    """What ``modeldef`` made: a model's GZDoom MODELDEF block."""
+
+    text: str
+    """A comment listing each animation's sprite frames, then the ``Model ACTOR { ... }`` block."""
+    actor: str
+    """The actor class the block is for."""
+    path: str
+    """The folder ``Path`` names (where the model and its skins go)."""
+    model_file: str
+    """The model's file name, as ``Model 0`` names it."""
+    scale: float
+    """The ``Scale`` written (the same on every axis)."""
+    z_offset: float
+    """The ``ZOffset`` written, in map units."""
+    @property
+    def sprites(self) -> List[Dict[str, Any]]:
+        """Each animation's sprite frames, for the actor's states: ``{"animation": "run", "parts":
+        [("RU00", 6, 6)], "states": "RU00 GHIJKL"}`` (a part: sprite, first frame letter's index,
+        how many letters)."""
+
 def load(
     source: Source,
     name: Optional[str] = None,
@@ -322,3 +358,22 @@ def compile_md3(
     """Compiles any model (a ``.glb`` from Blender, an MS3D, an MD2, an MDL) into a Quake III MD3:
     a surface per mesh, positions in 1/64 units, tags from ``tag_*`` nodes, ioquake3's limits
     unless ``engine`` says otherwise (``"ironwail"``, ``"vkquake"``, ``"none"``)."""
+
+def qc_frames(source: Union[Source, Model], name: Optional[str] = None) -> QcFrames:
+    """QuakeC's ``$frame`` (and ``$skin``) declarations for an MD2, MDL or MD3, numbered as QuakeC
+    compilers number them (``$name`` is the frame's number; an MDL frame group is one frame), one
+    ``$frame`` line per animation; names no compiler takes are declared renamed (``warnings``).
+    ``name`` names the model in the comment (default: the file's name)."""
+
+def modeldef(
+    source: Union[Source, Model],
+    actor: Optional[str] = None,
+    height: Optional[float] = None,
+    path: Optional[str] = None,
+    name: Optional[str] = None,
+) -> Modeldef:
+    """GZDoom's MODELDEF block for an MD2 or MD3: each frame one ``FrameIndex`` line, each
+    animation's frames sprite frames (``sprites``), ``Scale`` and ``ZOffset`` standing frame 0
+    ``height`` map units (default 56) tall on the floor. ``actor``: the class (default: from the
+    file's name); ``path``: the folder ``Path`` names (default ``models/<actor>``); ``name``: the
+    model's file name (default: the file's)."""

@@ -19,6 +19,7 @@ mod mdl;
 mod model;
 mod problem;
 mod source;
+mod textfiles;
 
 use pyo3::prelude::*;
 
@@ -39,7 +40,8 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
          glTF or OBJ into a MilkShape 3D MS3D with its skeleton and animations;\n\
          compile_md5() writes the Quake II rerelease's MD5 replacement of the MD2;\n\
          compile_mdl() makes a Quake MDL (its skin quantised to Quake's palette).\n\
-         compile_md3() makes a Quake III MD3.\n\n\
+         compile_md3() makes a Quake III MD3. qc_frames() writes an MD2's, MDL's or MD3's\n\
+         QuakeC $frame list, modeldef() an MD2's or MD3's GZDoom MODELDEF block.\n\n\
          Bad input raises retromodel.Error (a ValueError) with the library's message,\n\
          which names the section, the field path and the byte offset.",
     )?;
@@ -52,12 +54,16 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<convert::Md5Output>()?;
     m.add_class::<convert::MdlOutput>()?;
     m.add_class::<convert_md3::Md3Output>()?;
+    m.add_class::<textfiles::QcFrames>()?;
+    m.add_class::<textfiles::Modeldef>()?;
     m.add_function(wrap_pyfunction!(model::load, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md2, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_ms3d, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_md5, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_mdl, m)?)?;
     m.add_function(wrap_pyfunction!(convert_md3::compile_md3, m)?)?;
+    m.add_function(wrap_pyfunction!(textfiles::qc_frames, m)?)?;
+    m.add_function(wrap_pyfunction!(textfiles::modeldef, m)?)?;
     m.add_function(wrap_pyfunction!(cli::cli, m)?)?;
     m.add_function(wrap_pyfunction!(cli::cli_main, m)?)?;
     Ok(())

@@ -106,7 +106,7 @@ fn read(loaded: &Loaded) -> retromodel::Result<retromodel::Model> {
 }
 
 /// The format's name, as `info()["format"]` spells the model formats.
-fn format_name(format: Format) -> &'static str {
+pub(crate) fn format_name(format: Format) -> &'static str {
     match format {
         Format::Md2 => "md2",
         Format::Ms3d => "ms3d",
