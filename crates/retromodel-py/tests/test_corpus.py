@@ -232,6 +232,12 @@ def test_compile_ms3d_is_the_command_lines(corpus, cli, tmp_path):
     assert [a["name"] for a in only.report["animations"]] == ["walk"]
     with pytest.raises(retromodel.Error, match="no-such"):
         retromodel.compile_ms3d(glb, anims=["no-such"])
-    # MD2 vertex animation has no place in an MS3D.
-    with pytest.raises(retromodel.Error):
-        retromodel.compile_ms3d(corpus / "md2/assimpdeb_faerie.md2")
+    # MD2 vertex animation has no place in an MS3D: the mesh is compiled
+    # (as the command line does it, byte for byte), its animations left
+    # out with a warning.
+    faerie = corpus / "md2/assimpdeb_faerie.md2"
+    md2 = retromodel.compile_ms3d(faerie, name="faerie.ms3d")
+    cli("convert", faerie, tmp_path / "faerie.ms3d")
+    assert md2.ms3d == (tmp_path / "faerie.ms3d").read_bytes()
+    assert md2.ms3d[:10] == b"MS3D000000"
+    assert any("morph" in w for w in md2.warnings), md2.warnings
