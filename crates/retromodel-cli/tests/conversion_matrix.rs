@@ -190,3 +190,44 @@ fn the_help_names_every_format() {
         assert!(text.contains(name), "--help lacks {name}");
     }
 }
+
+/// An MDL's palette is the source's, for `.md3` output too: its skin,
+/// which exists only as palette indices inside the MDL, is written beside
+/// the MD3 as a PNG named as the surface's shader names it (ioquake3
+/// finds `NAME.png` for a shader `NAME`), the size of the MDL's skin (its
+/// header's `skinwidth` at 52 and `skinheight` at 56; the PNG's IHDR at
+/// 16 and 20).
+#[test]
+fn an_mdl_to_md3_writes_its_palette_skin_beside_it() {
+    let Some(corpus) = corpus_dir() else { return };
+    let bin = env!("CARGO_BIN_EXE_retromodel");
+    let tmp = tempfile::tempdir().unwrap();
+    let mdl = corpus.join("mdl/c0burn_progs_ogre.mdl");
+    let out = tmp.path().join("ogre.md3");
+    let palette = corpus.join("quake/palette.lmp");
+    let o = run_os(
+        bin,
+        &[
+            OsStr::new("convert"),
+            mdl.as_os_str(),
+            out.as_os_str(),
+            OsStr::new("--palette"),
+            palette.as_os_str(),
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let facts = retromodel_testkit::md3_facts::md3_facts(&std::fs::read(&out).unwrap()).unwrap();
+    let shader = String::from_utf8_lossy(&facts.surfaces[0].shaders[0]).into_owned();
+    assert!(!shader.is_empty());
+    let png = std::fs::read(tmp.path().join(format!("{shader}.png"))).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let be = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    let source = std::fs::read(&mdl).unwrap();
+    let le = |at: usize| u32::from_le_bytes(source[at..at + 4].try_into().unwrap());
+    assert_eq!((be(16), be(20)), (le(52), le(56)));
+}

@@ -765,10 +765,19 @@ fn validate_for_tells_which_corpus_models_load_where() {
         soldier
             .validate_for(e)
             .iter()
-            .any(|p| p.path == "header.num_frames")
+            .any(|p| p.path == "header.num_frames" && p.severity == retromodel::Severity::Error)
     };
     assert!(frames(Engine::Quake2) && frames(Engine::Kmquake2));
     assert!(!frames(Engine::UfoAi) && !frames(Engine::Q2pro) && !frames(Engine::Yquake2));
+    // Q2PRO loads it in its GPU-lerp renderer only: its frames need more
+    // than the compatibility path's 8 MiB hunk (md2_q2pro_memory.rs).
+    let memory = soldier.validate_for(Engine::Q2pro);
+    assert!(
+        memory
+            .iter()
+            .any(|p| p.severity == retromodel::Severity::Warning && p.message.contains("8 MiB")),
+        "{memory:?}"
+    );
     // A 492-pixel-tall skin: over id's and yquake2's 480, fine for Q2PRO.
     let fern = load("ufoai_objects_vegi_fern_fern.md2");
     let tall = |e: Engine| {

@@ -8,10 +8,15 @@ use crate::scene::Scene;
 /// Compiles `scene` into the MD3 `output_name` with the options'
 /// [`md3`](ConvertOptions::md3) compile options (their animations, when
 /// empty, those of [`anim`](ConvertOptions::anim)).
+/// With `skins_inside` (an MDL source, whose skins are palette indices
+/// inside the file and nowhere else), the skin images are written beside
+/// the MD3 ([`image_files`]); other sources' textures name files the user
+/// has (a glTF's image names, an MD2's skin paths).
 pub(super) fn compile_md3(
     scene: &Scene,
     output_name: &str,
     options: &ConvertOptions,
+    skins_inside: bool,
     mut warnings: Vec<Warning>,
 ) -> Result<Conversion> {
     if let Some(player) = &options.md3_player {
@@ -21,7 +26,11 @@ pub(super) fn compile_md3(
     if compile.animations.is_empty() {
         compile.animations = options.anim.clone();
     }
-    let (named, mut files) = image_files(scene, output_name)?;
+    let (named, mut files) = if skins_inside {
+        image_files(scene, output_name)?
+    } else {
+        (None, Vec::new())
+    };
     let compiled = crate::md3::compile::compile(named.as_ref().unwrap_or(scene), &compile)?;
     warnings.extend(compiled.warnings.into_iter().map(Warning::Md3Compile));
     files.push((output_name.to_string(), compiled.model.to_bytes()?));
@@ -36,36 +45,55 @@ type NamedFile = (String, Vec<u8>);
 
 /// The images an MD3's shaders need that exist only inside the source
 /// (an MDL's palette skins, an MD2's skin found beside it, a glTF's
-/// embedded images, `--skin`'s), written beside the output as PNG
-/// (`STEM.png`, then `STEM_1.png` ...) and named by the shaders (the
-/// scene returned, when any was renamed). A texture named by a file
-/// (`models/players/sarge/red.tga`) keeps its name: the game finds it
-/// where it is.
+/// embedded images, `--skin`'s), written beside the output as PNG under
+/// the shader's name (`creature_skin` → `creature_skin.png`, which
+/// ioquake3's `R_FindImageFile` finds for a name without an extension),
+/// and, for a texture with no name, as `STEM.png`, `STEM_1.png` ... named
+/// by the shader (the scene returned, when one was named). A texture
+/// named by a file (`models/players/sarge/red.tga`) is left as it is: the
+/// game finds it where it is.
 fn image_files(scene: &Scene, output_name: &str) -> Result<(Option<Scene>, Vec<NamedFile>)> {
-    let has_extension = |path: &str| {
-        let name = super::file_name(path);
+    let has_extension = |name: &str| {
         name.rsplit_once('.')
             .is_some_and(|(stem, ext)| !stem.is_empty() && (1..=4).contains(&ext.len()))
     };
     let stem = super::stem(output_name);
     let folder = &output_name[..output_name.len() - super::file_name(output_name).len()];
     let mut renamed = None::<Scene>;
-    let mut files = Vec::new();
+    let mut files: Vec<NamedFile> = Vec::new();
+    let mut unnamed = 0;
     for (t, texture) in scene.textures.iter().enumerate() {
-        let Some(image) = texture
-            .image
-            .as_ref()
-            .filter(|_| !has_extension(&texture.path))
-        else {
+        let name = super::file_name(&texture.path);
+        let Some(image) = texture.image.as_ref().filter(|_| !has_extension(name)) else {
             continue;
         };
-        let name = match files.len() {
-            0 => format!("{stem}.png"),
-            n => format!("{stem}_{n}.png"),
+        let safe: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "_-".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let file = if safe.is_empty() {
+            let file = match unnamed {
+                0 => format!("{stem}.png"),
+                n => format!("{stem}_{n}.png"),
+            };
+            unnamed += 1;
+            renamed.get_or_insert_with(|| scene.clone()).textures[t].path = file.clone();
+            file
+        } else {
+            format!("{safe}.png")
         };
+        let path = format!("{folder}{file}");
+        if files.iter().any(|(n, _)| *n == path) {
+            continue;
+        }
         let png = image.png_for_writing(&format!("textures[{t}] ({})", texture.path))?;
-        files.push((format!("{folder}{name}"), png.into_owned()));
-        renamed.get_or_insert_with(|| scene.clone()).textures[t].path = name;
+        files.push((path, png.into_owned()));
     }
     Ok((renamed, files))
 }

@@ -260,6 +260,7 @@ impl<'a> Converter<'a> {
         {
             return self.rewrite(model, format, output_name);
         }
+        let skins_inside = matches!(model, Model::Mdl(_));
         let (mut scene, warnings) = self.scene_of(model, input_name)?;
         if mdl_compile {
             #[cfg(feature = "textures")]
@@ -271,7 +272,7 @@ impl<'a> Converter<'a> {
             ));
         }
         if md3_compile {
-            return md3::compile_md3(&scene, output_name, options, warnings);
+            return md3::compile_md3(&scene, output_name, options, skins_inside, warnings);
         }
         if recompile {
             return self.compile(&scene, output_name, warnings);
