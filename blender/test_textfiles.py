@@ -135,13 +135,16 @@ retromodel_io.text_files.add = _recording_add
 addon_under_test.fresh()
 retromodel_io._numpy_bool_alias()
 assert bpy.ops.import_scene.gltf(filepath=os.path.join(corpus, "gltf/blender_walker.glb")) == {"FINISHED"}
-# The walk's animation (Blender's importer names the action walk_walker_rig
-# and its NLA track walk, which the exporter names it after) made 2walk.
+# The walk's animation made 2walk: its NLA track (walk, which the exporter
+# names the animation after) and its action (Blender 3.4 and 4.x's importer
+# name it walk_walker_rig, 5.x's walk).
 tracks = [t for o in bpy.data.objects if o.animation_data for t in o.animation_data.nla_tracks if t.name == "walk"]
 assert tracks, [a.name for a in bpy.data.actions]
 for t in tracks:
     t.name = "2walk"
-bpy.data.actions["walk_walker_rig"].name = "2walk"
+walk = [a for a in bpy.data.actions if a.name in ("walk_walker_rig", "walk")]
+assert len(walk) == 1, [a.name for a in bpy.data.actions]
+walk[0].name = "2walk"
 
 # MD2: .qc and MODELDEF.
 md2 = os.path.join(outdir, "walker.md2")
