@@ -6,7 +6,7 @@ use crate::load::read_file;
 use crate::output::{check_free, write_atomic_with};
 use anyhow::{bail, Context, Result};
 use retromodel::convert::OutputFormat;
-use retromodel::textfiles::{modeldef, qc_frames, ModelFacts, ModeldefOptions, NameIssue, QcNote};
+use retromodel::textfiles::{modeldef, qc_frames, ModelFacts, ModeldefOptions};
 use std::path::{Path, PathBuf};
 
 /// The text files asked for.
@@ -71,7 +71,7 @@ impl TextFiles {
         if let Some(path) = &self.qc {
             let qc = qc_frames(&facts, &file_name);
             for note in &qc.notes {
-                lines.push(format!("{}: warning: {}", path.display(), qc_words(note)));
+                lines.push(format!("{}: warning: {}", path.display(), note));
             }
             write_atomic_with(path, force, sync, |w| w.write_all(qc.text.as_bytes()))?;
             lines.push(format!(
@@ -123,32 +123,4 @@ fn actor_from_stem(stem: &str) -> String {
         name.insert(0, 'M');
     }
     name
-}
-
-/// A `$frame` note in words.
-fn qc_words(note: &QcNote) -> String {
-    match note {
-        QcNote::Renamed {
-            frame,
-            from,
-            to,
-            issue,
-        } => {
-            let why = match issue {
-                NameIssue::Empty => "it has no name",
-                NameIssue::NotIdentifier => {
-                    "QuakeC compilers take letters, digits and _ only, not a digit first"
-                }
-                NameIssue::TooLong => "id's qcc keeps 15 characters",
-                NameIssue::Directive => "it is a $ directive word",
-                NameIssue::Duplicate => "an earlier frame has that name (ignoring case)",
-                _ => "it is not portable",
-            };
-            format!("frame {frame} {from:?} is declared as ${to}: {why}")
-        }
-        QcNote::TooManyForIdQcc { frames } => format!(
-            "{frames} frames: id's qcc holds 256 $frame names a file (FTEQCC, gmqcc and qfcc take more)"
-        ),
-        _ => "a frame name was changed".to_string(),
-    }
 }

@@ -211,7 +211,7 @@ pub fn qc_frames(
     Ok(QcFrames {
         text: qc.text,
         names: qc.names,
-        warnings: qc.notes.iter().map(note_words).collect(),
+        warnings: qc.notes.iter().map(ToString::to_string).collect(),
         notes: qc.notes,
     })
 }
@@ -347,34 +347,6 @@ fn modeldef_error(problem: &ModeldefProblem) -> PyErr {
         }
     });
     err
-}
-
-/// A `$frame` note in words.
-fn note_words(note: &QcNote) -> String {
-    match note {
-        QcNote::Renamed {
-            frame,
-            from,
-            to,
-            issue,
-        } => {
-            let why = match issue {
-                NameIssue::Empty => "it has no name",
-                NameIssue::NotIdentifier => {
-                    "QuakeC compilers take letters, digits and _ only, not a digit first"
-                }
-                NameIssue::TooLong => "id's qcc keeps 15 characters",
-                NameIssue::Directive => "it is a $ directive word",
-                NameIssue::Duplicate => "an earlier frame has that name (ignoring case)",
-                _ => "it is not portable",
-            };
-            format!("frame {frame} {from:?} is declared as ${to}: {why}")
-        }
-        QcNote::TooManyForIdQcc { frames } => format!(
-            "{frames} frames: id's qcc holds 256 $frame names a file (FTEQCC, gmqcc and qfcc take more)"
-        ),
-        _ => "a frame name was changed".to_string(),
-    }
 }
 
 /// A rename's reason as `warning_details` keys it.

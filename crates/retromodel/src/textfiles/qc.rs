@@ -225,6 +225,36 @@ fn portable_name(raw: &str, used: &HashSet<String>) -> (String, Option<NameIssue
     (name, issue)
 }
 
+/// The note in words naming no front end's options (what the command
+/// line, the Python package and the Blender add-on all show).
+impl std::fmt::Display for QcNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QcNote::Renamed {
+                frame,
+                from,
+                to,
+                issue,
+            } => {
+                let why = match issue {
+                    NameIssue::Empty => "it has no name",
+                    NameIssue::NotIdentifier => {
+                        "QuakeC compilers take letters, digits and _ only, not a digit first"
+                    }
+                    NameIssue::TooLong => "id's qcc keeps 15 characters",
+                    NameIssue::Directive => "it is a $ directive word",
+                    NameIssue::Duplicate => "an earlier frame has that name (ignoring case)",
+                };
+                write!(f, "frame {frame} {from:?} is declared as ${to}: {why}")
+            }
+            QcNote::TooManyForIdQcc { frames } => write!(
+                f,
+                "{frames} frames: id's qcc holds 256 $frame names a file (FTEQCC, gmqcc and qfcc take more)"
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
