@@ -48,7 +48,7 @@ pub enum Error {
     },
     /// The data is in no format this crate knows.
     #[error(
-        "unknown format: starts with {found:?}, expected \"IDP2\" (MD2), \"IDPO\" (MDL), \"IDP3\" (MD3), \"MS3D000000\" (MS3D), glTF or OBJ"
+        "unknown format: starts with {found:?}, expected \"IDP2\" (MD2), \"IDPO\" (MDL), \"IDP3\" (MD3), \"MS3D000000\" (MS3D), \"INTERQUAKEMODEL\" (IQM), glTF or OBJ"
     )]
     UnknownFormat {
         /// The first bytes, shown lossily.
@@ -56,7 +56,7 @@ pub enum Error {
     },
     /// The data is in a format this crate recognises but does not read (a
     /// Kingpin MDX, an image ...).
-    #[error("this is {what} (starts with {magic:?}), which retromodel does not read (it reads MD2, MDL, MD3, MS3D, MD5, MilkShape 3D ASCII, glTF and OBJ)")]
+    #[error("this is {what} (starts with {magic:?}), which retromodel does not read (it reads MD2, MDL, MD3, MS3D, MD5, IQM, MilkShape 3D ASCII, glTF and OBJ)")]
     UnsupportedFormat {
         /// What the data is, e.g. `a Kingpin MDX model`.
         what: &'static str,

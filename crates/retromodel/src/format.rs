@@ -89,6 +89,10 @@ impl Format {
         if bytes.starts_with(&crate::ms3d::MAGIC) {
             return Ok(Format::Ms3d);
         }
+        if bytes.starts_with(b"INTERQUAKEMODEL") {
+            // Any version: the IQM reader says which it supports.
+            return Ok(Format::Iqm);
+        }
         if bytes.starts_with(b"glTF") {
             return Ok(Format::Gltf);
         }

@@ -31,6 +31,8 @@ pub enum Format {
     Mdl,
     /// Quake III MD3 (`IDP3` version 15).
     Md3,
+    /// Inter-Quake Model (`INTERQUAKEMODEL` version 2).
+    Iqm,
 }
 
 impl fmt::Display for Format {
@@ -44,6 +46,7 @@ impl fmt::Display for Format {
             Format::Md5 => "MD5",
             Format::Mdl => "MDL",
             Format::Md3 => "MD3",
+            Format::Iqm => "IQM",
         })
     }
 }
@@ -59,6 +62,7 @@ impl Format {
         Format::Md5,
         Format::Mdl,
         Format::Md3,
+        Format::Iqm,
     ];
 
     /// The usual file extensions, lower case, without the dot.
@@ -72,6 +76,7 @@ impl Format {
             Format::Md5 => &["md5mesh"],
             Format::Mdl => &["mdl"],
             Format::Md3 => &["md3"],
+            Format::Iqm => &["iqm"],
         }
     }
 

@@ -69,6 +69,7 @@ pub mod advice;
 #[cfg(feature = "scene")]
 mod bake;
 mod bytes;
+mod claims;
 mod clip;
 #[cfg(feature = "scene")]
 pub mod convert;
@@ -78,6 +79,7 @@ mod format;
 mod format_kind;
 #[cfg(feature = "gltf")]
 pub mod gltf;
+pub mod iqm;
 pub mod md2;
 pub mod md3;
 pub mod md5;

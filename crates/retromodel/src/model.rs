@@ -43,6 +43,8 @@ pub enum Model {
     Ms3dAscii(crate::ms3d::ascii::AsciiModel),
     /// An id Tech 4 MD5 model: an md5mesh with the md5anims read beside it.
     Md5(crate::md5::Md5Model),
+    /// An Inter-Quake Model.
+    Iqm(crate::iqm::Iqm),
     /// A model of a format read straight into a scene (glTF, OBJ).
     #[cfg(feature = "scene")]
     Imported(Box<Imported>),
@@ -108,6 +110,7 @@ impl Model {
                 bytes,
             )?)),
             Format::Md5 => Ok(Model::Md5(read_md5(bytes, context)?)),
+            Format::Iqm => Ok(Model::Iqm(crate::iqm::Iqm::from_bytes(bytes)?)),
             #[cfg(feature = "gltf")]
             Format::Gltf => {
                 Model::read_gltf(bytes, context, &crate::gltf::ImportOptions::default())
@@ -141,6 +144,7 @@ impl Model {
             Model::Ms3d(_) => Format::Ms3d,
             Model::Ms3dAscii(_) => Format::Ms3dAscii,
             Model::Md5(_) => Format::Md5,
+            Model::Iqm(_) => Format::Iqm,
             #[cfg(feature = "scene")]
             Model::Imported(i) => i.format,
         }
@@ -156,6 +160,7 @@ impl Model {
             Model::Ms3d(m) => m.validate(),
             Model::Ms3dAscii(m) => m.validate(),
             Model::Md5(m) => m.validate(),
+            Model::Iqm(m) => m.validate(),
             #[cfg(feature = "scene")]
             Model::Imported(i) => i.warnings.clone(),
         }
@@ -284,6 +289,7 @@ impl Model {
             Model::Md3(m) => m.to_bytes_with(crate::md3::Layout::Original),
             Model::Ms3d(m) => m.to_bytes(),
             Model::Ms3dAscii(m) => Ok(m.to_bytes()),
+            Model::Iqm(m) => m.to_bytes(),
             Model::Md5(_) => Err(Error::Unconvertible {
                 from: Format::Md5,
                 to: "md5mesh",
@@ -315,6 +321,7 @@ impl Model {
                 Err(e) => Info::Ms3d(crate::ms3d::Ms3d::default().info(&[]).with_error(e)),
             },
             Model::Md5(m) => Info::Md5(m.info(bytes)),
+            Model::Iqm(m) => Info::Iqm(m.info(bytes)),
             #[cfg(feature = "scene")]
             Model::Imported(i) => {
                 let format = i.format.extensions()[0];
@@ -372,6 +379,7 @@ impl Model {
                 Scene::from_ms3d(&m.to_ms3d()?, &o)
             }
             Model::Md5(m) => m.to_scene(&name("md5")),
+            Model::Iqm(m) => Scene::from_iqm(m, &name("iqm")),
             Model::Mdl(m) => {
                 let defaults = crate::mdl::MdlSceneOptions::default();
                 let o = crate::mdl::MdlSceneOptions {
@@ -442,6 +450,8 @@ pub enum Info {
     Ms3d(crate::ms3d::Info),
     /// An MD5 summary.
     Md5(crate::md5::Info),
+    /// An IQM summary.
+    Iqm(crate::iqm::Info),
     /// The summary of a model read into a scene (glTF, OBJ).
     #[cfg(feature = "scene")]
     Scene(crate::scene::SceneInfo),
@@ -455,6 +465,7 @@ impl fmt::Display for Info {
             Info::Md3(i) => i.fmt(f),
             Info::Ms3d(i) => i.fmt(f),
             Info::Md5(i) => i.fmt(f),
+            Info::Iqm(i) => i.fmt(f),
             #[cfg(feature = "scene")]
             Info::Scene(i) => i.fmt(f),
         }

@@ -393,15 +393,7 @@ pub struct Offsets {
     pub end: i32,
 }
 
-/// A run of bytes no section of the file covers (padding, a gap between
-/// sections, bytes after the end), kept for [`Layout::Original`].
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Unclaimed {
-    /// Where the bytes were.
-    pub offset: u64,
-    /// The bytes.
-    pub bytes: Vec<u8>,
-}
+pub use crate::claims::Unclaimed;
 
 /// A Quake III MD3 model, as stored in the file.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -12,11 +12,12 @@
 //! bounded by the input's size.
 
 use super::{
-    Frame, FrameName, Md3, Offsets, QPath, Shader, Surface, SurfaceOffsets, Tag, Unclaimed,
-    XyzNormal, FRAME_SIZE, HEADER_SIZE, MAGIC, SHADER_SIZE, SURFACE_HEADER_SIZE, TAG_SIZE,
-    TEXCOORD_SIZE, TRIANGLE_SIZE, VERSION, XYZ_NORMAL_SIZE,
+    Frame, FrameName, Md3, Offsets, QPath, Shader, Surface, SurfaceOffsets, Tag, XyzNormal,
+    FRAME_SIZE, HEADER_SIZE, MAGIC, SHADER_SIZE, SURFACE_HEADER_SIZE, TAG_SIZE, TEXCOORD_SIZE,
+    TRIANGLE_SIZE, VERSION, XYZ_NORMAL_SIZE,
 };
 use crate::bytes::{le_f32, le_i32};
+use crate::claims::Claims;
 use crate::error::{Error, Result};
 use crate::format_kind::Format;
 
@@ -48,84 +49,6 @@ pub(super) const SURFACE_FIELDS: [(&str, u64); 10] = [
     ("ofs_xyz_normals", 100),
     ("ofs_end", 104),
 ];
-
-/// The bytes of the file, and the sections claimed so far.
-struct Claims<'a> {
-    data: &'a [u8],
-    /// Every claimed section: start and end.
-    spans: Vec<(u64, u64)>,
-    /// The sum of their lengths.
-    total: u64,
-}
-
-impl<'a> Claims<'a> {
-    /// Claims `count` items of `size` bytes at `start` for `path`: an
-    /// error naming the first item that is not in the file, or when the
-    /// sections claimed so far would exceed the file's size.
-    fn claim(&mut self, path: &str, start: u64, count: u64, size: usize) -> Result<&'a [u8]> {
-        let size = size as u64;
-        let len = self.data.len() as u64;
-        let needed = count.saturating_mul(size);
-        if needed == 0 {
-            // Nothing to read: where an empty section points is no fault.
-            return Ok(&[]);
-        }
-        if start.saturating_add(needed) > len {
-            // The first item that does not fit.
-            let fits = len.saturating_sub(start) / size;
-            let (context, at) = if count == 1 {
-                (path.to_string(), start)
-            } else {
-                (
-                    format!("{path}[{fits}] (of {count}, {size} bytes each)"),
-                    start.saturating_add(fits * size),
-                )
-            };
-            // What is needed from there: the missing item and those after.
-            return Err(Error::Truncated {
-                context,
-                offset: at,
-                needed: count.saturating_sub(fits).saturating_mul(size),
-                file_len: len,
-            });
-        }
-        if self.total + needed > len {
-            return Err(Error::invalid(
-                path,
-                format!(
-                    "the sections read so far and this one claim {} bytes, more than the file's {len}: sections overlap (or the surfaces' `ofs_end` chain loops)",
-                    self.total + needed
-                ),
-                start,
-            ));
-        }
-        self.total += needed;
-        self.spans.push((start, start + needed));
-        // In bounds: checked above.
-        Ok(&self.data[start as usize..(start + needed) as usize])
-    }
-
-    /// The bytes no section claims, in file order.
-    fn unclaimed(mut self) -> Vec<Unclaimed> {
-        self.spans.sort_unstable();
-        let mut out = Vec::new();
-        let mut at = 0u64;
-        let mut push = |from: u64, to: u64| {
-            if to > from {
-                out.push(Unclaimed {
-                    offset: from,
-                    bytes: self.data[from as usize..to as usize].to_vec(),
-                });
-            }
-        };
-        for &(start, end) in &self.spans {
-            push(at, start);
-            at = at.max(end);
-        }
-        push(at, self.data.len() as u64);
-        out
-    }
-}
 
 /// A count field at `at`: an error naming `path` when negative.
 fn count(b: &[u8], at: usize, path: &str, offset: u64) -> Result<u64> {
@@ -202,11 +125,7 @@ impl Md3 {
                 offset: 4,
             });
         }
-        let mut claims = Claims {
-            data,
-            spans: Vec::new(),
-            total: 0,
-        };
+        let mut claims = Claims::new(data, "or the surfaces' `ofs_end` chain loops");
         claims.claim("header", 0, 1, HEADER_SIZE)?;
         let field = |name: &str| {
             let (_, o) = HEADER_FIELDS.iter().find(|(n, _)| *n == name).copied()?;

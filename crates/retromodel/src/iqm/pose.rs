@@ -1,0 +1,223 @@
+//! Posing an IQM: each frame's joint transforms from its 16-bit channels,
+//! the joints' matrices, and skinned vertices, as lsalzman/iqm's demo
+//! (`demo/demo.cpp`, `loadiqmanims` and `animateiqm`) and ioquake3
+//! (`tr_model_iqm.c`, `ComputePoseMats`) compute them.
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::{Iqm, Joint, Pose, CHANNELS};
+
+/// A joint's transform relative to its parent: translation, rotation
+/// (`[x, y, z, w]`) and scale, applied scale first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JointTransform {
+    /// Translation.
+    pub translate: [f32; 3],
+    /// Rotation quaternion `[x, y, z, w]`, as stored (not normalised).
+    pub rotate: [f32; 4],
+    /// Scale.
+    pub scale: [f32; 3],
+}
+
+impl JointTransform {
+    /// The matrix `T · R · S` (the rotation normalised, as the engines
+    /// normalise it).
+    pub fn matrix(&self) -> Mat4 {
+        let q = Quat::from_array(self.rotate);
+        let q = if q.length_squared() > 0.0 {
+            q.normalize()
+        } else {
+            Quat::IDENTITY
+        };
+        Mat4::from_scale_rotation_translation(Vec3::from(self.scale), q, Vec3::from(self.translate))
+    }
+
+    /// The ten channels in pose order: translation, rotation, scale.
+    pub fn channels(&self) -> [f32; CHANNELS] {
+        let [tx, ty, tz] = self.translate;
+        let [rx, ry, rz, rw] = self.rotate;
+        let [sx, sy, sz] = self.scale;
+        [tx, ty, tz, rx, ry, rz, rw, sx, sy, sz]
+    }
+
+    /// A transform from ten channels in pose order.
+    pub fn from_channels(c: [f32; CHANNELS]) -> Self {
+        JointTransform {
+            translate: [c[0], c[1], c[2]],
+            rotate: [c[3], c[4], c[5], c[6]],
+            scale: [c[7], c[8], c[9]],
+        }
+    }
+}
+
+impl From<&Joint> for JointTransform {
+    fn from(j: &Joint) -> Self {
+        JointTransform {
+            translate: j.translate,
+            rotate: j.rotate,
+            scale: j.scale,
+        }
+    }
+}
+
+/// One frame decoded: every pose's local transform.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FramePose {
+    /// One transform per pose, relative to its parent.
+    pub locals: Vec<JointTransform>,
+}
+
+impl Pose {
+    /// The channels of one frame, reading this pose's masked values from
+    /// `values` (advanced past them); a value missing from a short frame
+    /// counts as 0.
+    pub fn decode(&self, values: &mut impl Iterator<Item = u16>) -> JointTransform {
+        let mut c = self.channel_offset;
+        for (k, slot) in c.iter_mut().enumerate() {
+            if self.mask & (1 << k) != 0 {
+                let v = values.next().unwrap_or(0);
+                *slot += f32::from(v) * self.channel_scale[k];
+            }
+        }
+        JointTransform::from_channels(c)
+    }
+
+    /// How many values this pose takes from each frame.
+    pub fn channel_count(&self) -> u32 {
+        (self.mask & 0x3ff).count_ones()
+    }
+}
+
+impl Iqm {
+    /// Frame `frame`'s local transforms, one per pose; `None` past the
+    /// last frame.
+    ///
+    /// ```
+    /// let model = retromodel::iqm::sample::sample_model();
+    /// let pose = model.frame_pose(1).unwrap();
+    /// assert_eq!(pose.locals.len(), model.poses.len());
+    /// ```
+    pub fn frame_pose(&self, frame: usize) -> Option<FramePose> {
+        if frame >= self.num_frames as usize {
+            return None;
+        }
+        let nc = self.num_framechannels as usize;
+        let start = frame.checked_mul(nc)?;
+        let mut values = self
+            .frames
+            .get(start..start + nc)
+            .unwrap_or(&[])
+            .iter()
+            .copied();
+        Some(FramePose {
+            locals: self.poses.iter().map(|p| p.decode(&mut values)).collect(),
+        })
+    }
+
+    /// The world matrices of local transforms under `parent(i)` (each
+    /// parent before its child; a parent that is not earlier is a root).
+    pub fn world_matrices(locals: &[Mat4], parent: impl Fn(usize) -> i32) -> Vec<Mat4> {
+        let mut out: Vec<Mat4> = Vec::with_capacity(locals.len());
+        for (i, m) in locals.iter().enumerate() {
+            let p = parent(i);
+            let world = match usize::try_from(p) {
+                Ok(p) if p < i => out[p] * *m,
+                _ => *m,
+            };
+            out.push(world);
+        }
+        out
+    }
+
+    /// The joints' bind-pose world matrices.
+    pub fn bind_matrices(&self) -> Vec<Mat4> {
+        let locals: Vec<Mat4> = self
+            .joints
+            .iter()
+            .map(|j| JointTransform::from(j).matrix())
+            .collect();
+        Iqm::world_matrices(&locals, |i| self.joints[i].parent)
+    }
+
+    /// The skinning matrices of frame `frame` (`world · inverse bind`, one
+    /// per joint), or of the bind pose (identities) for `None`; `None`
+    /// past the last frame.
+    pub fn skin_matrices(&self, frame: Option<usize>) -> Option<Vec<Mat4>> {
+        let bind = self.bind_matrices();
+        let Some(frame) = frame else {
+            return Some(vec![Mat4::IDENTITY; bind.len()]);
+        };
+        let pose = self.frame_pose(frame)?;
+        let locals: Vec<Mat4> = pose.locals.iter().map(JointTransform::matrix).collect();
+        let world = Iqm::world_matrices(&locals, |i| self.poses[i].parent);
+        Some(
+            (0..bind.len())
+                .map(|j| world.get(j).copied().unwrap_or(Mat4::IDENTITY) * bind[j].inverse())
+                .collect(),
+        )
+    }
+
+    /// Every vertex's position skinned by `matrices` (from
+    /// [`skin_matrices`](Iqm::skin_matrices)): the weighted sum of up to
+    /// four joints' matrices applied to the bind position, as the engines
+    /// blend them. Vertices without blend arrays stay put.
+    pub fn skinned_positions(&self, matrices: &[Mat4]) -> Vec<[f32; 3]> {
+        use super::ArrayKind;
+        let n = self.vertex_count();
+        let (Some(pos), indexes, weights) = (
+            self.array(ArrayKind::Position),
+            self.array(ArrayKind::BlendIndexes),
+            self.array(ArrayKind::BlendWeights),
+        ) else {
+            return Vec::new();
+        };
+        (0..n)
+            .map(|v| {
+                let p = pos.vertex4(v, false);
+                let p = Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32);
+                let (Some(ix), Some(wt)) = (indexes, weights) else {
+                    return p.to_array();
+                };
+                let ix = ix.vertex4(v, false);
+                let wt = wt.vertex4(v, true);
+                let mut m = Mat4::ZERO;
+                let mut any = false;
+                for k in 0..4 {
+                    if wt[k] > 0.0 {
+                        if let Some(j) = matrices.get(ix[k] as usize) {
+                            m += *j * wt[k] as f32;
+                            any = true;
+                        }
+                    }
+                }
+                if any { m.transform_point3(p) } else { p }.to_array()
+            })
+            .collect()
+    }
+
+    /// Frame `frame`'s bounds as the reference compiler computes them
+    /// (`iqm.cpp`, `makebounds`): the box around the skinned positions,
+    /// the largest distance from the Z axis and from the origin.
+    pub fn compute_bounds(&self, frame: usize) -> Option<super::Bounds> {
+        let m = self.skin_matrices(Some(frame))?;
+        let points = self.skinned_positions(&m);
+        let mut b = super::Bounds::default();
+        let (mut xy, mut r) = (0.0f64, 0.0f64);
+        for (i, p) in points.iter().enumerate() {
+            if i == 0 {
+                b.min = *p;
+                b.max = *p;
+            }
+            for (k, &c) in p.iter().enumerate() {
+                b.min[k] = b.min[k].min(c);
+                b.max[k] = b.max[k].max(c);
+            }
+            let (x, y, z) = (f64::from(p[0]), f64::from(p[1]), f64::from(p[2]));
+            xy = xy.max(x * x + y * y);
+            r = r.max(x * x + y * y + z * z);
+        }
+        b.xy_radius = xy.sqrt() as f32;
+        b.radius = r.sqrt() as f32;
+        Some(b)
+    }
+}
