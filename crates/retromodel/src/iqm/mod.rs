@@ -29,6 +29,8 @@
 //! ```
 
 mod adjacency;
+#[cfg(feature = "scene")]
+pub mod compile;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;

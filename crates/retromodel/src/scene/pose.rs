@@ -182,6 +182,11 @@ impl Pose {
         }
     }
 
+    /// The scene's node indices, every parent before its children.
+    pub(crate) fn node_order(&self) -> &[usize] {
+        &self.order
+    }
+
     /// Node `node`'s local translation, rotation (`[x, y, z, w]`) and
     /// scale.
     pub fn local(&self, node: usize) -> Option<([f32; 3], [f32; 4], [f32; 3])> {

@@ -1,0 +1,193 @@
+//! [`Scene`] → IQM: any skinned or node-animated model as an
+//! Inter-Quake Model.
+//!
+//! - **Joints**: one per scene node, parents first (a skin's joints, the
+//!   nodes that place rigid meshes and the nodes between), then an
+//!   `origin` joint when a mesh has neither skin nor node. A skin joint's
+//!   bind placement is the inverse of its inverse bind matrix; any other
+//!   node's is its rest placement. So each joint's pose at a frame is the
+//!   node's local transform at that moment, and the engines' `world ·
+//!   inverse bind` is the scene's skinning matrix.
+//! - **Meshes**: one per scene mesh (split where
+//!   [`IqmCompileOptions::max_mesh_vertices`] demands), its material the
+//!   scene material's texture path (engines find the image by that name
+//!   beside the model), else its name. Up to four weights per vertex as
+//!   bytes summing to 255: a vertex with more keeps its four largest,
+//!   renormalised ([`IqmCompileWarning::InfluencesReduced`]).
+//! - **Animations**: each scene animation sampled at its own frame rate
+//!   (an IQM's or MD5's, kept in the animation's extras), at the rate its
+//!   keys fall on, or at [`IqmCompileOptions::fps`]; the loop flag from
+//!   the extras. Every joint's ten channels are quantised to 16 bits per
+//!   channel over its range (a constant channel leaves the mask), as
+//!   lsalzman/iqm's compiler does (`iqm.cpp`, `calcanimdata`).
+//! - **Exactness** is measured, not assumed: every frame of the written
+//!   file is skinned as the engines skin it and compared with the scene
+//!   posed at the same time; [`IqmCompiled::largest_error`] is the worst
+//!   distance.
+//! - A scene whose animations play morph targets (MD2, MDL and MD3
+//!   vertex animation) is refused: IQM moves vertices only with joints.
+//!
+//! ```
+//! use retromodel::iqm::compile::{compile, IqmCompileOptions};
+//! use retromodel::ms3d::Ms3dSceneOptions;
+//! use retromodel::scene::Scene;
+//! let scene = Scene::from_ms3d(&retromodel::ms3d::sample::sample_model(), &Ms3dSceneOptions::default())?;
+//! let out = compile(&scene, &IqmCompileOptions::default())?;
+//! assert_eq!(out.model.joints.len(), scene.nodes.len());
+//! assert!(out.largest_error <= 1e-3 * out.extent.max(1.0));
+//! # Ok::<(), retromodel::Error>(())
+//! ```
+
+mod frames;
+mod meshes;
+mod skeleton;
+
+use super::{Iqm, LOOP};
+use crate::error::{Error, Result};
+use crate::scene::{Scene, Target};
+
+/// How [`compile`] makes the IQM.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct IqmCompileOptions {
+    /// Frames per second for every animation; `None` for each animation's
+    /// own rate (its extras' `fps`, else the rate its keys fall on, else
+    /// [`DEFAULT_SAMPLE_FPS`]).
+    pub fps: Option<f32>,
+    /// Split meshes to at most this many vertices each (ioquake3 refuses
+    /// a mesh of 1,000 or more); `None` for no limit.
+    pub max_mesh_vertices: Option<usize>,
+    /// The file's comment.
+    pub comment: String,
+}
+
+/// The rate an animation whose keys fall on no common rate is sampled at.
+pub const DEFAULT_SAMPLE_FPS: f32 = 30.0;
+
+/// What [`compile`] could not carry exactly, as data for front ends to
+/// word.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IqmCompileWarning {
+    /// Vertices with more than four weights kept their four largest,
+    /// renormalised.
+    InfluencesReduced {
+        /// How many vertices.
+        vertices: usize,
+    },
+    /// Skinned vertices with no weight on any joint: held by the root.
+    Unweighted {
+        /// How many vertices.
+        vertices: usize,
+    },
+    /// A mesh split to keep each part within the vertex limit.
+    MeshSplit {
+        /// The mesh's name.
+        mesh: String,
+        /// Into how many parts.
+        parts: usize,
+    },
+}
+
+impl std::fmt::Display for IqmCompileWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IqmCompileWarning::InfluencesReduced { vertices } => write!(f, "{vertices} vertices have more than four weights: IQM keeps the four largest, renormalised"),
+            IqmCompileWarning::Unweighted { vertices } => write!(f, "{vertices} skinned vertices have no weight on any joint: they follow the root joint"),
+            IqmCompileWarning::MeshSplit { mesh, parts } => write!(f, "mesh {mesh:?} split into {parts} meshes to keep each within the vertex limit"),
+        }
+    }
+}
+
+/// What [`compile`] made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IqmCompiled {
+    /// The model.
+    pub model: Iqm,
+    /// Each animation's frame rate and frame count, in order.
+    pub animations: Vec<(String, f32, usize)>,
+    /// The worst distance, in model units, between a vertex of the
+    /// written file skinned as the engines skin it and the same vertex of
+    /// the scene posed at the same moment, over every frame.
+    pub largest_error: f32,
+    /// The model's size: the largest distance of a bind-pose vertex from
+    /// the origin (to read [`largest_error`](Self::largest_error) against).
+    pub extent: f32,
+    /// What could not be carried exactly.
+    pub warnings: Vec<IqmCompileWarning>,
+}
+
+/// Compiles `scene` into an IQM (see the [module documentation](self)).
+pub fn compile(scene: &Scene, options: &IqmCompileOptions) -> Result<IqmCompiled> {
+    check(scene, options)?;
+    let skeleton = skeleton::Skeleton::new(scene)?;
+    let mut model = Iqm::default();
+    model.intern("");
+    let mut warnings = Vec::new();
+    let sources = meshes::build(scene, &skeleton, options, &mut model, &mut warnings)?;
+    skeleton.write_joints(&mut model);
+    let plan = frames::plan(scene, options);
+    let sampled = frames::sample(scene, &skeleton, &plan)?;
+    frames::quantise(&mut model, &sampled);
+    for (a, p) in plan.iter().enumerate() {
+        let name = model.intern(&scene.animations[a].name);
+        model.anims.push(super::Anim {
+            name,
+            first_frame: p.first_frame as u32,
+            num_frames: p.count as u32,
+            framerate: p.fps,
+            flags: if p.loops { LOOP } else { 0 },
+        });
+    }
+    model.adjacency = Some(super::compute_adjacency(&model));
+    if model.num_frames > 0 && !model.meshes.is_empty() {
+        model.bounds = Some(
+            (0..model.num_frames as usize)
+                .filter_map(|k| model.compute_bounds(k))
+                .collect(),
+        );
+    }
+    model.comment = options.comment.as_bytes().to_vec();
+    if !model.comment.is_empty() {
+        model.comment.push(0);
+    }
+    let (largest_error, extent) = frames::measure(scene, &model, &plan, &sources)?;
+    Ok(IqmCompiled {
+        animations: plan
+            .iter()
+            .enumerate()
+            .map(|(a, p)| (scene.animations[a].name.clone(), p.fps, p.count))
+            .collect(),
+        model,
+        largest_error,
+        extent,
+        warnings,
+    })
+}
+
+fn check(scene: &Scene, options: &IqmCompileOptions) -> Result<()> {
+    let bad = |message: String| Err(Error::InvalidOptions { message });
+    if let Some(fps) = options.fps {
+        if !(fps.is_finite() && fps > 0.0) {
+            return bad(format!("fps {fps} is not a positive number"));
+        }
+    }
+    if options.max_mesh_vertices.is_some_and(|m| m < 3) {
+        return bad("a mesh needs at least 3 vertices".to_string());
+    }
+    for (a, anim) in scene.animations.iter().enumerate() {
+        let morphs = anim.channels.iter().find_map(|c| match c.target {
+            Target::MorphWeights { mesh } => scene
+                .meshes
+                .get(mesh)
+                .filter(|m| !m.morph_targets.is_empty())
+                .map(|_| mesh),
+            _ => None,
+        });
+        if let Some(mesh) = morphs {
+            return Err(Error::unwritable(
+                format!("animations[{a}] ({:?})", anim.name),
+                format!("it plays mesh {mesh}'s morph targets (shape keys, vertex animation): an IQM moves vertices only with joints"),
+            ));
+        }
+    }
+    Ok(())
+}

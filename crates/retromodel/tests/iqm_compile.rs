@@ -1,0 +1,258 @@
+//! Any model → IQM, checked against independent sources: the frames of
+//! the compiled file decoded here from its bytes (by this test's own
+//! reader of `iqm.txt`'s layout, not the library's) against the source
+//! IQM's bytes decoded the same way (mrfixit and the guy, through a
+//! scene and back), and against the walker glTF's animation channels
+//! sampled by the test kit's glTF sampler.
+
+use retromodel::iqm::compile::{compile, IqmCompileOptions};
+use retromodel::iqm::Layout;
+use retromodel::scene::Scene;
+use retromodel::Model;
+use retromodel_testkit::corpus::corpus_dir;
+use retromodel_testkit::glb::{parse_glb, sample};
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+fn f32_at(b: &[u8], at: usize) -> f32 {
+    f32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+/// Header field `k` (after the magic).
+fn field(b: &[u8], k: usize) -> usize {
+    u32_at(b, 16 + 4 * k) as usize
+}
+
+/// Every frame's ten channels of every pose, decoded from the bytes.
+fn decoded_frames(b: &[u8]) -> Vec<Vec<[f32; 10]>> {
+    let (num_poses, ofs_poses) = (field(b, 15), field(b, 16));
+    let (num_frames, channels, ofs_frames) = (field(b, 19), field(b, 20), field(b, 21));
+    let mut out = Vec::new();
+    for f in 0..num_frames {
+        let mut at = ofs_frames + 2 * f * channels;
+        let mut frame = Vec::new();
+        for p in 0..num_poses {
+            let base = ofs_poses + 88 * p;
+            let mask = u32_at(b, base + 4);
+            let mut c = [0f32; 10];
+            for (k, slot) in c.iter_mut().enumerate() {
+                *slot = f32_at(b, base + 8 + 4 * k);
+                if mask & (1 << k) != 0 {
+                    let v = u16::from_le_bytes([b[at], b[at + 1]]);
+                    at += 2;
+                    *slot += f32::from(v) * f32_at(b, base + 48 + 4 * k);
+                }
+            }
+            frame.push(c);
+        }
+        out.push(frame);
+    }
+    out
+}
+
+/// Both channel sets with their quaternions normalised, the second's
+/// sign turned to the first's (q and −q are one rotation).
+fn aligned(a: [f32; 10], b: [f32; 10]) -> ([f32; 10], [f32; 10]) {
+    let unit = |mut c: [f32; 10]| {
+        let l = (3..7).map(|k| c[k] * c[k]).sum::<f32>().sqrt();
+        for x in &mut c[3..7] {
+            *x /= l;
+        }
+        c
+    };
+    let (a, mut b) = (unit(a), unit(b));
+    if (3..7).map(|k| a[k] * b[k]).sum::<f32>() < 0.0 {
+        for x in &mut b[3..7] {
+            *x = -*x;
+        }
+    }
+    (a, b)
+}
+
+#[test]
+fn a_corpus_iqm_through_a_scene_gives_its_frames_back() {
+    let Some(dir) = corpus_dir() else { return };
+    for name in ["lsalzman_mrfixit.iqm", "raylib_guy.iqm"] {
+        let bytes = std::fs::read(dir.join("iqm").join(name)).unwrap();
+        let scene = Model::from_bytes(&bytes)
+            .unwrap()
+            .to_scene(&Default::default())
+            .unwrap();
+        let out = compile(&scene, &IqmCompileOptions::default()).unwrap();
+        let written = out.model.to_bytes_with(Layout::Standard).unwrap();
+        // Counts and names.
+        for k in [5, 8, 10, 13, 15, 17, 19] {
+            assert_eq!(
+                field(&written, k),
+                field(&bytes, k),
+                "{name}: header field {k}"
+            );
+        }
+        let (a, b) = (decoded_frames(&bytes), decoded_frames(&written));
+        let extent = out.extent.max(1.0);
+        let mut worst = 0.0f32;
+        for (f, (fa, fb)) in a.iter().zip(&b).enumerate() {
+            for (p, (ca, cb)) in fa.iter().zip(fb).enumerate() {
+                let (ca, cb) = aligned(*ca, *cb);
+                for k in 0..10 {
+                    let tol = if (3..7).contains(&k) {
+                        2e-4
+                    } else {
+                        2e-4 * extent
+                    };
+                    let d = (ca[k] - cb[k]).abs();
+                    worst = worst.max(d);
+                    assert!(
+                        d <= tol,
+                        "{name} frame {f} pose {p} channel {k}: {} vs {}",
+                        ca[k],
+                        cb[k]
+                    );
+                }
+            }
+        }
+        eprintln!(
+            "{name}: {} frames, channels within {worst}; compile's own measure {} of extent {}",
+            a.len(),
+            out.largest_error,
+            out.extent
+        );
+        assert!(
+            out.largest_error <= 1e-3 * extent,
+            "{name}: {}",
+            out.largest_error
+        );
+        // The loop flags and rates come back.
+        let anims: Vec<(u32, u32)> = (0..field(&bytes, 17))
+            .map(|i| {
+                (
+                    u32_at(&bytes, field(&bytes, 18) + 20 * i + 12),
+                    u32_at(&bytes, field(&bytes, 18) + 20 * i + 16),
+                )
+            })
+            .collect();
+        let again: Vec<(u32, u32)> = (0..field(&written, 17))
+            .map(|i| {
+                (
+                    u32_at(&written, field(&written, 18) + 20 * i + 12),
+                    u32_at(&written, field(&written, 18) + 20 * i + 16),
+                )
+            })
+            .collect();
+        assert_eq!(anims, again, "{name}: frame rates and flags");
+    }
+}
+
+#[test]
+fn the_walker_gltf_compiles_to_joints_that_follow_its_channels() {
+    let Some(dir) = corpus_dir() else { return };
+    let glb = std::fs::read(dir.join("gltf/blender_walker.glb")).unwrap();
+    let scene = Model::from_bytes(&glb)
+        .unwrap()
+        .to_scene(&Default::default())
+        .unwrap();
+    let out = compile(&scene, &IqmCompileOptions::default()).unwrap();
+    let bytes = out.model.to_bytes_with(Layout::Standard).unwrap();
+    let frames = decoded_frames(&bytes);
+    let doc = parse_glb(&glb);
+    let json = &doc.json;
+    let nodes = json["nodes"].as_array().unwrap();
+    let mut checked = 0;
+    for (a, anim) in json["animations"].as_array().unwrap().iter().enumerate() {
+        let (_, fps, count) = &out.animations[a];
+        let first: usize = out.animations[..a].iter().map(|x| x.2).sum();
+        for ch in anim["channels"].as_array().unwrap() {
+            let node = ch["target"]["node"].as_u64().unwrap() as usize;
+            let path = ch["target"]["path"].as_str().unwrap();
+            let s = &anim["samplers"].as_array().unwrap()[ch["sampler"].as_u64().unwrap() as usize];
+            let times = doc.read(s["input"].as_u64().unwrap() as usize);
+            let values = doc.read(s["output"].as_u64().unwrap() as usize);
+            let interpolation = s["interpolation"].as_str().unwrap_or("LINEAR");
+            // The IQM joint of this node: by name, in the written text.
+            let name = nodes[node]["name"].as_str().unwrap();
+            let joint = out
+                .model
+                .joints
+                .iter()
+                .position(|j| out.model.name(j.name) == name)
+                .unwrap();
+            for k in 0..*count {
+                let t = k as f64 / f64::from(*fps);
+                let c = frames[first + k][joint];
+                // glTF → Quake axes: (x, y, z) → (z, x, y).
+                match path {
+                    "translation" => {
+                        let v = sample(&times, &values, 3, interpolation, t);
+                        let q = [v[2], v[0], v[1]];
+                        for i in 0..3 {
+                            assert!(
+                                (f64::from(c[i]) - q[i]).abs() < 1e-3,
+                                "{name} t{k}: {c:?} vs {q:?}"
+                            );
+                        }
+                    }
+                    "rotation" => {
+                        let v = sample(&times, &values, 4, interpolation, t);
+                        let q = [v[2], v[0], v[1], v[3]];
+                        let dot: f64 = (0..4)
+                            .map(|i| f64::from(c[3 + i]) * q[i])
+                            .sum::<f64>()
+                            .abs();
+                        let len: f64 = (0..4)
+                            .map(|i| f64::from(c[3 + i]).powi(2))
+                            .sum::<f64>()
+                            .sqrt();
+                        assert!(dot / len > 1.0 - 1e-5, "{name} t{k}: rotation {dot}");
+                    }
+                    _ => continue,
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+    assert!(
+        out.largest_error <= 1e-3 * out.extent.max(1.0),
+        "{} of {}",
+        out.largest_error,
+        out.extent
+    );
+    eprintln!(
+        "walker: {checked} keys checked; largest error {} (extent {})",
+        out.largest_error, out.extent
+    );
+}
+
+#[test]
+fn vertex_animation_is_refused_naming_what_iqm_cannot_hold() {
+    let md2 = retromodel::md2::sample::sample_model();
+    let scene = Scene::from_md2(&md2, &Default::default());
+    let err = compile(&scene, &IqmCompileOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("morph targets"), "{err}");
+}
+
+#[test]
+fn meshes_split_to_the_vertex_limit_asked() {
+    let Some(dir) = corpus_dir() else { return };
+    let bytes = std::fs::read(dir.join("iqm/lsalzman_mrfixit.iqm")).unwrap();
+    let scene = Model::from_bytes(&bytes)
+        .unwrap()
+        .to_scene(&Default::default())
+        .unwrap();
+    let out = compile(
+        &scene,
+        &IqmCompileOptions {
+            max_mesh_vertices: Some(999),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let written = out.model.to_bytes_with(Layout::Standard).unwrap();
+    let (n, ofs) = (field(&written, 5), field(&written, 6));
+    assert!(n > 2, "{n} meshes");
+    for m in 0..n {
+        assert!(u32_at(&written, ofs + 24 * m + 12) <= 999);
+    }
+    assert!(out.largest_error <= 1e-3 * out.extent);
+}
