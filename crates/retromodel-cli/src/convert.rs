@@ -125,7 +125,9 @@ pub struct Args {
     /// baked at (default 10, Quake II's rate and Quake's monsters'; .md3:
     /// 15, what most Quake III animation.cfg lines give). Without it an
     /// MD2's, MDL's or MD3's own frames are kept one for one (names aside,
-    /// the same frame numbers); with it they are re-sampled too.
+    /// the same frame numbers); with it they are re-sampled too. .iqm
+    /// output: the rate every animation is sampled at (default: each
+    /// animation's own, an IQM's or MD5's, else the rate its keys fall on).
     #[arg(long, value_name = "FPS", help_heading = "MD2 output")]
     fps: Option<f32>,
     /// .md2 output: lay the animations out as the standard Quake II player
@@ -186,6 +188,8 @@ pub struct Args {
     /// vkquake, fte, quake-rerelease) for its loader's limits, or none.
     /// .md3 output: ioquake3 (the default), etlegacy, rtcw, rtcw-mp,
     /// ironwail, vkquake, fte, or none (the format's MD3_MAX_* only).
+    /// .iqm output: ioquake3 splits meshes to its 999 vertices a mesh;
+    /// other engines have no mesh limit (default: none).
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     engine: Option<String>,
     /// A Quake MDL input: the palette its 8-bit skins index (gfx/palette.lmp,
@@ -345,9 +349,15 @@ impl Args {
     /// Whether the input is one Quake III MD3 file (rewritten, not
     /// compiled, to .md3).
     fn input_is_md3(&self) -> bool {
+        self.input_is(retromodel::Format::Md3)
+    }
+
+    /// Whether the input's extension is `format`'s.
+    fn input_is(&self, format: retromodel::Format) -> bool {
         self.input
             .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("md3"))
+            .and_then(|e| retromodel::Format::from_extension(&e.to_string_lossy()))
+            == Some(format)
     }
 
     /// The MD2 compiler's options, when any of its flags is given.
@@ -550,6 +560,23 @@ impl Args {
         Ok(Some(o))
     }
 
+    /// The IQM compiler's options: `--fps`, and `--engine`'s mesh limit
+    /// (ioquake3 refuses a mesh of 1,000 vertices or more:
+    /// `code/renderergl1/tr_model_iqm.c`, `R_LoadIQM`, against
+    /// `SHADER_MAX_VERTEXES`).
+    fn iqm_options(&self) -> Result<retromodel::iqm::compile::IqmCompileOptions> {
+        let mut o = retromodel::iqm::compile::IqmCompileOptions {
+            fps: self.fps,
+            ..Default::default()
+        };
+        if let Some(name) = &self.engine {
+            if !name.eq_ignore_ascii_case("none") && engine(name)? == Engine::Ioquake3 {
+                o.max_mesh_vertices = Some(999);
+            }
+        }
+        Ok(o)
+    }
+
     /// Refuses the .mdl-only flags (and .md3's `--no-split`) for another
     /// output.
     fn check_no_mdl_flags(&self) -> Result<()> {
@@ -577,8 +604,12 @@ impl Args {
         if (self.sex.is_some() || self.footsteps.is_some()) && !(md3_compiled && self.player) {
             bail!("--sex and --footsteps apply to .md3 output with --player (a Quake III player's animation.cfg)");
         }
+        let iqm_compiled = format == OutputFormat::Iqm && !self.input_is(retromodel::Format::Iqm);
         let (compile, mdl, md3) = if format == OutputFormat::Mdl {
             (None, self.mdl_options()?, None)
+        } else if iqm_compiled || format == OutputFormat::Iqm {
+            self.check_no_mdl_flags()?;
+            (None, None, None)
         } else if md3_compiled {
             (None, None, self.md3_options()?)
         } else {
@@ -627,6 +658,11 @@ impl Args {
                         footsteps: self.footsteps.clone(),
                     }),
                 md3,
+                iqm: if iqm_compiled {
+                    Some(self.iqm_options()?)
+                } else {
+                    None
+                },
                 strict,
                 rerelease: self.rerelease,
                 palette: self

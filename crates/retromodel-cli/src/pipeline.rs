@@ -136,6 +136,36 @@ fn md3_report_lines(out: &Path, r: &retromodel::md3::compile::CompileReport) -> 
     lines
 }
 
+/// The IQM compile report: meshes, joints, the largest error measured
+/// against the source, one line per animation.
+fn iqm_report_lines(out: &Path, r: &retromodel::iqm::compile::IqmReport) -> Vec<String> {
+    let frames: usize = r.animations.iter().map(|a| a.frames).sum();
+    let mut lines = vec![format!(
+        "{}: {} meshes, {} vertices, {} joints, {} frames; every frame within {:.6} units of the source (the model is {:.3} units from its origin at most)",
+        out.display(),
+        r.meshes,
+        r.vertices,
+        r.joints,
+        frames,
+        r.largest_error,
+        r.extent,
+    )];
+    let mut first = 0;
+    for a in &r.animations {
+        lines.push(format!(
+            "  {:?}: frames {}..{} ({} at {} fps{})",
+            a.name,
+            first,
+            first + a.frames,
+            a.frames,
+            a.fps,
+            if a.loops { ", loops" } else { "" }
+        ));
+        first += a.frames;
+    }
+    lines
+}
+
 /// Where a Quake III player's `animation.cfg` line got its frames, in
 /// words.
 fn line_source(source: &retromodel::md3::compile::LineSource) -> String {
@@ -339,6 +369,15 @@ pub fn convert_file(
             writeln!(stdout, "{json}")?;
         } else {
             lines.extend(md3_report_lines(out, report));
+        }
+    }
+    if let Some(report) = conversion.iqm_compile_report() {
+        if job.json {
+            let json = serde_json::to_string_pretty(report)?;
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{json}")?;
+        } else {
+            lines.extend(iqm_report_lines(out, report));
         }
     }
     if let Some(report) = conversion.md3_player_report() {

@@ -90,7 +90,7 @@ fn a_corpus_iqm_through_a_scene_gives_its_frames_back() {
             );
         }
         let (a, b) = (decoded_frames(&bytes), decoded_frames(&written));
-        let extent = out.extent.max(1.0);
+        let extent = out.report.extent.max(1.0);
         let mut worst = 0.0f32;
         for (f, (fa, fb)) in a.iter().zip(&b).enumerate() {
             for (p, (ca, cb)) in fa.iter().zip(fb).enumerate() {
@@ -115,13 +115,13 @@ fn a_corpus_iqm_through_a_scene_gives_its_frames_back() {
         eprintln!(
             "{name}: {} frames, channels within {worst}; compile's own measure {} of extent {}",
             a.len(),
-            out.largest_error,
-            out.extent
+            out.report.largest_error,
+            out.report.extent
         );
         assert!(
-            out.largest_error <= 1e-3 * extent,
+            out.report.largest_error <= 1e-3 * extent,
             "{name}: {}",
-            out.largest_error
+            out.report.largest_error
         );
         // The loop flags and rates come back.
         let anims: Vec<(u32, u32)> = (0..field(&bytes, 17))
@@ -160,8 +160,11 @@ fn the_walker_gltf_compiles_to_joints_that_follow_its_channels() {
     let nodes = json["nodes"].as_array().unwrap();
     let mut checked = 0;
     for (a, anim) in json["animations"].as_array().unwrap().iter().enumerate() {
-        let (_, fps, count) = &out.animations[a];
-        let first: usize = out.animations[..a].iter().map(|x| x.2).sum();
+        let (fps, count) = (
+            &out.report.animations[a].fps,
+            &out.report.animations[a].frames,
+        );
+        let first: usize = out.report.animations[..a].iter().map(|x| x.frames).sum();
         for ch in anim["channels"].as_array().unwrap() {
             let node = ch["target"]["node"].as_u64().unwrap() as usize;
             let path = ch["target"]["path"].as_str().unwrap();
@@ -213,14 +216,14 @@ fn the_walker_gltf_compiles_to_joints_that_follow_its_channels() {
     }
     assert!(checked > 100, "{checked}");
     assert!(
-        out.largest_error <= 1e-3 * out.extent.max(1.0),
+        out.report.largest_error <= 1e-3 * out.report.extent.max(1.0),
         "{} of {}",
-        out.largest_error,
-        out.extent
+        out.report.largest_error,
+        out.report.extent
     );
     eprintln!(
         "walker: {checked} keys checked; largest error {} (extent {})",
-        out.largest_error, out.extent
+        out.report.largest_error, out.report.extent
     );
 }
 
@@ -254,5 +257,5 @@ fn meshes_split_to_the_vertex_limit_asked() {
     for m in 0..n {
         assert!(u32_at(&written, ofs + 24 * m + 12) <= 999);
     }
-    assert!(out.largest_error <= 1e-3 * out.extent);
+    assert!(out.report.largest_error <= 1e-3 * out.report.extent);
 }

@@ -41,7 +41,7 @@ pub(super) fn compile_md3(
 }
 
 /// A file to write: its name and bytes.
-type NamedFile = (String, Vec<u8>);
+pub(super) type NamedFile = (String, Vec<u8>);
 
 /// The images an MD3's shaders need that exist only inside the source
 /// (an MDL's palette skins, an MD2's skin found beside it, a glTF's
@@ -52,7 +52,10 @@ type NamedFile = (String, Vec<u8>);
 /// by the shader (the scene returned, when one was named). A texture
 /// named by a file (`models/players/sarge/red.tga`) is left as it is: the
 /// game finds it where it is.
-fn image_files(scene: &Scene, output_name: &str) -> Result<(Option<Scene>, Vec<NamedFile>)> {
+pub(super) fn image_files(
+    scene: &Scene,
+    output_name: &str,
+) -> Result<(Option<Scene>, Vec<NamedFile>)> {
     let has_extension = |name: &str| {
         name.rsplit_once('.')
             .is_some_and(|(stem, ext)| !stem.is_empty() && (1..=4).contains(&ext.len()))

@@ -55,6 +55,7 @@ pub(super) fn compile_mdl(
         mdl_report: Some(compiled.report),
         md3_report: None,
         md3_player_report: None,
+        iqm_report: None,
     })
 }
 

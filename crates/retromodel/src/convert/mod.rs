@@ -28,6 +28,7 @@
 //!
 //! [`TextureSource`]: crate::texture::TextureSource
 
+mod iqm;
 mod md3;
 mod md5;
 #[cfg(feature = "textures")]
@@ -99,6 +100,7 @@ pub struct Conversion {
     mdl_report: Option<crate::mdl::compile::CompileReport>,
     md3_report: Option<crate::md3::compile::CompileReport>,
     md3_player_report: Option<crate::md3::compile::PlayerReport>,
+    iqm_report: Option<crate::iqm::compile::IqmReport>,
 }
 
 impl Conversion {
@@ -116,6 +118,7 @@ impl Conversion {
             mdl_report: None,
             md3_report: None,
             md3_player_report: None,
+            iqm_report: None,
         }
     }
 }
@@ -251,11 +254,13 @@ impl<'a> Converter<'a> {
         // A player is compiled from the scene, an MD3 player's too.
         let md3_compile = format == OutputFormat::Md3
             && (!matches!(model, Model::Md3(_)) || options.md3_player.is_some());
+        let iqm_compile = format == OutputFormat::Iqm && !matches!(model, Model::Iqm(_));
         if !format.is_scene_export()
             && !recompile
             && !ms3d_compile
             && !mdl_compile
             && !md3_compile
+            && !iqm_compile
             && format != OutputFormat::Md5
         {
             return self.rewrite(model, format, output_name);
@@ -273,6 +278,9 @@ impl<'a> Converter<'a> {
         }
         if md3_compile {
             return md3::compile_md3(&scene, output_name, options, skins_inside, warnings);
+        }
+        if iqm_compile {
+            return iqm::compile_iqm(&scene, output_name, options, skins_inside, warnings);
         }
         if recompile {
             return self.compile(&scene, output_name, warnings);
@@ -486,6 +494,7 @@ impl<'a> Converter<'a> {
             mdl_report: None,
             md3_report: None,
             md3_player_report: None,
+            iqm_report: None,
         })
     }
 
@@ -535,6 +544,13 @@ impl<'a> Converter<'a> {
                 };
                 (m.to_bytes_with(layout)?, None)
             }
+            Model::Iqm(m) if format == OutputFormat::Iqm => {
+                let layout = match options.layout {
+                    crate::md2::Layout::Original => crate::iqm::Layout::Original,
+                    crate::md2::Layout::Standard => crate::iqm::Layout::Standard,
+                };
+                (m.to_bytes_with(layout)?, None)
+            }
             Model::Md2(mut m) if format == OutputFormat::Md2 => {
                 let repair = options.repair.then(|| m.repair());
                 (m.to_bytes_with(options.layout)?, repair)
@@ -571,6 +587,7 @@ impl<'a> Converter<'a> {
             mdl_report: None,
             md3_report: None,
             md3_player_report: None,
+            iqm_report: None,
         })
     }
 
@@ -649,6 +666,7 @@ fn compile_ms3d(
         mdl_report: None,
         md3_report: None,
         md3_player_report: None,
+        iqm_report: None,
     })
 }
 
@@ -754,6 +772,12 @@ impl Conversion {
     /// fixed point's error.
     pub fn md3_compile_report(&self) -> Option<&crate::md3::compile::CompileReport> {
         self.md3_report.as_ref()
+    }
+
+    /// For IQM output compiled from a scene: meshes, joints, each
+    /// animation's rate and frames, and the largest error measured.
+    pub fn iqm_compile_report(&self) -> Option<&crate::iqm::compile::IqmReport> {
+        self.iqm_report.as_ref()
     }
 
     /// For a Quake III player compiled from a scene

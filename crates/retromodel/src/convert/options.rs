@@ -41,6 +41,10 @@ pub enum OutputFormat {
     /// asked); any other model compiled by
     /// [`md3::compile`](crate::md3::compile).
     Md3,
+    /// Inter-Quake Model (`.iqm`): an IQM rewritten (in the layout
+    /// asked); any other model compiled by
+    /// [`iqm::compile`](crate::iqm::compile).
+    Iqm,
 }
 
 impl OutputFormat {
@@ -55,6 +59,7 @@ impl OutputFormat {
         OutputFormat::Md5,
         OutputFormat::Mdl,
         OutputFormat::Md3,
+        OutputFormat::Iqm,
     ];
 
     /// The format a file extension (any case, without the dot) stands for.
@@ -84,6 +89,7 @@ impl OutputFormat {
             OutputFormat::Md5 => "md5mesh",
             OutputFormat::Mdl => "mdl",
             OutputFormat::Md3 => "md3",
+            OutputFormat::Iqm => "iqm",
         }
     }
 
@@ -186,6 +192,9 @@ pub struct ConvertOptions {
     /// `_default.skin` files ([`compile_player`](crate::md3::compile::compile_player));
     /// [`md3`](Self::md3) is then not used.
     pub md3_player: Option<crate::md3::compile::PlayerOptions>,
+    /// IQM output of any other format: how the scene is compiled
+    /// ([`iqm::compile`](crate::iqm::compile)). `None`: the defaults.
+    pub iqm: Option<crate::iqm::compile::IqmCompileOptions>,
     /// Whether options that do not apply are errors (`true`, the
     /// default: one model) or ignored (`false`: a batch of models of
     /// different formats).
@@ -221,6 +230,7 @@ impl Default for ConvertOptions {
             mdl: None,
             md3: None,
             md3_player: None,
+            iqm: None,
             strict: true,
             rerelease: false,
             palette: None,
@@ -341,7 +351,8 @@ impl ConvertOptions {
         }
         let rewrite = md2_out && matches!(model, Model::Md2(_)) && self.compile.is_none()
             || format == OutputFormat::Mdl && matches!(model, Model::Mdl(_))
-            || format == OutputFormat::Md3 && matches!(model, Model::Md3(_)) && !md3_compiled;
+            || format == OutputFormat::Md3 && matches!(model, Model::Md3(_)) && !md3_compiled
+            || format == OutputFormat::Iqm && matches!(model, Model::Iqm(_));
         if (self.repair || self.layout != Layout::Standard) && !rewrite {
             return invalid(OptionProblem::RepairNeedsMd2Rewrite);
         }

@@ -37,6 +37,9 @@ pub enum Warning {
     /// not load (`--rerelease`, `.md5mesh` output).
     #[cfg(feature = "scene")]
     Md5Compile(crate::md5::compile::Md5CompileWarning),
+    /// What the IQM compiler could not carry exactly.
+    #[cfg(feature = "scene")]
+    IqmCompile(crate::iqm::compile::IqmCompileWarning),
     /// A limit of MilkShape 3D 1.8 that an MS3D written as read exceeds
     /// ([`Ms3d::validate_for_milkshape`](crate::ms3d::Ms3d::validate_for_milkshape)).
     Milkshape(Problem),
@@ -60,6 +63,8 @@ impl std::fmt::Display for Warning {
             Warning::MdlCompile(w) => w.fmt(f),
             #[cfg(feature = "scene")]
             Warning::Md5Compile(w) => write!(f, "MD5: {w}"),
+            #[cfg(feature = "scene")]
+            Warning::IqmCompile(w) => write!(f, "IQM: {w}"),
             Warning::Milkshape(p) => write!(f, "MilkShape 3D 1.8: {}: {}", p.path, p.message),
             Warning::Ms3dAscii(p) => write!(f, "MilkShape ASCII: {}: {}", p.path, p.message),
         }

@@ -34,7 +34,7 @@
 //! let scene = Scene::from_ms3d(&retromodel::ms3d::sample::sample_model(), &Ms3dSceneOptions::default())?;
 //! let out = compile(&scene, &IqmCompileOptions::default())?;
 //! assert_eq!(out.model.joints.len(), scene.nodes.len());
-//! assert!(out.largest_error <= 1e-3 * out.extent.max(1.0));
+//! assert!(out.report.largest_error <= 1e-3 * out.report.extent.max(1.0));
 //! # Ok::<(), retromodel::Error>(())
 //! ```
 
@@ -97,13 +97,32 @@ impl std::fmt::Display for IqmCompileWarning {
     }
 }
 
-/// What [`compile`] made.
+/// One animation of an [`IqmReport`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct IqmCompiled {
-    /// The model.
-    pub model: Iqm,
-    /// Each animation's frame rate and frame count, in order.
-    pub animations: Vec<(String, f32, usize)>,
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct IqmAnimationReport {
+    /// Its name.
+    pub name: String,
+    /// Frames per second.
+    pub fps: f32,
+    /// Frames.
+    pub frames: usize,
+    /// Whether it loops.
+    pub loops: bool,
+}
+
+/// What [`compile`] made, in numbers.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct IqmReport {
+    /// Meshes written.
+    pub meshes: usize,
+    /// Vertices written.
+    pub vertices: usize,
+    /// Joints written.
+    pub joints: usize,
+    /// Each animation, in order.
+    pub animations: Vec<IqmAnimationReport>,
     /// The worst distance, in model units, between a vertex of the
     /// written file skinned as the engines skin it and the same vertex of
     /// the scene posed at the same moment, over every frame.
@@ -111,6 +130,15 @@ pub struct IqmCompiled {
     /// The model's size: the largest distance of a bind-pose vertex from
     /// the origin (to read [`largest_error`](Self::largest_error) against).
     pub extent: f32,
+}
+
+/// What [`compile`] made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IqmCompiled {
+    /// The model.
+    pub model: Iqm,
+    /// What it holds and how exactly.
+    pub report: IqmReport,
     /// What could not be carried exactly.
     pub warnings: Vec<IqmCompileWarning>,
 }
@@ -150,15 +178,26 @@ pub fn compile(scene: &Scene, options: &IqmCompileOptions) -> Result<IqmCompiled
         model.comment.push(0);
     }
     let (largest_error, extent) = frames::measure(scene, &model, &plan, &sources)?;
-    Ok(IqmCompiled {
+    let report = IqmReport {
+        meshes: model.meshes.len(),
+        vertices: model.vertex_count(),
+        joints: model.joints.len(),
         animations: plan
             .iter()
             .enumerate()
-            .map(|(a, p)| (scene.animations[a].name.clone(), p.fps, p.count))
+            .map(|(a, p)| IqmAnimationReport {
+                name: scene.animations[a].name.clone(),
+                fps: p.fps,
+                frames: p.count,
+                loops: p.loops,
+            })
             .collect(),
-        model,
         largest_error,
         extent,
+    };
+    Ok(IqmCompiled {
+        model,
+        report,
         warnings,
     })
 }
