@@ -32,14 +32,16 @@ pub struct Args {
     /// The model to read, or a folder to convert every model below it
     /// (with `--out-dir` and `--to`): Quake II MD2, Quake MDL (and Hexen
     /// II's), Quake III MD3 (a player: its lower.md3 or folder), MilkShape
-    /// 3D MS3D and ASCII `.txt`, MD5 `.md5mesh`, glTF 2.0 (`.glb`,
-    /// `.gltf`), OBJ. Recognised by its bytes, not its name.
+    /// 3D MS3D and ASCII `.txt`, MD5 `.md5mesh`, Inter-Quake Model `.iqm`,
+    /// glTF 2.0 (`.glb`, `.gltf`), OBJ. Recognised by its bytes, not its
+    /// name.
     input: PathBuf,
     /// The file to write; its extension chooses the format: `.md2`, `.mdl`
     /// (Quake), `.md3` (Quake III; a folder with --player), `.ms3d`, `.txt`
     /// (MilkShape 3D ASCII), `.md5mesh` (+ `.md5anim`, and `.md5scale`
     /// when a joint's scale animates: the Quake II rerelease's MD5),
-    /// `.glb`, `.gltf` (+ `.bin`), `.obj` (+ `.mtl` and PNG textures).
+    /// `.iqm` (Inter-Quake Model), `.glb`, `.gltf` (+ `.bin`), `.obj`
+    /// (+ `.mtl` and PNG textures).
     /// Every input converts to every output, or the refusal names what
     /// the output cannot hold.
     #[arg(required_unless_present = "out_dir")]

@@ -48,7 +48,7 @@ use std::process::ExitCode;
 
 /// Inspect, validate, convert and render classic animated 3D models:
 /// Quake II MD2, Quake MDL, Quake III MD3, MilkShape 3D MS3D (and ASCII),
-/// the rereleases' MD5, glTF 2.0 and OBJ.
+/// the rereleases' MD5, Inter-Quake Models (IQM), glTF 2.0 and OBJ.
 #[derive(Debug, Parser)]
 #[command(
     name = "retromodel",
@@ -72,7 +72,7 @@ enum Command {
     /// 2 on a usage error.
     Validate(validate::Args),
     /// Convert a model to any format retromodel writes (MD2, MDL, MD3, MS3D,
-    /// MilkShape ASCII, MD5, glTF 2.0, OBJ), or every model below a folder
+    /// MilkShape ASCII, MD5, IQM, glTF 2.0, OBJ), or every model below a folder
     /// (`--out-dir`, `--to`).
     ///
     /// The output format follows the output file's extension. Textures are

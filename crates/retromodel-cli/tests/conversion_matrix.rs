@@ -15,8 +15,8 @@ use retromodel_testkit::md5_builder::{rig_md5anim, rig_md5mesh};
 use retromodel_testkit::openarena::{openarena_dir, pk3_files, zip_entries};
 
 /// The outputs, by extension.
-const OUTPUTS: [&str; 9] = [
-    "md2", "mdl", "md3", "ms3d", "txt", "md5mesh", "glb", "gltf", "obj",
+const OUTPUTS: [&str; 10] = [
+    "md2", "mdl", "md3", "ms3d", "txt", "md5mesh", "iqm", "glb", "gltf", "obj",
 ];
 
 /// What a pair must give: written, or refused with these words.
@@ -49,6 +49,7 @@ fn looks_like(ext: &str, bytes: &[u8]) -> bool {
         "ms3d" => bytes.starts_with(b"MS3D000000"),
         "txt" => text.starts_with("// MilkShape 3D ASCII"),
         "md5mesh" => text.starts_with("MD5Version 10"),
+        "iqm" => bytes.starts_with(b"INTERQUAKEMODEL\0"),
         "glb" => bytes.starts_with(b"glTF"),
         "gltf" => serde_json::from_slice::<serde_json::Value>(bytes)
             .is_ok_and(|j| j["asset"]["version"] == "2.0"),
@@ -87,6 +88,7 @@ fn sources(corpus: &Path, oa: &Path, tmp: &Path) -> Vec<(&'static str, PathBuf, 
         ("md5", md5, vec![]),
         ("glb", corpus.join("gltf/blender_walker.glb"), vec![]),
         ("obj", corpus.join("gltf/blender_walker.obj"), vec![]),
+        ("iqm", corpus.join("iqm/lsalzman_mrfixit.iqm"), vec![]),
     ]
 }
 
@@ -94,7 +96,9 @@ fn sources(corpus: &Path, oa: &Path, tmp: &Path) -> Vec<(&'static str, PathBuf, 
 fn expected(from: &str, to: &str) -> Expect {
     match (from, to) {
         // Vertex animation cannot drive an MD5's joints.
-        ("md2" | "mdl" | "md3", "md5mesh") => Expect::Refused("morph targets"),
+        ("md2" | "mdl" | "md3", "md5mesh" | "iqm") => Expect::Refused("morph targets"),
+        // Mr. Fixit is 1,861 vertices: past Quake's 1,024.
+        ("iqm", "mdl") => Expect::Refused("quakespasm"),
         // The jeep is 2 618 triangles: past Quake's 2 048 (the message
         // names the engines that load more).
         ("ms3d", "mdl") => Expect::Refused("quakespasm"),
@@ -165,7 +169,7 @@ fn every_format_converts_to_every_format_or_names_why_not() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(written, 8 * 9 - 4);
+    assert_eq!(written, 9 * 10 - 8);
 }
 
 /// `convert --help` names every input and output format (their
@@ -181,12 +185,12 @@ fn the_help_names_every_format() {
             "convert --help lacks .{ext}"
         );
     }
-    for name in ["MD2", "MDL", "MD3", "MS3D", "MD5", "glTF", "OBJ"] {
+    for name in ["MD2", "MDL", "MD3", "MS3D", "MD5", "IQM", "glTF", "OBJ"] {
         assert!(text.contains(name), "convert --help lacks {name}");
     }
     let top = run_os(bin, &[OsStr::new("--help")]);
     let text = String::from_utf8_lossy(&top.stdout);
-    for name in ["MD2", "MDL", "MD3", "MS3D", "MD5", "glTF", "OBJ"] {
+    for name in ["MD2", "MDL", "MD3", "MS3D", "MD5", "IQM", "glTF", "OBJ"] {
         assert!(text.contains(name), "--help lacks {name}");
     }
 }
