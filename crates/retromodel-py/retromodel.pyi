@@ -234,6 +234,25 @@ class Md3Output:
     def warning_details(self) -> List[Dict[str, Any]]:
         """The warnings as data: ``{"message", "limit", "remedies"}``."""
 
+class IqmOutput:
+    """What ``compile_iqm`` made."""
+
+    @property
+    def iqm(self) -> bytes:
+        """The IQM file's bytes."""
+    @property
+    def files(self) -> Dict[str, bytes]:
+        """The files to write beside it (a Quake MDL's skins as PNG)."""
+    @property
+    def report(self) -> Optional[Dict[str, Any]]:
+        """The compile report: ``meshes``, ``vertices``, ``joints``, ``animations`` (``name``, ``fps``, ``frames``, ``loops``), ``largest_error`` and ``extent`` in units."""
+    @property
+    def warnings(self) -> List[str]:
+        """What the compiler could not carry exactly."""
+    @property
+    def warning_details(self) -> List[Dict[str, Any]]:
+        """The warnings as data: ``{"message", "limit", "remedies"}``."""
+
 class QcFrames:
     """What ``qc_frames`` made: a model's QuakeC ``$frame`` list."""
 
@@ -358,6 +377,17 @@ def compile_md3(
     """Compiles any model (a ``.glb`` from Blender, an MS3D, an MD2, an MDL) into a Quake III MD3:
     a surface per mesh, positions in 1/64 units, tags from ``tag_*`` nodes, ioquake3's limits
     unless ``engine`` says otherwise (``"ironwail"``, ``"vkquake"``, ``"none"``)."""
+
+def compile_iqm(
+    source: Union[Source, Model],
+    fps: Optional[float] = None,
+    engine: Optional[str] = None,
+    name: str = "model.iqm",
+) -> IqmOutput:
+    """Compiles any skinned or node-animated model (a ``.glb`` from Blender, an MS3D, an MD5, an
+    IQM) into an Inter-Quake Model: a joint per node, up to four byte weights per vertex, each
+    animation at its own rate (or ``fps``) quantised to 16 bits per channel; ``engine="ioquake3"``
+    splits meshes to 999 vertices. The same bytes as ``retromodel convert SOURCE NAME.iqm``."""
 
 def qc_frames(source: Union[Source, Model], name: Optional[str] = None) -> QcFrames:
     """QuakeC's ``$frame`` (and ``$skin``) declarations for an MD2, MDL or MD3, numbered as QuakeC

@@ -78,7 +78,12 @@ pub fn convert(
             Some(r) => serde_json::to_value(r).ok(),
             None => conversion
                 .md3_compile_report()
-                .and_then(|r| serde_json::to_value(r).ok()),
+                .and_then(|r| serde_json::to_value(r).ok())
+                .or_else(|| {
+                    conversion
+                        .iqm_compile_report()
+                        .and_then(|r| serde_json::to_value(r).ok())
+                }),
         },
     };
     Ok((files, warnings, report))

@@ -12,6 +12,7 @@ mod arrays;
 mod cli;
 mod conversion;
 mod convert;
+mod convert_iqm;
 mod convert_md3;
 mod errors;
 mod md3_files;
@@ -32,15 +33,15 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "Quake MDL, Quake II MD2 and MD5, Quake III MD3 and MilkShape 3D MS3D models: read,\n\
          validate, rewrite, convert.\n\n\
          load(path_or_bytes) reads any supported file (MDL, MD2, MD3, MS3D, MilkShape 3D\n\
-         ASCII, glTF 2.0, OBJ; a Quake III player's folder) into a Model: info() and validate() summarise and check it,\n\
+         ASCII, MD5, IQM, glTF 2.0, OBJ; a Quake III player's folder) into a Model: info() and validate() summarise and check it,\n\
          to_bytes() writes it back (byte-identical for files read as they are), MD2\n\
-         frames and MS3D skinned poses come as float32 NumPy arrays, to_glb() and\n\
+         frames, IQM frames and MS3D skinned poses come as float32 NumPy arrays, to_glb() and\n\
          to_obj() export it, compile_md2() turns any model (a .glb from\n\
          Blender, say) into a Quake II MD2 and its skin, and compile_ms3d() a\n\
          glTF or OBJ into a MilkShape 3D MS3D with its skeleton and animations;\n\
          compile_md5() writes the Quake II rerelease's MD5 replacement of the MD2;\n\
          compile_mdl() makes a Quake MDL (its skin quantised to Quake's palette).\n\
-         compile_md3() makes a Quake III MD3. qc_frames() writes an MD2's, MDL's or MD3's\n\
+         compile_md3() makes a Quake III MD3, compile_iqm() an Inter-Quake Model. qc_frames() writes an MD2's, MDL's or MD3's\n\
          QuakeC $frame list, modeldef() an MD2's or MD3's GZDoom MODELDEF block.\n\n\
          Bad input raises retromodel.Error (a ValueError) with the library's message,\n\
          which names the section, the field path and the byte offset.",
@@ -54,6 +55,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<convert::Md5Output>()?;
     m.add_class::<convert::MdlOutput>()?;
     m.add_class::<convert_md3::Md3Output>()?;
+    m.add_class::<convert_iqm::IqmOutput>()?;
     m.add_class::<textfiles::QcFrames>()?;
     m.add_class::<textfiles::Modeldef>()?;
     m.add_function(wrap_pyfunction!(model::load, m)?)?;
@@ -62,6 +64,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::compile_md5, m)?)?;
     m.add_function(wrap_pyfunction!(convert::compile_mdl, m)?)?;
     m.add_function(wrap_pyfunction!(convert_md3::compile_md3, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_iqm::compile_iqm, m)?)?;
     m.add_function(wrap_pyfunction!(textfiles::qc_frames, m)?)?;
     m.add_function(wrap_pyfunction!(textfiles::modeldef, m)?)?;
     m.add_function(wrap_pyfunction!(cli::cli, m)?)?;

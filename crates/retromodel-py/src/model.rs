@@ -115,6 +115,8 @@ pub(crate) fn format_name(format: Format) -> &'static str {
         Format::Obj => "obj",
         Format::Mdl => "mdl",
         Format::Md3 => "md3",
+        Format::Iqm => "iqm",
+        Format::Md5 => "md5",
         _ => "unknown",
     }
 }
@@ -151,6 +153,7 @@ impl Model {
             retromodel::Model::Md2(m) => m.vertex_count(),
             retromodel::Model::Ms3d(m) => m.vertices.len(),
             retromodel::Model::Ms3dAscii(m) => m.to_ms3d().map_or(0, |b| b.vertices.len()),
+            retromodel::Model::Iqm(m) => m.vertex_count(),
             _ => 0,
         }
     }
@@ -163,6 +166,7 @@ impl Model {
             retromodel::Model::Md2(m) => m.frames.len(),
             retromodel::Model::Md3(m) => m.frames.len(),
             retromodel::Model::Mdl(m) => m.simple_frames().count(),
+            retromodel::Model::Iqm(m) => m.num_frames as usize,
             _ => 0,
         }
     }
@@ -175,6 +179,20 @@ impl Model {
             Frames::Md2(m) => Ok(m.frames.iter().map(|f| f.name()).collect()),
             Frames::Mdl(m) => Ok(m.simple_frames().map(|f| f.name.to_string()).collect()),
             Frames::Md3(m) => Ok(m.frames.iter().map(|f| f.name.to_string_lossy()).collect()),
+            // An IQM's frames are named by the animation they are in.
+            Frames::Iqm(m) => Ok((0..m.num_frames)
+                .map(|f| {
+                    m.anims
+                        .iter()
+                        .find(|a| {
+                            (a.first_frame..a.first_frame.saturating_add(a.num_frames)).contains(&f)
+                        })
+                        .map_or_else(
+                            || format!("frame{f}"),
+                            |a| format!("{}{}", m.name(a.name), f - a.first_frame),
+                        )
+                })
+                .collect()),
         }
     }
 
@@ -271,6 +289,19 @@ impl Model {
     /// frame_count)` (an MDL's over its frame list, as `frame_list()`
     /// numbers it).
     fn animations(&self) -> PyResult<Vec<(String, usize, usize)>> {
+        if let retromodel::Model::Iqm(m) = &self.model {
+            return Ok(m
+                .anims
+                .iter()
+                .map(|a| {
+                    (
+                        m.name(a.name),
+                        a.first_frame as usize,
+                        a.num_frames as usize,
+                    )
+                })
+                .collect());
+        }
         if let retromodel::Model::Mdl(m) = &self.model {
             return Ok(m
                 .info(&self.source.bytes)
@@ -405,6 +436,12 @@ impl Model {
                     md3_decode(m, frame, false, out)
                 })
             }
+            Frames::Iqm(m) => {
+                iqm_frame_index(m, frame)?;
+                new_vec3_array(py, &[m.vertex_count(), 3], |out| {
+                    iqm_decode(m, frame, false, out)
+                })
+            }
         }
     }
 
@@ -434,6 +471,12 @@ impl Model {
                     md3_decode(m, frame, true, out)
                 })
             }
+            Frames::Iqm(m) => {
+                iqm_frame_index(m, frame)?;
+                new_vec3_array(py, &[m.vertex_count(), 3], |out| {
+                    iqm_decode(m, frame, true, out)
+                })
+            }
         }
     }
 
@@ -453,6 +496,9 @@ impl Model {
     /// The number of MS3D joints (0 for other formats).
     #[getter]
     fn joint_count(&self) -> usize {
+        if let retromodel::Model::Iqm(m) = &self.model {
+            return m.joints.len();
+        }
         match self.ms3d() {
             Ok((m, _)) => m.joints.len(),
             Err(_) => 0,
@@ -574,6 +620,33 @@ enum Frames<'a> {
     Md2(&'a Md2),
     Mdl(&'a Mdl),
     Md3(&'a retromodel::md3::Md3),
+    Iqm(&'a retromodel::iqm::Iqm),
+}
+
+/// Frame `frame` of an IQM skinned as the engines skin it (up to four
+/// weighted joints), positions or normals, in Quake's axes.
+fn iqm_decode(m: &retromodel::iqm::Iqm, frame: usize, normals: bool, out: &mut [[f32; 3]]) {
+    let matrices = m.skin_matrices(Some(frame)).unwrap_or_default();
+    let values = if normals {
+        m.skinned_normals(&matrices)
+    } else {
+        m.skinned_positions(&matrices)
+    };
+    for (o, v) in out.iter_mut().zip(values) {
+        *o = v;
+    }
+}
+
+/// `Ok` when the IQM has frame `frame`, else `IndexError`.
+fn iqm_frame_index(m: &retromodel::iqm::Iqm, frame: usize) -> PyResult<()> {
+    if frame < m.num_frames as usize {
+        Ok(())
+    } else {
+        Err(PyIndexError::new_err(format!(
+            "frame {frame}: the model has {} frames",
+            m.num_frames
+        )))
+    }
 }
 
 /// The vertices of every surface of an MD3, one after another: its
@@ -622,8 +695,9 @@ impl Model {
             retromodel::Model::Md2(m) => Ok(Frames::Md2(m)),
             retromodel::Model::Mdl(m) => Ok(Frames::Mdl(m)),
             retromodel::Model::Md3(m) => Ok(Frames::Md3(m)),
+            retromodel::Model::Iqm(m) => Ok(Frames::Iqm(m)),
             other => Err(Error::new_err(format!(
-                "{} is {}, not MD2, MDL or MD3: frames are theirs (use skinned_positions for MS3D)",
+                "{} is {}, not MD2, MDL, MD3 or IQM: frames are theirs (use skinned_positions for MS3D)",
                 self.source.file_name,
                 other.format()
             ))),
@@ -661,6 +735,16 @@ impl Model {
                     if n > 0 {
                         for (f, o) in out.chunks_exact_mut(n).enumerate() {
                             md3_decode(m, f, normals, o);
+                        }
+                    }
+                })
+            }
+            Frames::Iqm(m) => {
+                let n = m.vertex_count();
+                new_vec3_array(py, &[m.num_frames as usize, n, 3], |out| {
+                    if n > 0 {
+                        for (f, o) in out.chunks_exact_mut(n).enumerate() {
+                            iqm_decode(m, f, normals, o);
                         }
                     }
                 })

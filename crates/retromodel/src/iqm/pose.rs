@@ -195,6 +195,37 @@ impl Iqm {
             .collect()
     }
 
+    /// Every vertex's normal skinned by `matrices` (their blended linear
+    /// parts, renormalised), as [`skinned_positions`](Iqm::skinned_positions)
+    /// skins positions; empty without a normal array.
+    pub fn skinned_normals(&self, matrices: &[Mat4]) -> Vec<[f32; 3]> {
+        use super::ArrayKind;
+        let Some(normals) = self.array(ArrayKind::Normal) else {
+            return Vec::new();
+        };
+        let (indexes, weights) = (
+            self.array(ArrayKind::BlendIndexes),
+            self.array(ArrayKind::BlendWeights),
+        );
+        (0..self.vertex_count())
+            .map(|v| {
+                let n = normals.vertex4(v, false);
+                let n = Vec3::new(n[0] as f32, n[1] as f32, n[2] as f32);
+                let (Some(ix), Some(wt)) = (indexes, weights) else {
+                    return n.to_array();
+                };
+                let (ix, wt) = (ix.vertex4(v, false), wt.vertex4(v, true));
+                let mut out = Vec3::ZERO;
+                for k in 0..4 {
+                    if let Some(m) = matrices.get(ix[k] as usize).filter(|_| wt[k] > 0.0) {
+                        out += m.transform_vector3(n) * wt[k] as f32;
+                    }
+                }
+                out.try_normalize().unwrap_or(n).to_array()
+            })
+            .collect()
+    }
+
     /// Frame `frame`'s bounds as the reference compiler computes them
     /// (`iqm.cpp`, `makebounds`): the box around the skinned positions,
     /// the largest distance from the Z axis and from the origin.
