@@ -48,6 +48,9 @@ pub mod gltf_builder;
 pub mod gltf_skin_cases;
 #[cfg(feature = "export")]
 pub mod import_checks;
+pub mod iqm_checks;
+#[cfg(feature = "export")]
+pub mod iqm_compile_checks;
 pub mod md2_builder;
 pub mod md2_checks;
 #[cfg(feature = "export")]

@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use md2_checks::{check_roundtrip, exercise_parse};
 use retromodel::md2::{Frame, FrameName, Md2};
 use retromodel_testkit::{
-    export_checks, import_checks, md2_checks, md2_compile_checks, md3_checks, md3_compile_checks,
-    md5_compile_checks, mdl_checks, ms3d_ascii_checks, ms3d_checks, ms3d_compile_checks,
+    export_checks, import_checks, iqm_checks, iqm_compile_checks, md2_checks, md2_compile_checks,
+    md3_checks, md3_compile_checks, md5_compile_checks, mdl_checks, ms3d_ascii_checks, ms3d_checks,
+    ms3d_compile_checks,
 };
 
 /// What replaying one file found.
@@ -73,6 +74,14 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
                 "{}: the two MD3 targets disagree on whether it parses",
                 path.display()
             );
+            let parsed_iqm = iqm_checks::exercise_parse(&data).is_some();
+            assert_eq!(
+                iqm_checks::check_roundtrip(&data),
+                parsed_iqm,
+                "{}: the two IQM targets disagree on whether it parses",
+                path.display()
+            );
+            let _ = iqm_compile_checks::exercise_compile(&data);
             let exported = export_checks::exercise_export(&data);
             let _ = import_checks::exercise_import(&data);
             let _ = ms3d_compile_checks::exercise_gltf_to_ms3d(&data);

@@ -31,9 +31,13 @@ fn key_rate(anim: &crate::scene::Animation) -> Option<f32> {
     })
 }
 
-pub(super) fn plan(scene: &Scene, options: &IqmCompileOptions) -> Vec<AnimPlan> {
-    let mut first_frame = 0;
-    scene
+/// The most frames a compile makes (all animations together): over an
+/// hour at 60 frames per second.
+pub const MAX_FRAMES: usize = 1 << 18;
+
+pub(super) fn plan(scene: &Scene, options: &IqmCompileOptions) -> Result<Vec<AnimPlan>> {
+    let mut first_frame = 0usize;
+    let plans: Vec<AnimPlan> = scene
         .animations
         .iter()
         .map(|a| {
@@ -54,8 +58,15 @@ pub(super) fn plan(scene: &Scene, options: &IqmCompileOptions) -> Vec<AnimPlan> 
                 .and_then(serde_json::Value::as_u64)
                 .map(|n| n as usize);
             let count = match (options.fps, own, stored) {
-                (None, Some(_), Some(n)) if n > 0 => n,
-                _ => (f64::from(a.duration()) * f64::from(fps)).round() as usize + 1,
+                (None, Some(_), Some(n)) if n > 0 => n.min(MAX_FRAMES + 1),
+                _ => {
+                    let n = (f64::from(a.duration()) * f64::from(fps)).round();
+                    if n.is_finite() && n >= 0.0 && n < MAX_FRAMES as f64 {
+                        n as usize + 1
+                    } else {
+                        MAX_FRAMES + 1
+                    }
+                }
             };
             let p = AnimPlan {
                 fps,
@@ -67,10 +78,17 @@ pub(super) fn plan(scene: &Scene, options: &IqmCompileOptions) -> Vec<AnimPlan> 
                     .and_then(serde_json::Value::as_bool)
                     .unwrap_or(false),
             };
-            first_frame += count;
+            first_frame = first_frame.saturating_add(count);
             p
         })
-        .collect()
+        .collect();
+    if first_frame > MAX_FRAMES {
+        return Err(Error::unwritable(
+            "animations",
+            format!("{first_frame} frames at the rates chosen, more than the {MAX_FRAMES} a compile makes"),
+        ));
+    }
+    Ok(plans)
 }
 
 /// Every frame's channels, joint by joint, in Quake's axes.

@@ -152,7 +152,12 @@ pub fn compile(scene: &Scene, options: &IqmCompileOptions) -> Result<IqmCompiled
     let mut warnings = Vec::new();
     let sources = meshes::build(scene, &skeleton, options, &mut model, &mut warnings)?;
     skeleton.write_joints(&mut model);
-    let plan = frames::plan(scene, options);
+    // Without joints nothing can move: the animations are left out.
+    let plan = if skeleton.joints.is_empty() {
+        Vec::new()
+    } else {
+        frames::plan(scene, options)?
+    };
     let sampled = frames::sample(scene, &skeleton, &plan)?;
     frames::quantise(&mut model, &sampled);
     for (a, p) in plan.iter().enumerate() {
@@ -176,6 +181,15 @@ pub fn compile(scene: &Scene, options: &IqmCompileOptions) -> Result<IqmCompiled
     model.comment = options.comment.as_bytes().to_vec();
     if !model.comment.is_empty() {
         model.comment.push(0);
+    }
+    // What the engines cannot read (a value that is not finite, a range
+    // no 16-bit channel can span) is refused rather than written.
+    if let Some(p) = model
+        .validate()
+        .into_iter()
+        .find(|p| p.severity == crate::Severity::Error)
+    {
+        return Err(Error::unwritable(p.path, p.message));
     }
     let (largest_error, extent) = frames::measure(scene, &model, &plan, &sources)?;
     let report = IqmReport {
