@@ -170,8 +170,11 @@ impl Model {
     /// it loads in that engine ([`Md2::validate_for`], which says so when
     /// the engine loads no MD2); for an MD5 and the Quake rerelease,
     /// Ironwail or vkQuake, its own problems and what those ports require
-    /// of a replacement (`mdl::rerelease::check_md5`); any other format
-    /// is one error naming what the engine loads.
+    /// of a replacement (`mdl::rerelease::check_md5`); for an IQM and an
+    /// engine that loads IQM, that engine's loader's problems
+    /// ([`Iqm::validate_for`](crate::iqm::Iqm::validate_for)) and then
+    /// its own; any other format is one error naming what the engine
+    /// loads.
     pub fn validate_for(&self, engine: crate::md2::Engine) -> Vec<Problem> {
         match self {
             Model::Md2(m) => m.validate_for(engine),
@@ -212,6 +215,16 @@ impl Model {
                         problems.iter().map(|p| p.path.clone()).collect();
                     problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));
                 }
+                problems
+            }
+            // An engine that loads IQM: its loader's rules first
+            // (`Iqm::validate_for`), then the model's own problems not
+            // already reported at the same place.
+            Model::Iqm(m) if engine.loads(crate::EngineFormat::Iqm) => {
+                let mut problems = m.validate_for(engine);
+                let seen: std::collections::HashSet<String> =
+                    problems.iter().map(|p| p.path.clone()).collect();
+                problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));
                 problems
             }
             // The Quake rerelease's MD5 replacement, without its MDL.

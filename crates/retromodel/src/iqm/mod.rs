@@ -29,6 +29,7 @@
 //! ```
 
 mod adjacency;
+mod engine;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;
@@ -40,6 +41,10 @@ mod vertex_array;
 mod write;
 
 pub use adjacency::compute_adjacency;
+pub use engine::{
+    IOQUAKE3_MAX_JOINTS, MAX_BONES, MAX_FILESIZE, MAX_RELATIVE_INDEX, QSS_GPU_BONES,
+    QSS_MAX_VERTEXES, RAYLIB_NAME_BYTES, SHADER_MAX_INDEXES, SHADER_MAX_VERTEXES,
+};
 pub use info::{AnimInfo, ArrayInfo, Info, MeshInfo};
 #[cfg(feature = "scene")]
 pub use lift::{iqm_axes, DEFAULT_FPS, MAX_JOINT_FRAMES};
