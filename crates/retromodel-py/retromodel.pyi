@@ -387,7 +387,7 @@ def compile_iqm(
     """Compiles any skinned or node-animated model (a ``.glb`` from Blender, an MS3D, an MD5, an
     IQM) into an Inter-Quake Model: a joint per node, up to four byte weights per vertex, each
     animation at its own rate (or ``fps``) quantised to 16 bits per channel; ``engine="ioquake3"``
-    splits meshes to 999 vertices. The same bytes as ``retromodel convert SOURCE NAME.iqm``."""
+    splits meshes to its limits. The same bytes as ``retromodel convert SOURCE NAME.iqm``."""
 
 def qc_frames(source: Union[Source, Model], name: Optional[str] = None) -> QcFrames:
     """QuakeC's ``$frame`` (and ``$skin``) declarations for an MD2, MDL or MD3, numbered as QuakeC

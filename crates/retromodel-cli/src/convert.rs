@@ -190,8 +190,10 @@ pub struct Args {
     /// vkquake, fte, quake-rerelease) for its loader's limits, or none.
     /// .md3 output: ioquake3 (the default), etlegacy, rtcw, rtcw-mp,
     /// ironwail, vkquake, fte, or none (the format's MD3_MAX_* only).
-    /// .iqm output: ioquake3 splits meshes to its 999 vertices a mesh;
-    /// other engines have no mesh limit (default: none).
+    /// .iqm output: an engine that loads IQM (ioquake3, daemon, fte,
+    /// quakespasm-spiked, darkplaces, gzdoom, raylib): meshes split to its
+    /// loader's limits (ioquake3: 999 vertices, 1,999 triangles), and what
+    /// it would refuse is an error (default: none).
     #[arg(long, value_name = "NAME", help_heading = "MD2 output")]
     engine: Option<String>,
     /// A Quake MDL input: the palette its 8-bit skins index (gfx/palette.lmp,
@@ -562,19 +564,28 @@ impl Args {
         Ok(Some(o))
     }
 
-    /// The IQM compiler's options: `--fps`, and `--engine`'s mesh limit
-    /// (ioquake3 refuses a mesh of 1,000 vertices or more:
-    /// `code/renderergl1/tr_model_iqm.c`, `R_LoadIQM`, against
-    /// `SHADER_MAX_VERTEXES`).
+    /// The IQM compiler's options: `--fps`, and `--engine`, whose loader's
+    /// per-mesh limits split the meshes and whose refusals are errors.
     fn iqm_options(&self) -> Result<retromodel::iqm::compile::IqmCompileOptions> {
         let mut o = retromodel::iqm::compile::IqmCompileOptions {
             fps: self.fps,
             ..Default::default()
         };
-        if let Some(name) = &self.engine {
-            if !name.eq_ignore_ascii_case("none") && engine(name)? == Engine::Ioquake3 {
-                o.max_mesh_vertices = Some(999);
+        if let Some(name) = self
+            .engine
+            .as_deref()
+            .filter(|n| !n.eq_ignore_ascii_case("none"))
+        {
+            let e = engine(name)?;
+            if !Engine::IQM.contains(&e) {
+                let known: Vec<&str> = Engine::IQM.iter().map(|e| e.name()).collect();
+                bail!(
+                    "--engine {name}: {} does not load IQM models (for .iqm output: {}; none)",
+                    e.title(),
+                    known.join(", ")
+                );
             }
+            o.engine = Some(e);
         }
         Ok(o)
     }

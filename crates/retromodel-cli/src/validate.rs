@@ -28,7 +28,9 @@ pub struct Args {
     /// `rtcw-mp`, `ironwail`, `vkquake` and `fte` check an .md3 against
     /// their MD3 loaders; `gzdoom` checks an .md2, .md3 or .obj as
     /// GZDoom's loaders read it (what it refuses is an error, what it
-    /// reads unchecked a warning); damage in a
+    /// reads unchecked a warning); `ioquake3`, `daemon`, `fte`,
+    /// `quakespasm-spiked`, `darkplaces`, `gzdoom` and `raylib` check an
+    /// .iqm against their IQM loaders; damage in a
     /// part NAME never reads is a warning;
     /// `milkshape`: check an MS3D against MilkShape 3D 1.8's limits too;
     /// `quake2-rerelease`: check an .md5mesh (with the tris.md2 above its

@@ -36,9 +36,11 @@ compile_output! {
 /// is a path, bytes or a `Model` (an IQM is written as it is).
 ///
 /// - `fps`: the rate every animation is sampled at instead.
-/// - `engine`: `"ioquake3"` splits meshes to its 999 vertices a mesh;
-///   other engines (`"fte"`, `"gzdoom"`, ...) and `"none"` have no mesh
-///   limit (the default).
+/// - `engine`: the engine the model is for (`"ioquake3"`, `"daemon"`,
+///   `"fte"`, `"quakespasm-spiked"`, `"darkplaces"`, `"gzdoom"`,
+///   `"raylib"`): meshes split to its loader's per-mesh limits (ioquake3:
+///   999 vertices, 1,999 triangles), and what it would refuse raises
+///   naming the engines that load it. Default: none.
 /// - `name`: the model's file name (names the scene).
 ///
 /// The same file as `retromodel convert SOURCE NAME.iqm` with the matching
@@ -57,15 +59,25 @@ pub fn compile_iqm(
     if let Some(f) = fps.filter(|f| !(f.is_finite() && *f > 0.0)) {
         return Err(Error::new_err(format!("fps {f}: a positive number")));
     }
-    let max_mesh_vertices = match engine {
+    let engine = match engine {
         None => None,
         Some(e) if e.eq_ignore_ascii_case("none") => None,
-        Some(e) => (engine_named(e)? == retromodel::Engine::Ioquake3).then_some(999),
+        Some(e) => {
+            let engine = engine_named(e)?;
+            if !retromodel::Engine::IQM.contains(&engine) {
+                let known: Vec<&str> = retromodel::Engine::IQM.iter().map(|e| e.name()).collect();
+                return Err(Error::new_err(format!(
+                    "engine {e:?}: it loads no IQM ({}, or \"none\")",
+                    known.join(", ")
+                )));
+            }
+            Some(engine)
+        }
     };
     let options = ConvertOptions {
         iqm: Some(retromodel::iqm::compile::IqmCompileOptions {
             fps,
-            max_mesh_vertices,
+            engine,
             ..Default::default()
         }),
         ..ConvertOptions::default()

@@ -23,6 +23,8 @@
 //! - [`gltf_builder`]: hand-made glTF documents (JSON and a binary buffer,
 //!   as GLB, `.gltf` with `data:` URIs or external files), written from
 //!   the glTF 2.0 specification, not with the library's exporter.
+//! - [`iqm_bytes`]: hand-made IQM files, byte by byte, from lsalzman/iqm's
+//!   `iqm.txt`, not with the library's writer.
 //! - [`cli`]: running the CLI binary.
 //! - [`milkshape`]: an MS3D evaluator from the format notes: reads the
 //!   bytes itself and poses and skins as MilkShape's viewer does, sharing
@@ -48,6 +50,7 @@ pub mod gltf_builder;
 pub mod gltf_skin_cases;
 #[cfg(feature = "export")]
 pub mod import_checks;
+pub mod iqm_bytes;
 pub mod iqm_checks;
 #[cfg(feature = "export")]
 pub mod iqm_compile_checks;

@@ -63,8 +63,17 @@ pub enum Engine {
     /// with its default renderer (`MP/`): lower limits than single player.
     RtcwMp,
     /// GZDoom (and UZDoom, its fork: the same model loaders), as its
-    /// loaders in `src/common/models/` read MD2, MD3 and OBJ.
+    /// loaders in `src/common/models/` read MD2, MD3, OBJ and IQM.
     Gzdoom,
+    /// The Daemon engine (Unvanquished's; its renderer descends from
+    /// XreaL's): MD3, MD5 and IQM (`src/engine/renderer/tr_model.cpp`,
+    /// `RE_RegisterModel`).
+    Daemon,
+    /// DarkPlaces (Xonotic's engine): MDL, MD2, MD3, OBJ and IQM among
+    /// others (`model_shared.c`, the `loader` table of `Mod_LoadModel`).
+    Darkplaces,
+    /// raylib (`src/rmodels.c`, `LoadModel`): OBJ and IQM among others.
+    Raylib,
 }
 
 /// A model format as far as an engine is concerned: what
@@ -85,6 +94,8 @@ pub enum EngineFormat {
     Md3,
     /// Wavefront OBJ.
     Obj,
+    /// Inter-Quake Model (`INTERQUAKEMODEL` version 2).
+    Iqm,
 }
 
 impl EngineFormat {
@@ -97,6 +108,7 @@ impl EngineFormat {
             EngineFormat::Md5 => "MD5",
             EngineFormat::Md3 => "MD3",
             EngineFormat::Obj => "OBJ",
+            EngineFormat::Iqm => "IQM",
         }
     }
 }
@@ -109,7 +121,7 @@ impl fmt::Display for EngineFormat {
 
 impl Engine {
     /// Every engine, in declaration order.
-    pub const ALL: [Engine; 19] = [
+    pub const ALL: [Engine; 22] = [
         Engine::Quake2,
         Engine::Yquake2,
         Engine::Q2pro,
@@ -129,6 +141,9 @@ impl Engine {
         Engine::Rtcw,
         Engine::RtcwMp,
         Engine::Gzdoom,
+        Engine::Daemon,
+        Engine::Darkplaces,
+        Engine::Raylib,
     ];
 
     /// The engines whose MD2 loader `md2::EngineLimits` profiles (Quake
@@ -167,11 +182,23 @@ impl Engine {
         Engine::RtcwMp,
     ];
 
+    /// The engines whose IQM loader `Iqm::validate_for` profiles
+    /// (`iqm/engine.rs`), in declaration order.
+    pub const IQM: [Engine; 7] = [
+        Engine::QuakespasmSpiked,
+        Engine::Fte,
+        Engine::Ioquake3,
+        Engine::Gzdoom,
+        Engine::Daemon,
+        Engine::Darkplaces,
+        Engine::Raylib,
+    ];
+
     /// The engine's name as the command line spells it (`quake2`,
     /// `yquake2`, `q2pro`, `kmquake2`, `ufoai`, `winquake`, `glquake`,
     /// `quakespasm`, `quakespasm-spiked`, `ironwail`, `vkquake`, `fte`,
     /// `quake-rerelease`, `hexen2`, `ioquake3`, `etlegacy`, `rtcw`,
-    /// `rtcw-mp`, `gzdoom`).
+    /// `rtcw-mp`, `gzdoom`, `daemon`, `darkplaces`, `raylib`).
     pub fn name(self) -> &'static str {
         match self {
             Engine::Quake2 => "quake2",
@@ -193,6 +220,9 @@ impl Engine {
             Engine::Rtcw => "rtcw",
             Engine::RtcwMp => "rtcw-mp",
             Engine::Gzdoom => "gzdoom",
+            Engine::Daemon => "daemon",
+            Engine::Darkplaces => "darkplaces",
+            Engine::Raylib => "raylib",
         }
     }
 
@@ -202,7 +232,8 @@ impl Engine {
     /// rerelease, `uhexen2` for Hexen II, `ioq3` and `quake3` for
     /// ioquake3, `et` and `et-legacy` for ET: Legacy, `iortcw` and `wolfsp`
     /// for Return to Castle Wolfenstein, `iortcw-mp` and `wolfmp` for its
-    /// multiplayer, `uzdoom` for GZDoom), or `None`.
+    /// multiplayer, `uzdoom` for GZDoom, `unvanquished` for the Daemon
+    /// engine, `dp` and `xonotic` for DarkPlaces), or `None`.
     pub fn from_name(name: &str) -> Option<Engine> {
         let n = name.to_ascii_lowercase();
         match n.as_str() {
@@ -218,6 +249,8 @@ impl Engine {
             "iortcw" | "wolfsp" => Some(Engine::Rtcw),
             "iortcw-mp" | "wolfmp" => Some(Engine::RtcwMp),
             "uzdoom" => Some(Engine::Gzdoom),
+            "unvanquished" => Some(Engine::Daemon),
+            "dp" | "xonotic" => Some(Engine::Darkplaces),
             _ => Engine::ALL.into_iter().find(|e| e.name() == n),
         }
     }
@@ -244,11 +277,14 @@ impl Engine {
             Engine::Rtcw => "Return to Castle Wolfenstein",
             Engine::RtcwMp => "Return to Castle Wolfenstein multiplayer",
             Engine::Gzdoom => "GZDoom",
+            Engine::Daemon => "the Daemon engine (Unvanquished)",
+            Engine::Darkplaces => "DarkPlaces",
+            Engine::Raylib => "raylib",
         }
     }
 
     /// The model formats the engine loads, of those retromodel reads (its
-    /// sprites, BSP models and formats such as IQM aside):
+    /// sprites, BSP models and other formats aside):
     ///
     /// - the Quake II engines load MD2; Q2PRO also the rerelease's MD5
     ///   beside it (`src/refresh/models.c`, `MOD_LoadMD5`);
@@ -265,7 +301,8 @@ impl Engine {
     ///   `RAPO`, `Mod_LoadQ2Model`, `Mod_LoadMD5MeshModel`,
     ///   `Mod_LoadQ3Model`);
     /// - ioquake3 loads MD3 (`code/renderergl1/tr_model.c`,
-    ///   `R_RegisterModel`: also MDR and IQM, not read here), and so does
+    ///   `R_RegisterModel`, which picks `R_RegisterIQM` for `.iqm`: also
+    ///   MDR, not read here), and so does
     ///   ET: Legacy (`src/renderer/tr_model.c`, `RE_RegisterModel`: also
     ///   MDC and MDM, not read here), and so does Return to Castle
     ///   Wolfenstein (iortcw's `SP/` and `MP/code/renderer/tr_model.c`,
@@ -274,9 +311,23 @@ impl Engine {
     ///   `engine/h2shared/gl_model.c`, `Mod_LoadAliasModel` and
     ///   `Mod_LoadAliasModelNew`).
     ///
-    /// - GZDoom loads MD2, MD3 and OBJ (`src/common/models/model.cpp`,
-    ///   `LoadModel`: a name ending `.obj`, else the magic `IDP2` or
-    ///   `IDP3`; also DMD, IQM, UE1 and voxels, not read here).
+    /// - GZDoom loads MD2, MD3, OBJ and IQM (`src/common/models/model.cpp`,
+    ///   `LoadModel`: a name ending `.obj`, else the magic `IDP2`, `IDP3`
+    ///   or `INTERQUAKEMODEL\0`; also DMD, UE1 and voxels, not read here).
+    /// - QuakeSpasm-Spiked and FTE also load IQM (QSS `Quake/gl_model.c`,
+    ///   `Mod_LoadModel`, on the first four bytes `INTE`, in place of an
+    ///   MDL when `r_replacemodels` lists `iqm`; FTE's
+    ///   `Mod_LoadInterQuakeModel` in `engine/common/com_mesh.c`).
+    /// - The Daemon engine loads MD3, MD5 and IQM
+    ///   (`src/engine/renderer/tr_model.cpp`, `RE_RegisterModel`: a name
+    ///   containing `.iqm` or `.md5mesh` is read as either by its magic,
+    ///   else `NAME.md3` with its LODs).
+    /// - DarkPlaces loads MDL, MD2, MD3, OBJ and IQM (`model_shared.c`,
+    ///   the `loader` table: `obj` by extension, then `IDPO`, `IDP2`,
+    ///   `IDP3`, `INTERQUAKEMODEL\0`; also sprites, BSP, ZYM, DPM and
+    ///   PSK, not read here).
+    /// - raylib loads OBJ and IQM (`src/rmodels.c`, `LoadModel`, by
+    ///   extension; also glTF, VOX and M3D, not listed here).
     ///
     /// QuakeSpasm-Spiked's MD5 loading is not listed: the snapshot of its
     /// source read here (c4893638, 2021-07-10) predates the rerelease.
@@ -285,17 +336,20 @@ impl Engine {
         match self {
             Engine::Quake2 | Engine::Yquake2 | Engine::Kmquake2 | Engine::UfoAi => &[Md2],
             Engine::Q2pro => &[Md2, Md5],
-            Engine::Winquake | Engine::Glquake | Engine::Quakespasm | Engine::QuakespasmSpiked => {
-                &[Mdl]
-            }
+            Engine::Winquake | Engine::Glquake | Engine::Quakespasm => &[Mdl],
+            Engine::QuakespasmSpiked => &[Mdl, Iqm],
             // Ironwail's `loadMd3Replacement` and vkQuake's `Mod_LoadModel`
             // also load `progs/NAME.md3` in place of `progs/NAME.mdl`.
             Engine::Ironwail | Engine::Vkquake => &[Mdl, Md5, Md3],
             Engine::QuakeRerelease => &[Mdl, Md5],
-            Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5, Md3],
+            Engine::Fte => &[Mdl, Hexen2Mdl, Md2, Md5, Md3, Iqm],
             Engine::Hexen2 => &[Mdl, Hexen2Mdl],
-            Engine::Ioquake3 | Engine::Etlegacy | Engine::Rtcw | Engine::RtcwMp => &[Md3],
-            Engine::Gzdoom => &[Md2, Md3, Obj],
+            Engine::Ioquake3 => &[Md3, Iqm],
+            Engine::Etlegacy | Engine::Rtcw | Engine::RtcwMp => &[Md3],
+            Engine::Gzdoom => &[Md2, Md3, Obj, Iqm],
+            Engine::Daemon => &[Md3, Md5, Iqm],
+            Engine::Darkplaces => &[Mdl, Md2, Md3, Obj, Iqm],
+            Engine::Raylib => &[Obj, Iqm],
         }
     }
 
@@ -352,6 +406,10 @@ mod tests {
         }
         assert_eq!(Engine::from_name("qss"), Some(Engine::QuakespasmSpiked));
         assert_eq!(Engine::from_name("doom"), None);
+        assert_eq!(Engine::from_name("daemon"), Some(Engine::Daemon));
+        assert_eq!(Engine::from_name("darkplaces"), Some(Engine::Darkplaces));
+        assert_eq!(Engine::from_name("raylib"), Some(Engine::Raylib));
+        assert_eq!(Engine::Daemon.title(), "the Daemon engine (Unvanquished)");
     }
 
     #[test]
@@ -365,11 +423,26 @@ mod tests {
         for e in Engine::MD3 {
             assert!(e.loads(EngineFormat::Md3), "{e}");
         }
+        for e in Engine::IQM {
+            assert!(e.loads(EngineFormat::Iqm), "{e}");
+        }
+        // Every engine that loads IQM is in the IQM list.
+        for e in Engine::ALL {
+            assert_eq!(e.loads(EngineFormat::Iqm), Engine::IQM.contains(&e), "{e}");
+        }
         // Every engine is in the MD2 or the MDL list, FTE (which loads
         // both) only in the MDL one, or else in the MD3 one; GZDoom, whose
         // checks are its own (`md2::gzdoom_problems`,
-        // `Md3::validate_for_gzdoom`, `obj::gzdoom_problems`), in none.
-        for e in Engine::ALL.into_iter().filter(|&e| e != Engine::Gzdoom) {
+        // `Md3::validate_for_gzdoom`, `obj::gzdoom_problems`), in none;
+        // the Daemon engine, DarkPlaces and raylib are profiled for IQM
+        // only.
+        let iqm_only = [
+            Engine::Gzdoom,
+            Engine::Daemon,
+            Engine::Darkplaces,
+            Engine::Raylib,
+        ];
+        for e in Engine::ALL.into_iter().filter(|e| !iqm_only.contains(e)) {
             let md2_or_mdl = Engine::MD2.contains(&e) as u8 + Engine::MDL.contains(&e) as u8;
             assert!(
                 md2_or_mdl == 1 || md2_or_mdl == 0 && Engine::MD3.contains(&e),

@@ -110,7 +110,7 @@ impl Model {
                 bytes,
             )?)),
             Format::Md5 => Ok(Model::Md5(read_md5(bytes, context)?)),
-            Format::Iqm => Ok(Model::Iqm(crate::iqm::Iqm::from_bytes(bytes)?)),
+            Format::Iqm => Ok(Model::Iqm(read_iqm(bytes, context)?)),
             #[cfg(feature = "gltf")]
             Format::Gltf => {
                 Model::read_gltf(bytes, context, &crate::gltf::ImportOptions::default())
@@ -170,8 +170,11 @@ impl Model {
     /// it loads in that engine ([`Md2::validate_for`], which says so when
     /// the engine loads no MD2); for an MD5 and the Quake rerelease,
     /// Ironwail or vkQuake, its own problems and what those ports require
-    /// of a replacement (`mdl::rerelease::check_md5`); any other format
-    /// is one error naming what the engine loads.
+    /// of a replacement (`mdl::rerelease::check_md5`); for an IQM and an
+    /// engine that loads IQM, that engine's loader's problems
+    /// ([`Iqm::validate_for`](crate::iqm::Iqm::validate_for)) and then
+    /// its own; any other format is one error naming what the engine
+    /// loads.
     pub fn validate_for(&self, engine: crate::md2::Engine) -> Vec<Problem> {
         match self {
             Model::Md2(m) => m.validate_for(engine),
@@ -212,6 +215,16 @@ impl Model {
                         problems.iter().map(|p| p.path.clone()).collect();
                     problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));
                 }
+                problems
+            }
+            // An engine that loads IQM: its loader's rules first
+            // (`Iqm::validate_for`), then the model's own problems not
+            // already reported at the same place.
+            Model::Iqm(m) if engine.loads(crate::EngineFormat::Iqm) => {
+                let mut problems = m.validate_for(engine);
+                let seen: std::collections::HashSet<String> =
+                    problems.iter().map(|p| p.path.clone()).collect();
+                problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));
                 problems
             }
             // The Quake rerelease's MD5 replacement, without its MDL.
@@ -514,6 +527,38 @@ fn read_md5(bytes: &[u8], context: &ReadContext) -> Result<crate::md5::Md5Model>
                     &anim.bytes,
                     scale.as_ref().map(|s| s.bytes.as_slice()),
                 )?;
+            }
+        }
+    }
+    #[cfg(not(any(feature = "textures", feature = "gltf")))]
+    let _ = context;
+    Ok(model)
+}
+
+/// An IQM and, through `context`'s file source, DarkPlaces'
+/// `FILE_NAME.framegroups` beside it (the model's full file name plus
+/// `.framegroups`: `model_shared.c`, `Mod_LoadModel`), whose groups
+/// replace the model's animations ([`Iqm::apply_framegroups`]).
+/// `Model::Iqm` has no place for reading's warnings, so a framegroups
+/// file that draws any (a line DarkPlaces skips, a group that does not
+/// fit the frames, no group at all) is left out entirely; call
+/// [`Iqm::apply_framegroups`] to see why.
+///
+/// [`Iqm::apply_framegroups`]: crate::iqm::Iqm::apply_framegroups
+fn read_iqm(bytes: &[u8], context: &ReadContext) -> Result<crate::iqm::Iqm> {
+    #[allow(unused_mut)]
+    let mut model = crate::iqm::Iqm::from_bytes(bytes)?;
+    #[cfg(any(feature = "textures", feature = "gltf"))]
+    if let Some(source) = context.resources {
+        let name = std::path::Path::new(context.file_name)
+            .file_name()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        if !name.is_empty() {
+            if let Ok(groups) = source.load_resource(&format!("{name}.framegroups")) {
+                let mut with = model.clone();
+                if with.apply_framegroups(&groups.bytes).is_empty() {
+                    model = with;
+                }
             }
         }
     }

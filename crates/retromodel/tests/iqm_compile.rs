@@ -236,6 +236,55 @@ fn vertex_animation_is_refused_naming_what_iqm_cannot_hold() {
 }
 
 #[test]
+fn meshes_split_to_ioquake3s_limits_when_compiled_for_it() {
+    let Some(dir) = corpus_dir() else { return };
+    let bytes = std::fs::read(dir.join("iqm/lsalzman_mrfixit.iqm")).unwrap();
+    let model = Model::from_bytes(&bytes).unwrap();
+    // As read, ioquake3 refuses it (its body mesh is 1,476 vertices).
+    let refused = model.validate_for(retromodel::Engine::Ioquake3);
+    assert!(refused
+        .iter()
+        .any(|p| p.severity == retromodel::Severity::Error));
+    let scene = model.to_scene(&Default::default()).unwrap();
+    let options = IqmCompileOptions {
+        engine: Some(retromodel::Engine::Ioquake3),
+        ..Default::default()
+    };
+    let out = compile(&scene, &options).unwrap();
+    let written = out.model.to_bytes_with(Layout::Standard).unwrap();
+    let (n, ofs) = (field(&written, 5), field(&written, 6));
+    let mut triangles = 0;
+    for m in 0..n {
+        // Fewer than SHADER_MAX_VERTEXES (1000) vertices and
+        // SHADER_MAX_INDEXES (6000) indices a mesh (R_LoadIQM).
+        assert!(u32_at(&written, ofs + 24 * m + 12) < 1000);
+        assert!(3 * u32_at(&written, ofs + 24 * m + 20) < 6000);
+        triangles += u32_at(&written, ofs + 24 * m + 20);
+    }
+    assert_eq!(triangles as usize, field(&bytes, 10), "every triangle kept");
+    let again = Model::from_bytes(&written).unwrap();
+    let errors: Vec<_> = again
+        .validate_for(retromodel::Engine::Ioquake3)
+        .into_iter()
+        .filter(|p| p.severity == retromodel::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    // More joints than ioquake3's 128 are refused, naming who loads them.
+    let mut many = scene.clone();
+    for k in 0..60 {
+        let mut node = many.nodes[0].clone();
+        node.name = format!("extra{k}");
+        node.parent = None;
+        many.nodes.push(node);
+    }
+    let err = compile(&many, &options).unwrap_err().to_string();
+    assert!(
+        err.contains("ioquake3") && err.contains("these load it") && err.contains("fte"),
+        "{err}"
+    );
+}
+
+#[test]
 fn meshes_split_to_the_vertex_limit_asked() {
     let Some(dir) = corpus_dir() else { return };
     let bytes = std::fs::read(dir.join("iqm/lsalzman_mrfixit.iqm")).unwrap();

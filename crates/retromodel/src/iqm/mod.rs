@@ -31,6 +31,8 @@
 mod adjacency;
 #[cfg(feature = "scene")]
 pub mod compile;
+mod engine;
+mod framegroups;
 mod info;
 #[cfg(feature = "scene")]
 mod lift;
@@ -42,6 +44,14 @@ mod vertex_array;
 mod write;
 
 pub use adjacency::compute_adjacency;
+pub use engine::{
+    IOQUAKE3_MAX_JOINTS, MAX_BONES, MAX_FILESIZE, MAX_RELATIVE_INDEX, QSS_GPU_BONES,
+    QSS_MAX_VERTEXES, RAYLIB_NAME_BYTES, SHADER_MAX_INDEXES, SHADER_MAX_VERTEXES,
+};
+pub use framegroups::{
+    parse_framegroups, FrameGroup, DEFAULT_FPS as FRAMEGROUPS_DEFAULT_FPS, MAX_FRAMEGROUPS,
+    MAX_FRAMEGROUPS_BYTES,
+};
 pub use info::{AnimInfo, ArrayInfo, Info, MeshInfo};
 #[cfg(feature = "scene")]
 pub use lift::{iqm_axes, DEFAULT_FPS, MAX_JOINT_FRAMES};

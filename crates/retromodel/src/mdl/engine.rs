@@ -160,7 +160,8 @@ const GLQUAKE: MdlEngineLimits = MdlEngineLimits {
 
 impl Engine {
     /// What the engine's MDL loader accepts; `None` for an engine that
-    /// does not load MDL files (Quake II's).
+    /// does not load MDL files (Quake II's) or whose MDL loader is not
+    /// profiled (DarkPlaces).
     pub fn mdl_limits(self) -> Option<MdlEngineLimits> {
         Some(match self {
             // WinQuake/model.c, Mod_LoadAliasModel: skinheight >
@@ -384,8 +385,21 @@ fn check_engine(mdl: &Mdl, engine: Engine, c: &mut Collector) {
         Variant::Hexen2 => crate::EngineFormat::Hexen2Mdl,
         _ => crate::EngineFormat::Mdl,
     };
-    let Some(l) = engine.mdl_limits().filter(|_| engine.loads(format)) else {
+    if !engine.loads(format) {
         c.error("format", engine.does_not_load(format), Some(0));
+        return;
+    }
+    // An engine that loads MDL but whose loader is not profiled here
+    // (DarkPlaces): only the file itself is checked.
+    let Some(l) = engine.mdl_limits() else {
+        c.warn(
+            "format",
+            format!(
+                "{} loads {format} files, but its MDL loader's limits are not profiled here: not checked",
+                engine.sentence_title()
+            ),
+            None,
+        );
         return;
     };
     let name = engine.title();

@@ -4,7 +4,7 @@
 use glam::DVec3;
 
 use super::skeleton::{quake_axes, Skeleton};
-use super::{IqmCompileOptions, IqmCompileWarning};
+use super::IqmCompileWarning;
 use crate::error::{Error, Result};
 use crate::iqm::{ArrayFormat, ArrayKind, Iqm, Mesh, VertexArray};
 use crate::scene::Scene;
@@ -57,7 +57,7 @@ fn blend(mut influences: Vec<(usize, f32)>) -> Option<([usize; 4], [u8; 4], bool
 pub(super) fn build(
     scene: &Scene,
     skeleton: &Skeleton,
-    options: &IqmCompileOptions,
+    limits: (Option<usize>, Option<usize>),
     model: &mut Iqm,
     warnings: &mut Vec<IqmCompileWarning>,
 ) -> Result<Vec<(usize, usize)>> {
@@ -154,7 +154,7 @@ pub(super) fn build(
             .filter(|t| t.iter().all(|&i| (i as usize) < m.positions.len()))
             .map(|t| [t[0], t[2], t[1]])
             .collect();
-        let parts = split(&triangles, options.max_mesh_vertices);
+        let parts = split(&triangles, limits);
         if parts.len() > 1 {
             warnings.push(IqmCompileWarning::MeshSplit {
                 mesh: m.name.clone(),
@@ -188,16 +188,22 @@ pub(super) fn build(
     Ok(sources)
 }
 
-/// Triangles in parts of at most `max` distinct vertices each.
-fn split(triangles: &[[u32; 3]], max: Option<usize>) -> Vec<Vec<[u32; 3]>> {
-    let Some(max) = max else {
+/// Triangles in parts of at most `limits.0` distinct vertices and
+/// `limits.1` triangles each.
+fn split(triangles: &[[u32; 3]], limits: (Option<usize>, Option<usize>)) -> Vec<Vec<[u32; 3]>> {
+    if limits == (None, None) {
         return vec![triangles.to_vec()];
-    };
+    }
+    let max = limits.0.unwrap_or(usize::MAX);
+    let max_triangles = limits.1.unwrap_or(usize::MAX);
     let mut parts = vec![Vec::new()];
     let mut used = std::collections::HashSet::new();
     for t in triangles {
         let new = t.iter().filter(|v| !used.contains(*v)).count();
-        if used.len() + new > max {
+        let full = parts
+            .last()
+            .is_some_and(|p: &Vec<[u32; 3]>| p.len() >= max_triangles);
+        if used.len() + new > max || full {
             parts.push(Vec::new());
             used.clear();
         }

@@ -54,8 +54,14 @@ pub struct IqmCompileOptions {
     /// [`DEFAULT_SAMPLE_FPS`]).
     pub fps: Option<f32>,
     /// Split meshes to at most this many vertices each (ioquake3 refuses
-    /// a mesh of 1,000 or more); `None` for no limit.
+    /// a mesh of 1,000 or more); `None` for no limit (or the engine's).
     pub max_mesh_vertices: Option<usize>,
+    /// The engine the model is for: meshes are split to its per-mesh
+    /// limits (ioquake3's 999 vertices and 1,999 triangles, FTE's and
+    /// raylib's 16-bit indices), and what its
+    /// loader would refuse ([`Iqm::validate_for`]) is an error naming the
+    /// engines whose loaders take it.
+    pub engine: Option<crate::Engine>,
     /// The file's comment.
     pub comment: String,
 }
@@ -150,7 +156,8 @@ pub fn compile(scene: &Scene, options: &IqmCompileOptions) -> Result<IqmCompiled
     let mut model = Iqm::default();
     model.intern("");
     let mut warnings = Vec::new();
-    let sources = meshes::build(scene, &skeleton, options, &mut model, &mut warnings)?;
+    let limits = mesh_limits(options);
+    let sources = meshes::build(scene, &skeleton, limits, &mut model, &mut warnings)?;
     skeleton.write_joints(&mut model);
     // Without joints nothing can move: the animations are left out.
     let plan = if skeleton.joints.is_empty() {
@@ -191,6 +198,9 @@ pub fn compile(scene: &Scene, options: &IqmCompileOptions) -> Result<IqmCompiled
     {
         return Err(Error::unwritable(p.path, p.message));
     }
+    if let Some(engine) = options.engine {
+        refuse_for(&model, engine)?;
+    }
     let (largest_error, extent) = frames::measure(scene, &model, &plan, &sources)?;
     let report = IqmReport {
         meshes: model.meshes.len(),
@@ -214,6 +224,56 @@ pub fn compile(scene: &Scene, options: &IqmCompileOptions) -> Result<IqmCompiled
         report,
         warnings,
     })
+}
+
+/// The most vertices and triangles a mesh may have: the options', else
+/// the engine's (ioquake3's `R_LoadIQM` refuses a mesh of
+/// `SHADER_MAX_VERTEXES` vertices or `SHADER_MAX_INDEXES` indices; FTE's
+/// and raylib's indices are 16-bit relative to the mesh's first vertex).
+fn mesh_limits(options: &IqmCompileOptions) -> (Option<usize>, Option<usize>) {
+    use crate::Engine;
+    let (vertices, triangles) = match options.engine {
+        Some(Engine::Ioquake3) => (
+            Some(super::SHADER_MAX_VERTEXES as usize - 1),
+            Some((super::SHADER_MAX_INDEXES as usize - 1) / 3),
+        ),
+        Some(Engine::Fte | Engine::Raylib) => (Some(super::MAX_RELATIVE_INDEX as usize + 1), None),
+        _ => (None, None),
+    };
+    (options.max_mesh_vertices.or(vertices), triangles)
+}
+
+/// An error when `engine`'s loader refuses `model`, naming the engines
+/// that load it.
+fn refuse_for(model: &Iqm, engine: crate::Engine) -> Result<()> {
+    let refuses = |e: crate::Engine| {
+        model
+            .validate_for(e)
+            .into_iter()
+            .find(|p| p.severity == crate::Severity::Error)
+    };
+    let Some(p) = refuses(engine) else {
+        return Ok(());
+    };
+    let others: Vec<&str> = crate::Engine::IQM
+        .iter()
+        .copied()
+        .filter(|&e| e != engine && refuses(e).is_none())
+        .map(crate::Engine::name)
+        .collect();
+    Err(Error::unwritable(
+        p.path,
+        format!(
+            "{} refuses it: {}{}",
+            engine.title(),
+            p.message,
+            if others.is_empty() {
+                String::new()
+            } else {
+                format!(" (these load it: {})", others.join(", "))
+            }
+        ),
+    ))
 }
 
 fn check(scene: &Scene, options: &IqmCompileOptions) -> Result<()> {
