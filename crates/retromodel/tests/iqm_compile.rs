@@ -276,6 +276,9 @@ fn meshes_split_to_ioquake3s_limits_when_compiled_for_it() {
         node.name = format!("extra{k}");
         node.parent = None;
         many.nodes.push(node);
+        many.skins[0].joints.push(many.nodes.len() - 1);
+        let ibm = many.skins[0].inverse_bind_matrices[0];
+        many.skins[0].inverse_bind_matrices.push(ibm);
     }
     let err = compile(&many, &options).unwrap_err().to_string();
     assert!(
@@ -307,4 +310,136 @@ fn meshes_split_to_the_vertex_limit_asked() {
         assert!(u32_at(&written, ofs + 24 * m + 12) <= 999);
     }
     assert!(out.report.largest_error <= 1e-3 * out.report.extent);
+}
+
+/// Joint names, parents and the materials, read from the bytes.
+fn names(b: &[u8]) -> (Vec<(String, i32)>, Vec<(String, String)>) {
+    let text_at = field(b, 4);
+    let text = |o: u32| -> String {
+        let s = &b[text_at + o as usize..];
+        String::from_utf8_lossy(&s[..s.iter().position(|&c| c == 0).unwrap()]).into_owned()
+    };
+    let joints = (0..field(b, 13))
+        .map(|j| {
+            let at = field(b, 14) + 48 * j;
+            (text(u32_at(b, at)), u32_at(b, at + 4) as i32)
+        })
+        .collect();
+    let meshes = (0..field(b, 5))
+        .map(|m| {
+            let at = field(b, 6) + 24 * m;
+            (text(u32_at(b, at)), text(u32_at(b, at + 4)))
+        })
+        .collect();
+    (joints, meshes)
+}
+
+/// Every vertex's position, texcoord and normal (floats, to 1e-5) and its
+/// influences (joint and weight byte, in joint order), as sorted records
+/// (the order of vertices, and of a vertex's influences, may differ).
+fn vertex_records(b: &[u8]) -> Vec<Vec<u32>> {
+    let nv = field(b, 8);
+    let mut records = vec![Vec::new(); nv];
+    let mut blend = vec![(Vec::new(), Vec::new()); nv];
+    for a in 0..field(b, 7) {
+        let at = field(b, 9) + 20 * a;
+        let (kind, format, size, offset) = (
+            u32_at(b, at),
+            u32_at(b, at + 8),
+            u32_at(b, at + 12) as usize,
+            u32_at(b, at + 16) as usize,
+        );
+        for (v, r) in records.iter_mut().enumerate() {
+            for k in 0..size {
+                match (kind, format) {
+                    (0..=2, 7) => {
+                        let x = f32_at(b, offset + 4 * (v * size + k));
+                        r.push(((x * 1e5).round() as i32) as u32);
+                    }
+                    (4, 1) => blend[v].0.push(u32::from(b[offset + v * size + k])),
+                    (5, 1) => blend[v].1.push(u32::from(b[offset + v * size + k])),
+                    _ => {} // tangents: recomputed
+                }
+            }
+        }
+    }
+    for (r, (joints, weights)) in records.iter_mut().zip(blend) {
+        let mut pairs: Vec<(u32, u32)> = joints
+            .into_iter()
+            .zip(weights)
+            .filter(|p| p.1 > 0)
+            .collect();
+        pairs.sort();
+        r.extend(pairs.into_iter().flat_map(|(j, w)| [j, w]));
+    }
+    records.sort();
+    records
+}
+
+#[test]
+fn iqm_to_gltf_to_iqm_gives_the_file_back() {
+    use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+    let Some(dir) = corpus_dir() else { return };
+    for name in ["lsalzman_mrfixit.iqm", "raylib_guy.iqm"] {
+        let bytes = std::fs::read(dir.join("iqm").join(name)).unwrap();
+        let options = ConvertOptions::default();
+        let glb = Converter::new(&options)
+            .convert(&bytes, name, OutputFormat::Glb, "model.glb")
+            .unwrap()
+            .files()
+            .unwrap()
+            .pop()
+            .unwrap()
+            .to_vec();
+        let back = Converter::new(&options)
+            .convert(&glb, "model.glb", OutputFormat::Iqm, "model.iqm")
+            .unwrap()
+            .files()
+            .unwrap()
+            .pop()
+            .unwrap()
+            .to_vec();
+        assert_eq!(names(&back), names(&bytes), "{name}: joints and meshes");
+        for k in [5, 8, 10, 13, 15, 17, 19] {
+            assert_eq!(
+                field(&back, k),
+                field(&bytes, k),
+                "{name}: header field {k}"
+            );
+        }
+        assert_eq!(
+            vertex_records(&back),
+            vertex_records(&bytes),
+            "{name}: vertices"
+        );
+        let (a, b) = (decoded_frames(&bytes), decoded_frames(&back));
+        for (f, (fa, fb)) in a.iter().zip(&b).enumerate() {
+            for (p, (ca, cb)) in fa.iter().zip(fb).enumerate() {
+                let (ca, cb) = aligned(*ca, *cb);
+                for k in 0..10 {
+                    assert!(
+                        (ca[k] - cb[k]).abs() <= 1e-3,
+                        "{name} frame {f} pose {p} channel {k}: {} vs {}",
+                        ca[k],
+                        cb[k]
+                    );
+                }
+            }
+        }
+        // Names, rates and loop flags of the animations.
+        let anims = |b: &[u8]| -> Vec<(u32, u32, u32, u32)> {
+            (0..field(b, 17))
+                .map(|i| {
+                    let at = field(b, 18) + 20 * i;
+                    (
+                        u32_at(b, at + 4),
+                        u32_at(b, at + 8),
+                        u32_at(b, at + 12),
+                        u32_at(b, at + 16),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(anims(&back), anims(&bytes), "{name}: animations");
+    }
 }

@@ -73,10 +73,7 @@ pub(super) fn build(
             .skin
             .as_ref()
             .filter(|s| s.skin < scene.skins.len() && s.fits(m.positions.len()));
-        let rigid = m
-            .node
-            .filter(|&n| n < skeleton.of_node.len())
-            .map(|n| skeleton.of_node[n]);
+        let rigid = m.node.and_then(|n| skeleton.joint_of(n));
         let holder = rigid.or(skeleton.origin).unwrap_or(0);
         let place = if skin.is_none() {
             rigid.map(|j| skeleton.joints[j].bind)
@@ -109,7 +106,7 @@ pub(super) fn build(
                     .influences(i)
                     .filter_map(|(k, w)| {
                         let node = *scene.skins[s.skin].joints.get(usize::from(k))?;
-                        Some((*skeleton.of_node.get(node)?, w))
+                        Some((skeleton.joint_of(node)?, w))
                     })
                     .collect(),
                 None => vec![(holder, 1.0)],

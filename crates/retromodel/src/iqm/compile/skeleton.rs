@@ -1,6 +1,12 @@
-//! Which joints the IQM gets (see [`compile`](super)): one per scene
-//! node, parents first, then an `origin` joint for meshes that neither a
-//! skin nor a node moves; each with its bind placement in scene space.
+//! Which joints the IQM gets (see [`compile`](super)): one per scene node
+//! that moves vertices (a skin's joint, a node placing a mesh that is not
+//! skinned) and per ancestor of one that moves or stands anywhere but at
+//! its parent's origin, parents first, then an `origin` joint for meshes
+//! that neither a skin nor a node moves; each with its bind placement in
+//! scene space. A node that only holds a skinned mesh (glTF ignores its
+//! transform) or a still root at the identity (the common root a glTF
+//! exporter adds above a skeleton) gets none: the file read back has the
+//! source's joints, no more.
 
 use glam::{DMat4, DQuat, DVec3, Mat4};
 
@@ -25,8 +31,8 @@ pub(super) struct SkeletonJoint {
 #[derive(Debug, Clone)]
 pub(super) struct Skeleton {
     pub joints: Vec<SkeletonJoint>,
-    /// Per scene node, its joint.
-    pub of_node: Vec<usize>,
+    /// Per scene node, its joint (or its nearest kept ancestor's).
+    pub of_node: Vec<Option<usize>>,
     /// The joint of meshes nothing moves.
     pub origin: Option<usize>,
 }
@@ -56,16 +62,23 @@ impl Skeleton {
                 }
             }
         }
+        let needed = needed_nodes(scene, &bind);
         let mut joints = Vec::with_capacity(n + 1);
-        let mut of_node = vec![0; n];
+        // Per node, its joint or its nearest kept ancestor's.
+        let mut of_node: Vec<Option<usize>> = vec![None; n];
         for &node in pose.node_order() {
+            let parent = scene.nodes[node].parent.and_then(|p| of_node[p]);
+            if !needed[node] {
+                of_node[node] = parent;
+                continue;
+            }
             let rest = pose
                 .node_matrix(node)
                 .map_or(DMat4::IDENTITY, |m| Mat4::from_cols_array(&m).as_dmat4());
-            of_node[node] = joints.len();
+            of_node[node] = Some(joints.len());
             joints.push(SkeletonJoint {
                 node: Some(node),
-                parent: scene.nodes[node].parent.map(|p| of_node[p]),
+                parent,
                 name: scene.nodes[node].name.clone(),
                 bind: bind[node].unwrap_or(rest),
             });
@@ -74,7 +87,7 @@ impl Skeleton {
             .meshes
             .iter()
             .any(|m| m.skin.is_none() && m.node.is_none_or(|x| x >= n));
-        let origin = (n > 0 && loose).then(|| {
+        let origin = (!joints.is_empty() && loose).then(|| {
             joints.push(SkeletonJoint {
                 node: None,
                 parent: None,
@@ -88,6 +101,12 @@ impl Skeleton {
             of_node,
             origin,
         })
+    }
+
+    /// The joint that node `node` moves with (its own, or its nearest
+    /// kept ancestor's).
+    pub(super) fn joint_of(&self, node: usize) -> Option<usize> {
+        self.of_node.get(node).copied().flatten()
     }
 
     /// The joints' bind transforms relative to their parents, as IQM
@@ -108,6 +127,52 @@ impl Skeleton {
             });
         }
     }
+}
+
+/// Which nodes become joints (see the module documentation).
+fn needed_nodes(scene: &Scene, bind: &[Option<DMat4>]) -> Vec<bool> {
+    use crate::scene::Target;
+    let n = scene.nodes.len();
+    let mut needed: Vec<bool> = bind.iter().map(Option::is_some).collect();
+    for m in &scene.meshes {
+        if let (None, Some(node)) = (&m.skin, m.node) {
+            if node < n {
+                needed[node] = true;
+            }
+        }
+    }
+    let mut animated = vec![false; n];
+    for c in scene.animations.iter().flat_map(|a| &a.channels) {
+        if let Target::Translation { node } | Target::Rotation { node } | Target::Scale { node } =
+            c.target
+        {
+            if node < n {
+                animated[node] = true;
+            }
+        }
+    }
+    let still = |i: usize| {
+        let x = &scene.nodes[i];
+        !animated[i]
+            && x.translation == [0.0; 3]
+            && x.rotation == [0.0, 0.0, 0.0, 1.0]
+            && x.scale == [1.0; 3]
+    };
+    // Ancestors of what is needed, unless they stand still at the origin
+    // (the parents form no cycle: `Pose::new` checked).
+    for i in 0..n {
+        if !needed[i] {
+            continue;
+        }
+        let mut at = scene.nodes[i].parent;
+        while let Some(p) = at.filter(|&p| p < n) {
+            if !still(p) {
+                needed[p] = true;
+            }
+            at = scene.nodes[p].parent;
+        }
+    }
+    needed
 }
 
 /// A matrix's scale, rotation and translation (the nearest, for one with
