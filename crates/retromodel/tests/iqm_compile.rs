@@ -312,8 +312,12 @@ fn meshes_split_to_the_vertex_limit_asked() {
     assert!(out.report.largest_error <= 1e-3 * out.report.extent);
 }
 
+/// Joints (name, parent) and meshes (name, material), read from the
+/// bytes.
+type Names = (Vec<(String, i32)>, Vec<(String, String)>);
+
 /// Joint names, parents and the materials, read from the bytes.
-fn names(b: &[u8]) -> (Vec<(String, i32)>, Vec<(String, String)>) {
+fn names(b: &[u8]) -> Names {
     let text_at = field(b, 4);
     let text = |o: u32| -> String {
         let s = &b[text_at + o as usize..];
