@@ -25,6 +25,7 @@ fn flag(option: ConvertOption) -> String {
         ConvertOption::AsciiMaterials => "--materials".to_string(),
         ConvertOption::AsciiBones => "--bones".to_string(),
         ConvertOption::Md5Anim => "--md5anim".to_string(),
+        ConvertOption::IqmAnim => "--anim-file".to_string(),
         ConvertOption::Rerelease => "--rerelease".to_string(),
         ConvertOption::MdlCompile => {
             "--frame-group, --mdl-flags, --eye and --random-sync".to_string()

@@ -231,6 +231,11 @@ pub struct Args {
     /// animation of the output.
     #[arg(long = "md5anim", value_name = "FILE")]
     md5anims: Vec<PathBuf>,
+    /// An IQM whose animations play on an .iqm input after its own
+    /// (repeatable): an animation-only file such as raylib's guyanim.iqm,
+    /// or any IQM of the same skeleton.
+    #[arg(long = "anim-file", value_name = "FILE.iqm")]
+    anim_files: Vec<PathBuf>,
     /// .md2 output: print the compile report (frames and quantisation
     /// error per animation) as one JSON object on stdout.
     #[arg(long, help_heading = "MD2 output")]
@@ -693,6 +698,15 @@ impl Args {
                 self.bones.as_deref().map(read_file).transpose()?,
             ),
             md5_animations: crate::load::md5_animation_files(&self.md5anims)?,
+            iqm_animations: self
+                .anim_files
+                .iter()
+                .map(|p| {
+                    std::fs::read(p)
+                        .map(|b| (p.display().to_string(), b))
+                        .with_context(|| format!("--anim-file {}", p.display()))
+                })
+                .collect::<Result<_>>()?,
             md3_skin_set,
             weapon: self.weapon.clone(),
         })

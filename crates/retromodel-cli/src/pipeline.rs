@@ -31,6 +31,9 @@ pub struct Job {
     pub ascii_parts: (Option<Vec<u8>>, Option<Vec<u8>>),
     /// More md5anims for an .md5mesh input (`--md5anim`).
     pub md5_animations: Vec<retromodel::md5::AnimationFile>,
+    /// IQM animation files for an .iqm input (`--anim-file`): names and
+    /// bytes.
+    pub iqm_animations: Vec<(String, Vec<u8>)>,
     /// An MD3 input's `.skin` set (`--skin NAME`).
     pub md3_skin_set: Option<String>,
     /// A weapon for a player to hold (`--weapon FILE.md3`).
@@ -297,7 +300,8 @@ pub fn convert_file(
     let mut converter = Converter::new(&job.options)
         .with_textures(&resolver)
         .with_ascii_parts(job.ascii_parts.0.as_deref(), job.ascii_parts.1.as_deref())
-        .with_md5_animations(&job.md5_animations);
+        .with_md5_animations(&job.md5_animations)
+        .with_iqm_animations(&job.iqm_animations);
     if let Some(m) = &md3 {
         converter = converter.with_md3_companions(&m.companions);
     }

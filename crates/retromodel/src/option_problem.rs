@@ -60,6 +60,8 @@ pub enum ConvertOption {
     AsciiBones,
     /// md5anim files given with an MD5 model.
     Md5Anim,
+    /// IQM files whose animations play on an IQM model.
+    IqmAnim,
     /// Also write the rerelease's MD5 replacement beside an MD2.
     Rerelease,
     /// The MDL compiler's options (palette, frame rate, scale, frame
@@ -86,6 +88,7 @@ impl ConvertOption {
             ConvertOption::AsciiMaterials => "materials",
             ConvertOption::AsciiBones => "bones",
             ConvertOption::Md5Anim => "md5anim",
+            ConvertOption::IqmAnim => "anim_file",
             ConvertOption::Rerelease => "rerelease",
             ConvertOption::MdlCompile => "mdl",
         }
@@ -134,6 +137,11 @@ pub enum OptionProblem {
         /// The input's format.
         format: Format,
     },
+    /// IQM animation files for an input in `format` (not an IQM).
+    IqmAnimNeedsIqm {
+        /// The input's format.
+        format: Format,
+    },
     /// Parts of a split MilkShape ASCII model for an input in `format`.
     AsciiPartsNeedAscii {
         /// The input's format.
@@ -177,6 +185,7 @@ impl OptionProblem {
             OptionProblem::SkinNotUsed => vec![Skin],
             OptionProblem::AsciiPartsNeedAscii { .. } => vec![AsciiMaterials, AsciiBones],
             OptionProblem::Md5AnimNeedsMd5 { .. } => vec![Md5Anim],
+            OptionProblem::IqmAnimNeedsIqm { .. } => vec![IqmAnim],
         }
     }
 
@@ -253,6 +262,9 @@ impl OptionProblem {
             OptionProblem::Md5AnimNeedsMd5 { format } => {
                 format!("{list} {apply} to MD5 models (.md5mesh), not {format}")
             }
+            OptionProblem::IqmAnimNeedsIqm { format } => {
+                format!("{list} {apply} to Inter-Quake Models (.iqm), not {format}")
+            }
             OptionProblem::AsciiPartsNeedAscii { format } => {
                 format!("{list} {apply} to MilkShape 3D ASCII meshes files, not {format}")
             }
@@ -305,6 +317,9 @@ mod tests {
                 format: Format::Md2,
             },
             Md5AnimNeedsMd5 {
+                format: Format::Md2,
+            },
+            IqmAnimNeedsIqm {
                 format: Format::Md2,
             },
             BadTime { time: -1.0 },

@@ -71,6 +71,8 @@ pub struct Converter<'a> {
     ascii_parts: (Option<&'a [u8]>, Option<&'a [u8]>),
     /// More md5anims for an md5mesh input.
     md5_animations: &'a [crate::md5::AnimationFile],
+    /// IQM files whose animations play on an IQM input: names and bytes.
+    iqm_animations: &'a [(String, Vec<u8>)],
     /// The files beside an MD3 input (`animation.cfg`, `.skin`, a
     /// player's other parts).
     md3_companions: Option<&'a crate::md3::Md3Companions>,
@@ -131,6 +133,7 @@ impl<'a> Converter<'a> {
             options,
             ascii_parts: (None, None),
             md5_animations: &[],
+            iqm_animations: &[],
             md3_companions: None,
             #[cfg(feature = "textures")]
             textures: None,
@@ -163,6 +166,15 @@ impl<'a> Converter<'a> {
     /// refuse them.
     pub fn with_md5_animations(mut self, files: &'a [crate::md5::AnimationFile]) -> Self {
         self.md5_animations = files;
+        self
+    }
+
+    /// For an IQM: IQM files (an animation-only one such as raylib's
+    /// `guyanim.iqm`, or any of the same skeleton) whose animations play
+    /// after its own ([`Iqm::add_animations`](crate::iqm::Iqm::add_animations)),
+    /// each given as its name and bytes. Other inputs refuse them.
+    pub fn with_iqm_animations(mut self, files: &'a [(String, Vec<u8>)]) -> Self {
+        self.iqm_animations = files;
         self
     }
 
@@ -330,6 +342,18 @@ impl<'a> Converter<'a> {
             };
             for file in self.md5_animations {
                 m.add_animation_file(file)?;
+            }
+        }
+        if !self.iqm_animations.is_empty() {
+            let Model::Iqm(m) = &mut model else {
+                return Err(Error::Option(OptionProblem::IqmAnimNeedsIqm {
+                    format: model.format(),
+                }));
+            };
+            for (name, bytes) in self.iqm_animations {
+                crate::iqm::Iqm::from_bytes(bytes)
+                    .and_then(|other| m.add_animations(&other))
+                    .map_err(|e| Error::unwritable(name.as_str(), e.to_string()))?;
             }
         }
         if self.ascii_parts != (None, None) {

@@ -37,6 +37,7 @@ mod info;
 #[cfg(feature = "scene")]
 mod lift;
 mod pose;
+mod quantise;
 mod read;
 pub mod sample;
 mod validate;

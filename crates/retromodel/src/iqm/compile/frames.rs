@@ -7,7 +7,7 @@ use glam::{Quat, Vec3};
 use super::skeleton::{quake_axes, quake_trs, Skeleton};
 use super::{IqmCompileOptions, DEFAULT_SAMPLE_FPS};
 use crate::error::{Error, Result};
-use crate::iqm::{Iqm, Pose as IqmPose, CHANNELS, MAX_JOINT_FRAMES};
+use crate::iqm::{Iqm, CHANNELS, MAX_JOINT_FRAMES};
 use crate::scene::{Pose, Scene};
 
 /// How one animation is sampled.
@@ -138,50 +138,6 @@ pub(super) fn sample(
         }
     }
     Ok(out)
-}
-
-/// Poses and 16-bit frames from the sampled channels, as the reference
-/// compiler quantises them (`iqm.cpp`, `calcanimdata`).
-pub(super) fn quantise(model: &mut Iqm, sampled: &[Vec<[f32; CHANNELS]>]) {
-    if sampled.is_empty() {
-        return;
-    }
-    let n = model.joints.len();
-    model.poses = (0..n)
-        .map(|j| {
-            let mut pose = IqmPose {
-                parent: model.joints[j].parent,
-                ..IqmPose::default()
-            };
-            for c in 0..CHANNELS {
-                let (lo, hi) = sampled
-                    .iter()
-                    .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), f| {
-                        (lo.min(f[j][c]), hi.max(f[j][c]))
-                    });
-                let range = hi - lo;
-                pose.channel_offset[c] = lo;
-                if range >= 1e-10 {
-                    pose.mask |= 1 << c;
-                    pose.channel_scale[c] = range / 65535.0;
-                }
-            }
-            pose
-        })
-        .collect();
-    model.num_framechannels = model.poses.iter().map(IqmPose::channel_count).sum();
-    model.num_frames = sampled.len() as u32;
-    model.frames = Vec::with_capacity(sampled.len() * model.num_framechannels as usize);
-    for f in sampled {
-        for (j, pose) in model.poses.iter().enumerate() {
-            for (c, &value) in f[j].iter().enumerate() {
-                if pose.mask & (1 << c) != 0 {
-                    let q = 0.5 + (value - pose.channel_offset[c]) / pose.channel_scale[c];
-                    model.frames.push(q.clamp(0.0, 65535.0) as u16);
-                }
-            }
-        }
-    }
 }
 
 /// The worst distance between the written file's vertices, skinned as

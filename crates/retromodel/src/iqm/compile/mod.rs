@@ -166,7 +166,7 @@ pub fn compile(scene: &Scene, options: &IqmCompileOptions) -> Result<IqmCompiled
         frames::plan(scene, options)?
     };
     let sampled = frames::sample(scene, &skeleton, &plan)?;
-    frames::quantise(&mut model, &sampled);
+    model.set_frames(&sampled);
     for (a, p) in plan.iter().enumerate() {
         let name = model.intern(&scene.animations[a].name);
         model.anims.push(super::Anim {
