@@ -46,6 +46,16 @@
 //!   ioquake3 decodes them) to `f32` into buffers that hold all frames,
 //!   allocated once.
 //!
+//! For an `.iqm` file:
+//!
+//! - `memcpy` as above;
+//! - `ours_parse`: [`Iqm::from_bytes`];
+//! - `ours_parse_decode`: parse, then pose every frame: each pose's
+//!   channels decoded from the 16-bit frame values, `T·R·S` chained to
+//!   the parents and multiplied by the inverse bind, into one buffer of
+//!   skinning matrices for all frames, allocated once (what an engine
+//!   uploads; Assimp's import keeps the channels as keys).
+//!
 //! For a `.glb` file:
 //!
 //! - `memcpy` as above;
@@ -57,6 +67,7 @@
 //! Output lines: `RESULT <what> <file> <median µs per op> <fastest µs per op>`.
 
 use retromodel::md2::{Md2, NORMALS, NORMAL_COUNT};
+use retromodel::iqm::Iqm;
 use retromodel::md3::Md3;
 use retromodel::mdl::Mdl;
 use retromodel::ms3d::{GroupMesh, Ms3d, Skeleton};
@@ -163,6 +174,49 @@ fn time_md3(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
             &mut normals,
         ));
         black_box((&positions, &normals));
+    });
+    println!("RESULT ours_parse_decode {name} {med:.3} {min:.3}");
+    ExitCode::SUCCESS
+}
+
+/// Parses an IQM and poses every frame into `matrices` (joints × frames).
+fn iqm_parse_and_pose(bytes: &[u8], matrices: &mut [glam::Mat4]) -> Iqm {
+    let model = Iqm::from_bytes(bytes).expect("the file parsed before");
+    let joints = model.joints.len().max(1);
+    let inverse_bind: Vec<glam::Mat4> = model.bind_matrices().iter().map(|m| m.inverse()).collect();
+    let mut locals = vec![glam::Mat4::IDENTITY; model.poses.len()];
+    for (f, out) in matrices.chunks_exact_mut(joints).enumerate() {
+        let Some(pose) = model.frame_pose(f) else { break };
+        for (l, t) in locals.iter_mut().zip(&pose.locals) {
+            *l = t.matrix();
+        }
+        let world = Iqm::world_matrices(&locals, |i| model.poses[i].parent);
+        for ((o, w), b) in out.iter_mut().zip(&world).zip(&inverse_bind) {
+            *o = *w * *b;
+        }
+    }
+    model
+}
+
+/// Times the IQM operations on `bytes`.
+fn time_iqm(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
+    let model = match Iqm::from_bytes(bytes) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("cannot parse {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut matrices = vec![glam::Mat4::IDENTITY; model.joints.len().max(1) * model.num_frames as usize];
+    black_box(iqm_parse_and_pose(bytes, &mut matrices));
+    time_memcpy(iterations, name, bytes);
+    let (med, min) = time_per_op(iterations, || {
+        black_box(Iqm::from_bytes(black_box(bytes)).is_ok());
+    });
+    println!("RESULT ours_parse {name} {med:.3} {min:.3}");
+    let (med, min) = time_per_op(iterations, || {
+        black_box(iqm_parse_and_pose(black_box(bytes), &mut matrices));
+        black_box(&matrices);
     });
     println!("RESULT ours_parse_decode {name} {med:.3} {min:.3}");
     ExitCode::SUCCESS
@@ -316,6 +370,7 @@ fn main() -> ExitCode {
             "glb" => time_glb(iterations, &name, path, &bytes),
             "mdl" => time_mdl(iterations, &name, path, &bytes),
             "md3" => time_md3(iterations, &name, path, &bytes),
+            "iqm" => time_iqm(iterations, &name, path, &bytes),
             _ => time_md2(iterations, &name, path, &bytes),
         };
         if status != ExitCode::SUCCESS {
