@@ -30,6 +30,7 @@
 
 mod adjacency;
 mod info;
+pub mod iqe;
 #[cfg(feature = "scene")]
 mod lift;
 mod pose;
