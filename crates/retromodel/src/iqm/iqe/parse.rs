@@ -8,7 +8,7 @@ use super::{
     HEADER,
 };
 use crate::Result;
-use glam::{DMat3, DQuat, DVec3};
+use glam::{DMat3, DVec3};
 
 /// The whitespace-separated values after a command, read the way
 /// `strtod` and `strtol` read them: a token that is not a number stops
@@ -388,24 +388,19 @@ fn negative_w(q: [f64; 4]) -> [f64; 4] {
 }
 
 /// `pq Tx Ty Tz Qx Qy Qz [Qw] [Sx Sy Sz]`: `w` made negative from the
-/// others when left out; the quaternion normalised when `w` is given.
+/// others when left out. A given `w` is kept as it is: the reference
+/// means to normalise the quaternion then (`t.orient.normalize()`), but
+/// that call returns a normalised copy and drops it, so the file's values
+/// stay.
 fn pq(v: &mut Values) -> Result<IqePose> {
     let translate = v.vec([0.0; 3])?;
     let [x, y, z] = v.vec([0.0; 3])?;
     let restored = -(1.0 - (x * x + y * y + z * z)).max(0.0).sqrt();
     let w = v.f64_or(restored)?;
-    let mut rotate = [x, y, z, restored];
-    if w != restored {
-        let length = (x * x + y * y + z * z + w * w).sqrt();
-        if length == 0.0 || !length.is_finite() {
-            return Err(error(Some(v.line), "pq rotation has length 0"));
-        }
-        rotate = [x / length, y / length, z / length, w / length];
-    }
     let scale = v.vec([1.0; 3])?;
     Ok(IqePose {
         translate,
-        rotate: negative_w(rotate),
+        rotate: negative_w([x, y, z, w]),
         scale,
     })
 }
@@ -431,14 +426,14 @@ fn pm(v: &mut Values) -> Result<IqePose> {
         m.y_axis / mscale.y,
         m.z_axis / mscale.z,
     );
-    let q = DQuat::from_mat3(&r).normalize();
-    if !q.is_finite() {
+    let q = quat_from_rows(r.transpose());
+    if q.iter().any(|c| !c.is_finite()) {
         return Err(error(Some(v.line), "pm matrix is not a rotation"));
     }
     let scale = (DVec3::from(v.vec([1.0; 3])?) * mscale).to_array();
     Ok(IqePose {
         translate,
-        rotate: negative_w(q.to_array()),
+        rotate: negative_w(q),
         scale,
     })
 }
@@ -463,4 +458,49 @@ fn pa(v: &mut Values) -> Result<IqePose> {
         rotate: negative_w(q),
         scale,
     })
+}
+
+/// The quaternion of a rotation matrix given by its rows (`m.x_axis` is
+/// the first row), from the largest of the trace and the diagonal, as
+/// `Quat::convertmatrix` takes it (not normalised).
+fn quat_from_rows(m: DMat3) -> [f64; 4] {
+    let (a, b, c) = (m.x_axis, m.y_axis, m.z_axis);
+    let trace = a.x + b.y + c.z;
+    if trace > 0.0 {
+        let r = (1.0 + trace).sqrt();
+        let inv = 0.5 / r;
+        [
+            (c.y - b.z) * inv,
+            (a.z - c.x) * inv,
+            (b.x - a.y) * inv,
+            0.5 * r,
+        ]
+    } else if a.x > b.y && a.x > c.z {
+        let r = (1.0 + a.x - b.y - c.z).sqrt();
+        let inv = 0.5 / r;
+        [
+            0.5 * r,
+            (b.x + a.y) * inv,
+            (a.z + c.x) * inv,
+            (c.y - b.z) * inv,
+        ]
+    } else if b.y > c.z {
+        let r = (1.0 + b.y - a.x - c.z).sqrt();
+        let inv = 0.5 / r;
+        [
+            (b.x + a.y) * inv,
+            0.5 * r,
+            (c.y + b.z) * inv,
+            (a.z - c.x) * inv,
+        ]
+    } else {
+        let r = (1.0 + c.z - a.x - b.y).sqrt();
+        let inv = 0.5 / r;
+        [
+            (a.z + c.x) * inv,
+            (c.y + b.z) * inv,
+            0.5 * r,
+            (b.x - a.y) * inv,
+        ]
+    }
 }
