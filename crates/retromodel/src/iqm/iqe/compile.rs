@@ -72,6 +72,27 @@ fn format_named(name: &str) -> Option<ArrayFormat> {
     })
 }
 
+/// The string table as it grows: each name once, found by a hash
+/// rather than by searching the text (a file may hold many joints).
+#[derive(Default)]
+struct Names(HashMap<String, u32>);
+
+impl Names {
+    /// The offset of `name` in the model's text, adding it if new.
+    fn share(&mut self, iqm: &mut Iqm, name: &str) -> u32 {
+        // A NUL would end the name early in the table: cut it there.
+        let name = name.split('\0').next().unwrap_or("");
+        if let Some(&at) = self.0.get(name) {
+            return at;
+        }
+        let at = iqm.text.len() as u32;
+        iqm.text.extend_from_slice(name.as_bytes());
+        iqm.text.push(0);
+        self.0.insert(name.to_string(), at);
+        at
+    }
+}
+
 /// The bits of a value for comparing vertices (`0.0` and `-0.0` equal,
 /// as `==` has them).
 fn bits(v: f64) -> u64 {
@@ -108,13 +129,14 @@ impl Iqe {
     pub fn to_iqm(&self) -> Result<Iqm> {
         self.check()?;
         let mut iqm = Iqm::default();
-        iqm.intern("");
-        let vmap = self.meshes_into(&mut iqm)?;
-        self.arrays_into(&mut iqm, &vmap)?;
+        let mut names = Names::default();
+        names.share(&mut iqm, "");
+        let vmap = self.meshes_into(&mut iqm, &mut names)?;
+        self.arrays_into(&mut iqm, &vmap, &mut names)?;
         if !iqm.triangles.is_empty() {
             iqm.adjacency = Some(compute_adjacency(&iqm));
         }
-        self.anims_into(&mut iqm)?;
+        self.anims_into(&mut iqm, &mut names)?;
         if let Some(comment) = &self.comment {
             iqm.comment = comment.clone();
             iqm.comment.push(0);
@@ -213,7 +235,7 @@ impl Iqe {
     }
 
     /// Meshes and triangles; returns each output vertex's source vertex.
-    fn meshes_into(&self, iqm: &mut Iqm) -> Result<Vec<usize>> {
+    fn meshes_into(&self, iqm: &mut Iqm, names: &mut Names) -> Result<Vec<usize>> {
         let mut used = vec![false; self.meshes.len()];
         let mut vmap: Vec<usize> = Vec::new();
         for i in 0..self.meshes.len() {
@@ -230,8 +252,7 @@ impl Iqe {
                 .meshes
                 .get(i + 1)
                 .map_or(self.triangles.len(), |m| m.first_triangle);
-            for j in i..self.meshes.len() {
-                let m = &self.meshes[j];
+            for (j, m) in self.meshes.iter().enumerate().skip(i) {
                 if m.name != first.name || m.material != first.material {
                     continue;
                 }
@@ -251,8 +272,8 @@ impl Iqe {
             if tris.is_empty() {
                 continue;
             }
-            let name = iqm.intern(&first.name);
-            let material = iqm.intern(&first.material);
+            let name = names.share(iqm, &first.name);
+            let material = names.share(iqm, &first.material);
             let first_triangle = iqm.triangles.len() as u32;
             let first_vertex = vmap.len() as u32;
             let mut index: Vec<Option<u32>> = vec![None; mmap.len()];
@@ -283,7 +304,7 @@ impl Iqe {
     }
 
     /// The vertex arrays, in the reference's order.
-    fn arrays_into(&self, iqm: &mut Iqm, vmap: &[usize]) -> Result<()> {
+    fn arrays_into(&self, iqm: &mut Iqm, vmap: &[usize], names: &mut Names) -> Result<()> {
         let a = &self.attributes;
         let four3 = |v: &[[f64; 3]]| {
             v.iter()
@@ -351,7 +372,7 @@ impl Iqe {
                     } else {
                         name
                     };
-                    0x10 + iqm.intern(&label)
+                    0x10 + names.share(iqm, &label)
                 }
                 s => s.code(),
             };
@@ -380,13 +401,13 @@ impl Iqe {
 
     /// Joints, poses, animations, frames and bounds (`makeanims`,
     /// `calcanimdata`).
-    fn anims_into(&self, iqm: &mut Iqm) -> Result<()> {
+    fn anims_into(&self, iqm: &mut Iqm, names: &mut Names) -> Result<()> {
         let base = self.base_poses();
         let mut inverse_bind: Vec<DMat4> = Vec::new();
         let mut bind_world: Vec<DMat4> = Vec::new();
         if !iqm.meshes.is_empty() {
             for (i, ej) in self.joints.iter().enumerate() {
-                let name = iqm.intern(&ej.name);
+                let name = names.share(iqm, &ej.name);
                 let mut joint = Joint {
                     name,
                     parent: ej.parent,
@@ -443,7 +464,7 @@ impl Iqe {
         let mut frames: Vec<IqePose> = Vec::with_capacity(frame_count * nj);
         let mut bounds = Vec::new();
         for (a, ea) in self.anims.iter().enumerate() {
-            let name = iqm.intern(&ea.name);
+            let name = names.share(iqm, &ea.name);
             let first_frame = (frames.len() / nj) as u32;
             for f in self.anim_frames(a) {
                 let poses = self.frame(f);

@@ -129,8 +129,10 @@ impl Iqm {
                     }
                     out.push('\n');
                 }
-                if written[v].is_none() {
-                    written[v] = Some(count + v - first);
+            }
+            for (v, slot) in written.iter_mut().enumerate().take(end).skip(first) {
+                if slot.is_none() {
+                    *slot = Some(count + v - first);
                 }
             }
             let base = count;
