@@ -12,7 +12,9 @@ bind transform); poses (parent, mask, offsets, scales); animations;
 the raw 16-bit frame values; every frame's decoded channels; every
 frame's bounds; the triangles as a sorted list of corner keys (each
 corner: position, texture coordinate, normal, blend joint:weight pairs);
-the adjacency over that sorted list; and every vertex with its skinned
+the adjacency over that sorted list; and every vertex with its tangent
+(null for a NaN component: the reference normalises a zero vector where a
+vertex's texture directions run along its normal) and its skinned
 position at every frame (as the engines skin: weights / 255, matrices
 T * R * S with the rotation normalised, world = parent * local,
 skin = world(frame) * inverse(world(bind))).
@@ -211,7 +213,9 @@ def facts(m):
         "bounds": m["bounds"],
         "triangles": [tris[i][0] for i in order],
         "adjacency": adjacency,
-        "vertices": [{"key": corner_key(m, v), "skinned": skinned[v] if skinned else []}
+        "vertices": [{"key": corner_key(m, v), "skinned": skinned[v] if skinned else [],
+                      "tangent": [None if math.isnan(c) else round(c, 6) for c in va["tangent"][v]]
+                      if "tangent" in va else []}
                      for v in range(m["num_vertexes"])],
         "comment": m["comment"],
     }

@@ -123,9 +123,11 @@ impl Iqe {
     ///   over every frame (`calcanimdata`), and each frame's bounds from
     ///   the unquantised poses (`makebounds`).
     ///
-    /// Not done: normals for a file without `vn` (smoothing) and tangents
-    /// for one without `vx` (`calctangents`); the command-line options
-    /// (scale, rotation, frame ranges).
+    /// * tangents, when the file gives none but has normals and texture
+    ///   coordinates, as `calctangents` computes them.
+    ///
+    /// Not done: normals for a file without `vn` (smoothing); the
+    /// command-line options (scale, rotation, frame ranges).
     pub fn to_iqm(&self) -> Result<Iqm> {
         self.check()?;
         let mut iqm = Iqm::default();
@@ -333,6 +335,12 @@ impl Iqe {
         if !a.normals.is_empty() {
             plan.push((Source::Normal, four3(&a.normals), ArrayFormat::Float, 3));
         }
+        // Tangents the file does not give are computed per output vertex
+        // when there are normals and texture coordinates.
+        let computed = tangents.is_empty() && !a.normals.is_empty() && !a.texcoords.is_empty();
+        if computed {
+            tangents = self.tangents(iqm, vmap);
+        }
         if !tangents.is_empty() {
             plan.push((Source::Tangent, tangents, ArrayFormat::Float, 4));
         }
@@ -377,8 +385,12 @@ impl Iqe {
                 s => s.code(),
             };
             let mut data = Vec::with_capacity(vmap.len() * size as usize * format.bytes());
-            for &v in vmap {
-                let value = values[v];
+            for (i, &v) in vmap.iter().enumerate() {
+                let value = if computed && source == Source::Tangent {
+                    values[i]
+                } else {
+                    values[v]
+                };
                 if source == Source::BlendWeights && format == ArrayFormat::Ubyte {
                     data.extend_from_slice(&a.blends[v].weight_bytes()[..size as usize]);
                     continue;
@@ -397,6 +409,54 @@ impl Iqe {
             });
         }
         Ok(())
+    }
+
+    /// Each output vertex's tangent as `calctangents` computes it: the
+    /// texture-space directions of every triangle using the vertex,
+    /// summed (weighted by area), made perpendicular to the normal and
+    /// normalised, with the bitangent's handedness in `w`.
+    fn tangents(&self, iqm: &Iqm, vmap: &[usize]) -> Vec<[f64; 4]> {
+        let a = &self.attributes;
+        let mut tangent = vec![DVec3::ZERO; vmap.len()];
+        let mut bitangent = vec![DVec3::ZERO; vmap.len()];
+        let pos = |v: u32| {
+            let p = a.positions[vmap[v as usize]];
+            DVec3::new(p[0], p[1], p[2])
+        };
+        let uv = |v: u32| a.texcoords[vmap[v as usize]];
+        for t in &iqm.triangles {
+            let v0 = pos(t[0]);
+            let (e1, e2) = (pos(t[1]) - v0, pos(t[2]) - v0);
+            let (t0, t1, t2) = (uv(t[0]), uv(t[1]), uv(t[2]));
+            let (u1, v1) = (t1[0] - t0[0], t1[1] - t0[1]);
+            let (u2, v2) = (t2[0] - t0[0], t2[1] - t0[1]);
+            let mut u = e2 * v1 - e1 * v2;
+            let mut v = e2 * u1 - e1 * u2;
+            if e2.cross(e1).dot(v.cross(u)) < 0.0 {
+                u = -u;
+                v = -v;
+            }
+            for &c in t {
+                tangent[c as usize] += u;
+                bitangent[c as usize] += v;
+            }
+        }
+        vmap.iter()
+            .enumerate()
+            .map(|(i, &src)| {
+                let n = DVec3::from(a.normals[src]);
+                let t = tangent[i];
+                let d = t - n * n.dot(t);
+                let length = d.length();
+                let d = if length > 0.0 { d * (1.0 / length) } else { d };
+                let w = if n.cross(t).dot(bitangent[i]) < 0.0 {
+                    -1.0
+                } else {
+                    1.0
+                };
+                [d.x, d.y, d.z, w]
+            })
+            .collect()
     }
 
     /// Joints, poses, animations, frames and bounds (`makeanims`,
