@@ -15,7 +15,8 @@ corner: position, texture coordinate, normal, blend joint:weight pairs);
 the adjacency over that sorted list; and every vertex with its tangent
 (null for a NaN component: the reference normalises a zero vector where a
 vertex's texture directions run along its normal) and its skinned
-position at every frame (as the engines skin: weights / 255, matrices
+position at every frame, in the file's vertex order; the triangles and
+adjacency as stored, in order (as the engines skin: weights / 255, matrices
 T * R * S with the rotation normalised, world = parent * local,
 skin = world(frame) * inverse(world(bind))).
 """
@@ -218,6 +219,9 @@ def facts(m):
                       if "tangent" in va else []}
                      for v in range(m["num_vertexes"])],
         "comment": m["comment"],
+        "triangle_order": [list(t) for t in m["triangles"]],
+        "adjacency_as_stored": [[-1 if n == 0xFFFFFFFF else n for n in a] for a in m["adjacency"]]
+        if m["adjacency"] is not None else None,
     }
 
 

@@ -275,6 +275,27 @@ fn our_compiler_agrees_with_the_reference() {
             close(&v, &floats(t), 1e-5, &what("bounds"));
         }
 
+        // The vertex cache order: the same vertices, in the same order,
+        // and the same triangles in the same order.
+        let keys: Vec<String> = (0..m.vertex_count()).map(|v| corner_key(&m, v)).collect();
+        let their_keys: Vec<&str> = f["vertices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["key"].as_str().unwrap())
+            .collect();
+        assert_eq!(keys, their_keys, "{}", what("vertex order"));
+        let order: Vec<[u32; 3]> = f["triangle_order"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let t = t.as_array().unwrap();
+                [0, 1, 2].map(|k| t[k].as_u64().unwrap() as u32)
+            })
+            .collect();
+        assert_eq!(m.triangles, order, "{}", what("triangle order"));
+
         // Triangles as sets, and adjacency over the sorted triangles.
         let tris = sorted_triangles(&m);
         let theirs: Vec<Vec<String>> = f["triangles"]

@@ -111,10 +111,9 @@ impl Iqe {
     ///   gathered (only the first run's triangles kept, as `makemeshes`
     ///   keeps them), corners with equal positions, texture coordinates,
     ///   normals, blends, colours and custom values welded into one
-    ///   vertex, degenerate triangles dropped; vertices numbered in the
-    ///   order the triangles first use them (the reference reorders
-    ///   triangles for the vertex cache instead: the same triangles, in
-    ///   another order);
+    ///   vertex, degenerate triangles dropped; the triangles ordered for
+    ///   the vertex cache and the vertices numbered in the order they
+    ///   first come, as `maketriangles` orders them;
     /// * vertex arrays in the reference's order and default formats, or
     ///   as `vertexarray` declares them;
     /// * adjacency ([`compute_adjacency`]);
@@ -278,17 +277,10 @@ impl Iqe {
             let material = names.share(iqm, &first.material);
             let first_triangle = iqm.triangles.len() as u32;
             let first_vertex = vmap.len() as u32;
-            let mut index: Vec<Option<u32>> = vec![None; mmap.len()];
-            for t in tris {
-                if t[0] == t[1] || t[1] == t[2] || t[2] == t[0] {
-                    continue;
-                }
-                let out = t.map(|l| {
-                    *index[l as usize].get_or_insert_with(|| {
-                        vmap.push(mmap[l as usize]);
-                        vmap.len() as u32 - 1
-                    })
-                });
+            for out in super::cache::order(&tris, mmap.len(), &mut |l| {
+                vmap.push(mmap[l]);
+                vmap.len() as u32 - 1
+            }) {
                 iqm.triangles.push(out);
             }
             iqm.meshes.push(Mesh {

@@ -21,6 +21,7 @@
 //! # Ok(()) }
 //! ```
 
+mod cache;
 mod compile;
 mod parse;
 mod write;
