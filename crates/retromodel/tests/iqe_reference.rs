@@ -296,6 +296,87 @@ fn our_compiler_agrees_with_the_reference() {
             .collect();
         assert_eq!(m.triangles, order, "{}", what("triangle order"));
 
+        // The reference's adjacency, explained: `makeneighbors` runs on
+        // triangles already renumbered to output vertices but looks their
+        // corners up in the *source* attributes (`epositions[i]`,
+        // `eblends[i]` with `i` an output number). Modelled here from the
+        // parsed file, it gives the stored adjacency exactly; ours
+        // (`compute_adjacency`, by the output vertices' own positions and
+        // blends, either way round) differs wherever that matters.
+        let iqe = Iqe::parse(&std::fs::read(data_dir().join(&name)).unwrap()).unwrap();
+        let key = |o: u32| {
+            let a = &iqe.attributes;
+            let mut k: Vec<u64> = a.positions[o as usize]
+                .iter()
+                .map(|x| (x + 0.0).to_bits())
+                .collect();
+            if let Some(b) = a.blends.get(o as usize) {
+                k.extend(b.weights.iter().map(|x| x.to_bits()));
+                k.extend(b.joints.iter().map(|&j| u64::from(j)));
+            }
+            k
+        };
+        // Its edge key orders the two ends by `Vec4::operator<`, which is
+        // "any component less": for ends where each is less somewhere,
+        // the two triangles' keys for one edge come out reversed and
+        // never meet.
+        let any_less = |a: u32, b: u32| {
+            let (p, q) = (
+                iqe.attributes.positions[a as usize],
+                iqe.attributes.positions[b as usize],
+            );
+            (0..4).any(|k| p[k] < q[k])
+        };
+        let edge = |a: u32, b: u32| {
+            if any_less(a, b) {
+                (key(a), key(b))
+            } else {
+                (key(b), key(a))
+            }
+        };
+        let mut shared: HashMap<(Vec<u64>, Vec<u64>), (i64, i64)> = HashMap::new();
+        for (i, t) in m.triangles.iter().enumerate() {
+            for k in 0..3 {
+                let e = shared.entry(edge(t[(k + 2) % 3], t[k])).or_insert((-2, -1));
+                *e = match *e {
+                    (-2, _) => (i as i64, -1),
+                    (a, -1) if a >= 0 => (a, i as i64),
+                    _ => (-1, -1),
+                };
+            }
+        }
+        let modelled: Vec<Vec<i64>> = m
+            .triangles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut n = vec![-1i64; 3];
+                for k in 0..3 {
+                    let (a, b) = shared[&edge(t[(k + 2) % 3], t[k])];
+                    n[(k + 2) % 3] = if a == i as i64 { b } else { a };
+                }
+                n
+            })
+            .collect();
+        let stored: Vec<Vec<i64>> = f["adjacency_as_stored"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                a.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_i64().unwrap())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            modelled,
+            stored,
+            "{}",
+            what("the reference's adjacency, modelled")
+        );
+
         // Triangles as sets, and adjacency over the sorted triangles.
         let tris = sorted_triangles(&m);
         let theirs: Vec<Vec<String>> = f["triangles"]

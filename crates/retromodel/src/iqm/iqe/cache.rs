@@ -42,10 +42,6 @@ impl Vertex {
 /// The non-degenerate triangles of `tris` (corners numbered `0..verts`)
 /// in the reference's order, each corner renumbered by `emit`, called on
 /// a vertex's first use with its local number.
-///
-/// ```ignore
-/// // internal: see Iqe::to_iqm
-/// ```
 pub(super) fn order(
     tris: &[[u32; 3]],
     verts: usize,
