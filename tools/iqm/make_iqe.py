@@ -19,6 +19,10 @@ writes:
 * scaled.iqe: 6 joints (one kept still in every frame: all its channels
   constant), one mesh, an animation "pulse" (6 frames, 10 fps, looping)
   whose scale channels change, and "hold" (1 frame), plus a comment.
+* extras.iqe: vertexarray declarations (half texture coordinates, short
+  normals, a named custom array "wind" from v0, colours), vx tangents,
+  a pa bind pose, and mesh "a" with material "m1" written twice around
+  another mesh.
 
 Everything is computed here from sines and cosines: no data comes from
 anywhere else.
@@ -262,11 +266,57 @@ def scaled():
     return "\n".join(out) + "\n"
 
 
+def extras():
+    out = ["# Inter-Quake Export", "# extras.iqe: made by tools/iqm/make_iqe.py (CC0)", ""]
+    out.append("vertexarray texcoord half 2")
+    out.append("vertexarray normal short 3")
+    out.append("vertexarray custom0 float 2 wind")
+    out.append("vertexarray color ubyte 4")
+    out.append("joint root -1")
+    out.append("joint arm 0")
+    out.append(pq((0, 0, 0), [0, 0, 0, 1]))
+    out.append(pa((1, 0, 0), (0.1, 0.2, 0.3)))
+    out.append("")
+
+    def grid(x0, mesh, material, joint):
+        out.append('mesh "%s"' % mesh)
+        out.append('material "%s"' % material)
+        for j in range(3):
+            for i in range(3):
+                x, y = x0 + 0.5 * i, 0.5 * j
+                out.append(line("vp", x, y, 0.1 * i * j))
+                out.append(line("vt", i / 2.0 + 0.001, j / 2.0 + 0.3333))
+                out.append(line("vn", 0.1 * (i - 1), 0.1 * (j - 1), 1))
+                out.append(line("vx", 1, 0, 0, -1 if (i + j) % 2 else 1))
+                out.append("vb %d 0.6 %d 0.4" % (joint, 1 - joint))
+                out.append(line("vc", i / 2.0, j / 2.0, 0.25))
+                out.append(line("v0", math.sin(x), math.cos(y)))
+        for j in range(2):
+            for i in range(2):
+                a = 3 * j + i
+                out.append("fm %d %d %d %d" % (a, a + 1, a + 4, a + 3))
+
+    grid(0, "a", "m1", 0)
+    grid(2, "b", "m2", 1)
+    # "a" with "m1" again, after another mesh: the reference gathers it
+    # with the first "a" and keeps only the first run's triangles
+    grid(4, "a", "m1", 0)
+    out.append("")
+    out.append("animation bend")
+    out.append("framerate 30")
+    for f in range(3):
+        out.append("frame")
+        out.append(pq((0, 0, 0), [0, 0, 0, 1]))
+        out.append(pa((1, 0, 0), (0.1, 0.2 + 0.3 * f, 0.3)))
+    out.append("")
+    return "\n".join(out) + "\n"
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_iqe.py OUT_DIR")
     os.makedirs(sys.argv[1], exist_ok=True)
-    for name, text in [("rig.iqe", rig()), ("scaled.iqe", scaled())]:
+    for name, text in [("rig.iqe", rig()), ("scaled.iqe", scaled()), ("extras.iqe", extras())]:
         with open(os.path.join(sys.argv[1], name), "w", newline="\n") as f:
             f.write(text)
 

@@ -16,7 +16,7 @@ the adjacency over that sorted list; and every vertex with its tangent
 (null for a NaN component: the reference normalises a zero vector where a
 vertex's texture directions run along its normal) and its skinned
 position at every frame, in the file's vertex order; the triangles and
-adjacency as stored, in order (as the engines skin: weights / 255, matrices
+adjacency as stored, in order; every vertex array's values as stored (as the engines skin: weights / 255, matrices
 T * R * S with the rotation normalised, world = parent * local,
 skin = world(frame) * inverse(world(bind))).
 """
@@ -220,6 +220,8 @@ def facts(m):
                      for v in range(m["num_vertexes"])],
         "comment": m["comment"],
         "triangle_order": [list(t) for t in m["triangles"]],
+        "array_values": {name: [None if isinstance(c, float) and math.isnan(c) else c for v in vals for c in v]
+                         for name, vals in va.items()},
         "adjacency_as_stored": [[-1 if n == 0xFFFFFFFF else n for n in a] for a in m["adjacency"]]
         if m["adjacency"] is not None else None,
     }

@@ -155,3 +155,20 @@ fn damaged_models_fail_cleanly() {
         let _ = Iqe::parse(&bad).and_then(|i| i.to_iqm());
     }
 }
+
+#[test]
+fn iqe_is_detected_by_its_header_and_extension() {
+    use retromodel::Format;
+    assert_eq!(Format::detect(HEAD.as_bytes()).unwrap(), Format::Iqe);
+    assert_eq!(
+        Format::detect(b"  # Inter-Quake Export  \r\n").unwrap(),
+        Format::Iqe
+    );
+    assert_eq!(Format::from_extension("IQE"), Some(Format::Iqe));
+    let model = retromodel::Model::read_with(
+        format!("{HEAD}vp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfm 0 1 2\n").as_bytes(),
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(model.format(), Format::Iqm);
+}

@@ -692,35 +692,28 @@ fn put(data: &mut Vec<u8>, format: ArrayFormat, x: f64, raw: bool) {
             &(signed(4294967295.0, -2147483648.0, 2147483647.0) as i32).to_le_bytes(),
         ),
         ArrayFormat::Uint => data.extend_from_slice(&(unsigned(4294967295.0) as u32).to_le_bytes()),
-        ArrayFormat::Half => data.extend_from_slice(&half(x as f32).to_le_bytes()),
+        ArrayFormat::Half => data.extend_from_slice(&half(x).to_le_bytes()),
         ArrayFormat::Float => data.extend_from_slice(&(x as f32).to_le_bytes()),
         ArrayFormat::Double => data.extend_from_slice(&x.to_le_bytes()),
     }
 }
 
-/// An `f32` as an IEEE 754 half, rounded to nearest (overflow to
-/// infinity, tiny values to subnormals or zero).
-fn half(f: f32) -> u16 {
-    let b = f.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let exp = ((b >> 23) & 0xff) as i32;
-    let man = b & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+/// A value as an IEEE 754 half the way the reference's `halfdata` makes
+/// one: the double's top mantissa bits kept (truncated, not rounded),
+/// too small values shifted into subnormals or zero, too large ones (and
+/// NaN) made infinite.
+fn half(d: f64) -> u16 {
+    let bits = d.to_bits();
+    let sign = ((bits >> 63) & 1) as u16;
+    let mut mantissa = ((bits >> 42) & 0x3ff) as u16;
+    let mut exponent = ((bits >> 52) & 0x7ff) as i32 - 1023 + 15;
+    if exponent <= 0 {
+        mantissa |= 0x400;
+        mantissa >>= (1 - exponent).min(11) as u32;
+        exponent = 0;
+    } else if exponent >= 0x1f {
+        mantissa = 0;
+        exponent = 0x1f;
     }
-    let e = exp - 127 + 15;
-    if e >= 31 {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = man | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let rounded = (m + (1 << (shift - 1))) >> shift;
-        return sign | rounded as u16;
-    }
-    let rounded = ((e as u32) << 10 | (man >> 13)) + u32::from(man & 0x1000 != 0);
-    sign | rounded as u16
+    (sign << 15) | ((exponent as u16) << 10) | mantissa
 }

@@ -181,6 +181,10 @@ impl Iqe {
                 a.blends.push(blend);
             }
             "vc" => a.colors.push(v.vec([0.0, 0.0, 0.0, 1.0])?),
+            "v0" | "v1" | "v2" | "v3" | "v4" | "v5" | "v6" | "v7" | "v8" | "v9" => {
+                let n = usize::from(word.as_bytes()[1] - b'0');
+                a.custom[n].push(v.vec([0.0; 4])?);
+            }
             "vs" => a.smooth_indexes.push(v.index()?.unwrap_or(0) as i32),
             "pq" => self.poses.push(pq(&mut v)?),
             "pm" => self.poses.push(pm(&mut v)?),
