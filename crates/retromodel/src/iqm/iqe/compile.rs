@@ -116,17 +116,27 @@ impl Iqe {
     ///   first come, as `maketriangles` orders them;
     /// * vertex arrays in the reference's order and default formats, or
     ///   as `vertexarray` declares them;
+    /// * tangents, when the file gives none but has normals and texture
+    ///   coordinates, as `calctangents` computes them;
     /// * adjacency ([`compute_adjacency`]);
     /// * joints (when there are meshes) from the base poses, poses and
     ///   frames (when there are animations) with each channel quantised
     ///   over every frame (`calcanimdata`), and each frame's bounds from
     ///   the unquantised poses (`makebounds`).
     ///
-    /// * tangents, when the file gives none but has normals and texture
-    ///   coordinates, as `calctangents` computes them.
+    /// Where the reference errs we do not follow it: its adjacency looks
+    /// output vertex numbers up among the source vertices and orders edge
+    /// ends by an "any component less" test (ours links edges by the
+    /// output vertices' positions and blends); it gives output vertex `i`
+    /// the file's `i`-th `vx` tangent (ours gives each vertex its own);
+    /// it leaves NaN where a generated tangent has no direction (ours
+    /// is zero); and it reads out of bounds on faces, parents or blends
+    /// that name what is not there (ours is an [`Error::Iqe`]).
     ///
     /// Not done: normals for a file without `vn` (smoothing); the
     /// command-line options (scale, rotation, frame ranges).
+    ///
+    /// [`Error::Iqe`]: crate::Error::Iqe
     pub fn to_iqm(&self) -> Result<Iqm> {
         self.check()?;
         let mut iqm = Iqm::default();
