@@ -66,8 +66,8 @@
 //!
 //! Output lines: `RESULT <what> <file> <median µs per op> <fastest µs per op>`.
 
-use retromodel::md2::{Md2, NORMALS, NORMAL_COUNT};
 use retromodel::iqm::Iqm;
+use retromodel::md2::{Md2, NORMALS, NORMAL_COUNT};
 use retromodel::md3::Md3;
 use retromodel::mdl::Mdl;
 use retromodel::ms3d::{GroupMesh, Ms3d, Skeleton};
@@ -186,7 +186,9 @@ fn iqm_parse_and_pose(bytes: &[u8], matrices: &mut [glam::Mat4]) -> Iqm {
     let inverse_bind: Vec<glam::Mat4> = model.bind_matrices().iter().map(|m| m.inverse()).collect();
     let mut locals = vec![glam::Mat4::IDENTITY; model.poses.len()];
     for (f, out) in matrices.chunks_exact_mut(joints).enumerate() {
-        let Some(pose) = model.frame_pose(f) else { break };
+        let Some(pose) = model.frame_pose(f) else {
+            break;
+        };
         for (l, t) in locals.iter_mut().zip(&pose.locals) {
             *l = t.matrix();
         }
@@ -207,7 +209,8 @@ fn time_iqm(iterations: u32, name: &str, path: &str, bytes: &[u8]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut matrices = vec![glam::Mat4::IDENTITY; model.joints.len().max(1) * model.num_frames as usize];
+    let mut matrices =
+        vec![glam::Mat4::IDENTITY; model.joints.len().max(1) * model.num_frames as usize];
     black_box(iqm_parse_and_pose(bytes, &mut matrices));
     time_memcpy(iterations, name, bytes);
     let (med, min) = time_per_op(iterations, || {

@@ -206,6 +206,16 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// An Inter-Quake Export text (`.iqe`) that cannot be read or
+    /// compiled, with the line (1-based) of the fault, e.g. `IQE line 40:
+    /// fm names vertex 12 but there are 9`.
+    #[error("IQE{}: {message}", .line.map_or(String::new(), |l| format!(" line {l}")))]
+    Iqe {
+        /// The line of the fault (1-based), when one line is at fault.
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
     /// A model asked for as bytes of a format it is not kept in: an MD5
     /// or an imported glTF or OBJ has no bytes of its own to write back
     /// (they are converted instead).
@@ -290,7 +300,8 @@ impl Error {
             | Error::Unconvertible { .. }
             | Error::Obj { .. }
             | Error::Ms3dAscii { .. }
-            | Error::Md5 { .. } => None,
+            | Error::Md5 { .. }
+            | Error::Iqe { .. } => None,
         }
     }
 

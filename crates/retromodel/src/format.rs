@@ -96,6 +96,9 @@ impl Format {
         if bytes.starts_with(b"glTF") {
             return Ok(Format::Gltf);
         }
+        if crate::iqm::iqe::looks_like(bytes) {
+            return Ok(Format::Iqe);
+        }
         if let Some(md5) = md5_kind(bytes) {
             return md5;
         }

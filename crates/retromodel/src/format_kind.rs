@@ -33,6 +33,9 @@ pub enum Format {
     Md3,
     /// Inter-Quake Model (`INTERQUAKEMODEL` version 2).
     Iqm,
+    /// Inter-Quake Export (`# Inter-Quake Export`), IQM's text twin: read
+    /// by compiling it into an IQM.
+    Iqe,
 }
 
 impl fmt::Display for Format {
@@ -47,6 +50,7 @@ impl fmt::Display for Format {
             Format::Mdl => "MDL",
             Format::Md3 => "MD3",
             Format::Iqm => "IQM",
+            Format::Iqe => "IQE",
         })
     }
 }
@@ -63,6 +67,7 @@ impl Format {
         Format::Mdl,
         Format::Md3,
         Format::Iqm,
+        Format::Iqe,
     ];
 
     /// The usual file extensions, lower case, without the dot.
@@ -77,6 +82,7 @@ impl Format {
             Format::Mdl => &["mdl"],
             Format::Md3 => &["md3"],
             Format::Iqm => &["iqm"],
+            Format::Iqe => &["iqe"],
         }
     }
 

@@ -111,6 +111,7 @@ impl Model {
             )?)),
             Format::Md5 => Ok(Model::Md5(read_md5(bytes, context)?)),
             Format::Iqm => Ok(Model::Iqm(read_iqm(bytes, context)?)),
+            Format::Iqe => Ok(Model::Iqm(crate::iqm::iqe::Iqe::parse(bytes)?.to_iqm()?)),
             #[cfg(feature = "gltf")]
             Format::Gltf => {
                 Model::read_gltf(bytes, context, &crate::gltf::ImportOptions::default())

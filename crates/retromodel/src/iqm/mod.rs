@@ -34,6 +34,7 @@ pub mod compile;
 mod engine;
 mod framegroups;
 mod info;
+pub mod iqe;
 #[cfg(feature = "scene")]
 mod lift;
 mod pose;
