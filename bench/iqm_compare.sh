@@ -52,12 +52,13 @@ median_of() { # what model
 echo
 echo "IQM read speed, µs per operation (median of $runs runs of the median batch of 10 over $iterations)"
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores"
-printf '%-24s %10s %12s %12s %14s %14s\n' model bytes assimp ours_parse ours_all_poses "all/assimp"
+printf '%-24s %10s %12s %12s %14s %14s %14s\n' model bytes assimp ours_parse ours_all_poses "all/assimp" ours_all_skins
 for f in "${files[@]}"; do
     m="$(basename "$f" .iqm)"
     a="$(median_of assimp_import "$m")"
     p="$(median_of ours_parse "$m")"
     d="$(median_of ours_parse_decode "$m")"
+    k="$(median_of ours_parse_skin "$m")"
     r="$(awk -v a="$a" -v d="$d" 'BEGIN { if (a == "-" || d == "-") print "-"; else printf "%.2f", d / a }')"
-    printf '%-24s %10s %12s %12s %14s %14s\n' "$m" "$(wc -c <"$f" | tr -d ' ')" "$a" "$p" "$d" "$r"
+    printf '%-24s %10s %12s %12s %14s %14s %14s\n' "$m" "$(wc -c <"$f" | tr -d ' ')" "$a" "$p" "$d" "$r" "$k"
 done

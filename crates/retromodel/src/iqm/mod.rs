@@ -38,6 +38,7 @@ pub mod iqe;
 #[cfg(feature = "scene")]
 mod lift;
 mod pose;
+mod poser;
 mod quantise;
 mod read;
 pub mod sample;
@@ -58,6 +59,7 @@ pub use info::{AnimInfo, ArrayInfo, Info, MeshInfo};
 #[cfg(feature = "scene")]
 pub use lift::{iqm_axes, DEFAULT_FPS, MAX_JOINT_FRAMES};
 pub use pose::{FramePose, JointTransform};
+pub use poser::Poser;
 pub use vertex_array::{ArrayFormat, ArrayKind};
 pub use write::Layout;
 

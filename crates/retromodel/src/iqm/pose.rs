@@ -98,20 +98,60 @@ impl Iqm {
     /// assert_eq!(pose.locals.len(), model.poses.len());
     /// ```
     pub fn frame_pose(&self, frame: usize) -> Option<FramePose> {
+        let mut locals = vec![
+            JointTransform {
+                translate: [0.0; 3],
+                rotate: [0.0, 0.0, 0.0, 1.0],
+                scale: [1.0; 3],
+            };
+            self.poses.len()
+        ];
+        self.frame_into(frame, &mut locals)
+            .then_some(FramePose { locals })
+    }
+
+    /// Frame `frame`'s local transforms written into `out` (one per pose;
+    /// a shorter buffer gets the first ones), without allocating: what a
+    /// game loop or an importer making animation keys calls for every
+    /// frame. Returns `false`, writing nothing, past the last frame; a
+    /// frame shorter than the masks ask reads the missing values as 0.
+    ///
+    /// ```
+    /// use retromodel::iqm::JointTransform;
+    /// let model = retromodel::iqm::sample::sample_model();
+    /// let mut out = vec![JointTransform::from(&model.joints[0]); model.poses.len()];
+    /// assert!(model.frame_into(1, &mut out));
+    /// assert_eq!(out[1].rotate[3], std::f32::consts::FRAC_1_SQRT_2);
+    /// assert!(!model.frame_into(2, &mut out));
+    /// ```
+    pub fn frame_into(&self, frame: usize, out: &mut [JointTransform]) -> bool {
         if frame >= self.num_frames as usize {
-            return None;
+            return false;
         }
         let nc = self.num_framechannels as usize;
-        let start = frame.checked_mul(nc)?;
-        let mut values = self
+        let start = frame.saturating_mul(nc);
+        let values = self
             .frames
-            .get(start..start + nc)
-            .unwrap_or(&[])
-            .iter()
-            .copied();
-        Some(FramePose {
-            locals: self.poses.iter().map(|p| p.decode(&mut values)).collect(),
-        })
+            .get(start..start.saturating_add(nc))
+            .unwrap_or(&[]);
+        let mut at = 0;
+        for (pose, slot) in self.poses.iter().zip(out.iter_mut()) {
+            let mut c = pose.channel_offset;
+            let mask = pose.mask & 0x3ff;
+            let count = mask.count_ones() as usize;
+            // The pose's values, or as many as the frame still has.
+            let mine = values.get(at..).unwrap_or(&[]);
+            let mine = &mine[..count.min(mine.len())];
+            let mut m = mask;
+            for &v in mine {
+                let k = (m.trailing_zeros() as usize).min(CHANNELS - 1);
+                m &= m - 1;
+                c[k] += f32::from(v) * pose.channel_scale[k];
+            }
+            at += count;
+            *slot = JointTransform::from_channels(c);
+        }
+        true
     }
 
     /// The world matrices of local transforms under `parent(i)` (each
