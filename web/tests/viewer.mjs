@@ -10,7 +10,9 @@
 // library's lookup rules, and a skin name leading out of the model's
 // folders is refused although the file it points at was dropped; a
 // Quake III player folder (OpenArena's sarge) is the whole player with its
-// skin sets, the cfg's animations and legs and torso apart; a
+// skin sets, the cfg's animations and legs and torso apart; an IQM
+// (mrfixit) shows textured by the TGAs its materials name, its info,
+// validate and .glb the CLI's, its idle drawn as GLTFLoader draws it; a
 // truncated file shows an error and the next good file still loads; no
 // request leaves localhost; the screenshots (test-output/*.png) show a
 // model covering the viewport, textured where the model has a texture.
@@ -729,6 +731,8 @@ test('an Inter-Quake Model with its TGA textures (mrfixit): info, validate, idle
     assert.equal(got.textured, true);
     assert.equal(got.skinGiven, null, 'no skin suggested: the materials find their images');
     await page.uncheck('#grid');
+    // (An earlier test may have left the page paused.)
+    if (!(await page.evaluate(() => window.retromodel.state.playing))) await page.click('#play');
     const a = await canvasShot(page);
     await page.waitForTimeout(400);
     const b = await canvasShot(page);
