@@ -37,6 +37,8 @@
 #   3e. gltf-transform's quantize/meshopt/sparse versions of the walker
 #      compiled to MS3D against three.js at every 1/30 s
 #      (tests/ms3d_gltf_transform.rs);
+#   3f. IQMs converted by the CLI skinned by three.js against the IQM's own
+#      frames evaluated from its bytes (iqm_three.mjs);
 #   4. assimp (when installed) imports every GLB (not the --compress ones:
 #      assimp 5.2 has no EXT_meshopt_compression).
 # Needs node/npm and cargo. Exits non-zero when any check fails.
@@ -249,6 +251,21 @@ if (cd "$root" && CI=1 cargo test --release --locked -p retromodel-acceptance --
 else
   record ms3d-gltf-transform FAILED
 fi
+
+echo "--- IQM: the CLI's .glb skinned by three.js against the IQM's own frames (iqm_three.mjs)"
+# lsalzman's mrfixit (idle) and raylib's guy (jump, dance): every corner
+# of every triangle at a few frames within 1e-4 of the extent of the
+# vertex the IQM's bytes give, evaluated by iqm_three.mjs itself (iqm.txt:
+# channels, T·R·S, world · inverse bind world, ubyte weights / 255).
+mkdir -p "$out/iqm"
+iqm=ok
+for spec in "lsalzman_mrfixit|idle" "raylib_guy|jump" "raylib_guy|dance"; do
+  name="${spec%%|*}"; anim="${spec#*|}"
+  "$cli" convert --force "$corpus/iqm/$name.iqm" "$out/iqm/$name.glb" 2>/dev/null &&
+    node "$here/iqm_three.mjs" "$corpus/iqm/$name.iqm" "$out/iqm/$name.glb" "$anim" 2>&1 | grep -v "^THREE.GLTFLoader: Couldn't load texture" ||
+    { echo "FAILED $name $anim"; iqm=FAILED; }
+done
+record iqm-three.js "$iqm"
 
 echo "--- retromodel render against three.js in Chromium (render_accept.sh: alpha-mask IoU, colours, a mirrored-skin control)"
 (cd "$root" && cargo build --release --locked -p retromodel-acceptance --bin render_compare)

@@ -326,7 +326,7 @@ async function takeFiles(list, started) {
     if (models.length === 0) {
       viewer.clear();
       resetPanels();
-      showError(`no model among the ${read.length} file(s) dropped (.mdl, .md2, .md3, .ms3d, .glb, .gltf, .obj)`);
+      showError(`no model among the ${read.length} file(s) dropped (.mdl, .md2, .md3, .ms3d, .iqm, .glb, .gltf, .obj)`);
       state.loads++;
       return;
     }

@@ -10,7 +10,9 @@
 // library's lookup rules, and a skin name leading out of the model's
 // folders is refused although the file it points at was dropped; a
 // Quake III player folder (OpenArena's sarge) is the whole player with its
-// skin sets, the cfg's animations and legs and torso apart; a
+// skin sets, the cfg's animations and legs and torso apart; an IQM
+// (mrfixit) shows textured by the TGAs its materials name, its info,
+// validate and .glb the CLI's, its idle drawn as GLTFLoader draws it; a
 // truncated file shows an error and the next good file still loads; no
 // request leaves localhost; the screenshots (test-output/*.png) show a
 // model covering the viewport, textured where the model has a texture.
@@ -691,6 +693,108 @@ test('a Quake III player folder from OpenArena: three parts at their tags, the s
     await page.check('#grid');
     rmSync(top, { recursive: true, force: true });
   }
+});
+
+/** The lines `retromodel validate FILE` prints (it exits 1 on an error), each without `FILE: `. */
+function validateLines(file, dir) {
+  let out;
+  try {
+    out = retromodel(['validate', file], dir).toString();
+  } catch (e) {
+    out = e.stdout.toString();
+  }
+  return out.split('\n').filter((l) => l.startsWith(`${file}: `)).map((l) => l.slice(file.length + 2)).filter((l) => l !== 'ok');
+}
+
+test('an Inter-Quake Model with its TGA textures (mrfixit): info, validate, idle playing textured, the .glb as the CLI\'s and drawn as GLTFLoader draws it; raylib\'s guy with its texture suggested; an animation-only file\'s error', async () => {
+  const { page } = session;
+  const iqm = join(corpus, 'iqm');
+  const files = ['lsalzman_mrfixit.iqm', 'Body.tga', 'Head.tga'].map((f) => join(iqm, f));
+  const dir = folderOf(files);
+  const model = 'lsalzman_mrfixit.iqm';
+  try {
+    const got = await give(page, files);
+    assert.equal(got.error, null, `the page failed: ${got.error}`);
+    // info and validate: the CLI's.
+    const cliInfo = JSON.parse(retromodel(['info', '--json', model], dir).toString());
+    assert.deepEqual(got.info, cliInfo);
+    const problems = await page.evaluate(() => window.retromodel.state.problems);
+    assert.deepEqual(problems.map((p) => p.text), validateLines(model, dir));
+    // The animations: the file's (`idle`, 101 frames), one clip each.
+    assert.deepEqual(got.animations.map((a) => [a.name, a.first_frame, a.frames]), cliInfo.anims.map((a) => [a.name, a.first_frame, a.frames]));
+    assert.deepEqual(got.animations.map((a) => a.name), ['idle']);
+    assert.deepEqual(got.clips.map((c) => c.name), ['idle']);
+    const listed = await page.locator('#animations option').allTextContents();
+    assert.deepEqual(listed.map((t) => t.split(' · ')[0]), ['idle']);
+    assert.match(listed[0], / · 101 frames · /);
+    // Textured by the two TGAs its materials name, and playing.
+    assert.equal(got.textured, true);
+    assert.equal(got.skinGiven, null, 'no skin suggested: the materials find their images');
+    await page.uncheck('#grid');
+    // (An earlier test may have left the page paused.)
+    if (!(await page.evaluate(() => window.retromodel.state.playing))) await page.click('#play');
+    const a = await canvasShot(page);
+    await page.waitForTimeout(400);
+    const b = await canvasShot(page);
+    assert.notEqual(a, b, 'the canvas did not change while playing');
+    const stats = await page.evaluate(() => window.retromodel.viewer.pixelStats());
+    await page.screenshot({ path: join(shots, 'iqm-mrfixit.png') });
+    assert.ok(stats.fraction > 0.02, `the model covers ${(stats.fraction * 100).toFixed(2)}% of the canvas`);
+    assert.ok(stats.colours > 150, `only ${stats.colours} colours: untextured?`);
+    await page.check('#grid');
+    // The .glb: byte for byte the CLI's, with both images.
+    const glb = await downloadsOf(page, '#dl-glb');
+    mkdirSync(join(dir, 'glb'));
+    retromodel(['convert', model, 'glb/lsalzman_mrfixit.glb'], dir);
+    sameAsCli(glb, join(dir, 'glb'));
+    assert.deepEqual(glbJson(glb.get('lsalzman_mrfixit.glb')).images.map((i) => i.name), ['Body.tga', 'Head.tga']);
+    // Drawn (joints posed by the page's scene, images handed over as
+    // pixels) as GLTFLoader draws the CLI's .glb, between frames of idle.
+    const times = [0.35, 0.83, 2.04];
+    const drawn = [];
+    for (const t of times) drawn.push(await poseHash(page, t));
+    const cliGlb = readFileSync(join(dir, 'glb', 'lsalzman_mrfixit.glb')).toString('base64');
+    await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+      await window.retromodel.viewer.show(bytes);
+    }, cliGlb);
+    assert.equal(await page.evaluate(() => window.retromodel.viewer.textured()), true);
+    for (const [i, t] of times.entries()) {
+      assert.equal(await poseHash(page, t), drawn[i], `at ${t} s the page draws otherwise than GLTFLoader draws the CLI's .glb`);
+    }
+    assert.notEqual(drawn[0], drawn[2], 'idle does not move');
+
+    // A problem: validate's line, as the CLI prints it (an animation
+    // reaching past the file's frames; the model still shows).
+    const bytes = readFileSync(join(iqm, model));
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const ofsAnims = view.getUint32(16 + 4 * 18, true);
+    const bad = Buffer.from(bytes);
+    bad.writeUInt32LE(200, ofsAnims + 8);
+    writeFileSync(join(dir, 'long.iqm'), bad);
+    const long = await give(page, [join(dir, 'long.iqm'), ...files.slice(1)]);
+    assert.equal(long.error, null, `the page failed: ${long.error}`);
+    const cliProblems = validateLines('long.iqm', dir);
+    assert.ok(cliProblems.some((l) => l.includes('anims[0].num_frames')), cliProblems.join('\n'));
+    assert.deepEqual((await page.evaluate(() => window.retromodel.state.problems)).map((p) => p.text), cliProblems);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  // raylib's guy names `Materialcube`: the dropped raylib_guytex.png is
+  // given as its skin (the CLI's --skin), and guy is picked before the
+  // animation-only guyanim dropped with it.
+  const guy = ['raylib_guy.iqm', 'raylib_guyanim.iqm', 'raylib_guytex.png'].map((f) => join(iqm, f));
+  const got = await give(page, guy);
+  assert.equal(got.error, null, `the page failed: ${got.error}`);
+  assert.equal(await page.evaluate(() => window.retromodel.state.path), 'raylib_guy.iqm');
+  assert.equal(got.skinGiven, 'raylib_guytex.png');
+  assert.equal(got.textured, true);
+  assert.deepEqual(got.clips.map((c) => c.name), ['jump', 'dance']);
+  await page.screenshot({ path: join(shots, 'iqm-guy.png') });
+  // guyanim alone: the library's error, which says what the file is.
+  const alone = await give(page, [join(iqm, 'raylib_guyanim.iqm')]);
+  assert.match(alone.error ?? '', /animations only.*same joints/);
 });
 
 test('a truncated file shows its error; the next good file loads', async () => {

@@ -53,7 +53,7 @@ fn json(value: &impl serde::Serialize) -> String {
 }
 
 /// The extensions of the model formats the library reads.
-const MODEL_EXTENSIONS: [&str; 7] = ["mdl", "md2", "md3", "ms3d", "glb", "gltf", "obj"];
+const MODEL_EXTENSIONS: [&str; 8] = ["mdl", "md2", "md3", "ms3d", "iqm", "glb", "gltf", "obj"];
 
 /// The files a user dropped or picked, by their paths relative to the
 /// drop (`faerie.md2`, or `baseq2/players/male/tris.md2` for a folder).
@@ -84,8 +84,8 @@ impl DroppedFiles {
         self.inner.paths().collect()
     }
 
-    /// The paths that look like models by their extension (MDL, MD2, MD3
-    /// and MS3D first, then glTF and OBJ), for the page to pick one; a
+    /// The paths that look like models by their extension (MDL, MD2, MD3,
+    /// MS3D and IQM first, then glTF and OBJ), for the page to pick one; a
     /// Quake III player's `lower.md3` (with `upper.md3` and `head.md3`
     /// beside it: the whole player, [`md3::is_player`]) before the other
     /// files of its rank.
@@ -99,7 +99,7 @@ impl DroppedFiles {
         let mut models: Vec<(usize, bool, String)> = self
             .inner
             .paths()
-            .filter_map(|p| Some((rank(&p)?.min(4), !md3::is_player(&self.inner, &p), p)))
+            .filter_map(|p| Some((rank(&p)?.min(5), !md3::is_player(&self.inner, &p), p)))
             .collect();
         models.sort();
         models.into_iter().map(|(_, _, p)| p).collect()
@@ -165,7 +165,7 @@ impl LoadedModel {
         self.session.is_md3_player()
     }
 
-    /// `mdl`, `md2`, `md3`, `ms3d`, `gltf` or `obj`.
+    /// `mdl`, `md2`, `md3`, `ms3d`, `iqm`, `gltf` or `obj`.
     #[wasm_bindgen(getter)]
     pub fn format(&self) -> String {
         self.session.format()

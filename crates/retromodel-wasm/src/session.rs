@@ -86,10 +86,10 @@ pub struct WarningEntry {
 pub struct AnimationEntry {
     /// The name the glTF animation has.
     pub name: String,
-    /// The first frame (MD2: an index; MS3D: MilkShape's frame, maybe
+    /// The first frame (MD2, IQM: an index; MS3D: MilkShape's frame, maybe
     /// fractional); `None` for a glTF or OBJ.
     pub first_frame: Option<f64>,
-    /// How many frames (MD2) or MilkShape frames (MS3D) it spans.
+    /// How many frames (MD2, IQM) or MilkShape frames (MS3D) it spans.
     pub frames: Option<f64>,
     /// How long it lasts, where `info` says (MS3D, glTF).
     pub seconds: Option<f32>,
@@ -196,8 +196,9 @@ impl Session {
     }
 
     /// The animations, as `info` lists them: an MD2's or MDL's from its
-    /// frame names (an MDL's over its frame list), an MS3D's timeline, a
-    /// glTF's own.
+    /// frame names (an MDL's over its frame list), an MS3D's timeline, an
+    /// IQM's animations (lasting from their first frame to their last at
+    /// their rate, as the GLB's clips do), a glTF's own.
     pub fn animations(&self) -> Vec<AnimationEntry> {
         match self.model.info(&self.bytes, &[]) {
             retromodel::Info::Md2(i) => i
@@ -238,6 +239,16 @@ impl Session {
                     first_frame: None,
                     frames: None,
                     seconds: Some(a.seconds),
+                })
+                .collect(),
+            retromodel::Info::Iqm(i) => i
+                .anims
+                .iter()
+                .map(|a| AnimationEntry {
+                    name: a.name.clone(),
+                    first_frame: Some(f64::from(a.first_frame)),
+                    frames: Some(f64::from(a.frames)),
+                    seconds: Some(a.frames.saturating_sub(1) as f32 / iqm_fps(a.fps)),
                 })
                 .collect(),
             retromodel::Info::Md3(_) => self.md3_animations(),
@@ -523,6 +534,17 @@ impl Session {
     /// The model file's bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
+    }
+}
+
+/// The rate an IQM animation plays at: its own, or the library's default
+/// for a rate of 0 or not a number ([`retromodel::iqm::DEFAULT_FPS`], as
+/// the scene lifts it).
+fn iqm_fps(fps: f32) -> f32 {
+    if fps.is_finite() && fps > 0.0 {
+        fps
+    } else {
+        retromodel::iqm::DEFAULT_FPS
     }
 }
 

@@ -393,6 +393,7 @@ impl Model {
                 Scene::from_ms3d(&m.to_ms3d()?, &o)
             }
             Model::Md5(m) => m.to_scene(&name("md5")),
+            Model::Iqm(m) if m.is_animation_only() => Err(iqm_animations_only(m)),
             Model::Iqm(m) => Scene::from_iqm(m, &name("iqm")),
             Model::Mdl(m) => {
                 let defaults = crate::mdl::MdlSceneOptions::default();
@@ -534,6 +535,27 @@ fn read_md5(bytes: &[u8], context: &ReadContext) -> Result<crate::md5::Md5Model>
     #[cfg(not(any(feature = "textures", feature = "gltf")))]
     let _ = context;
     Ok(model)
+}
+
+/// Why an IQM of animations only (raylib's `guyanim.iqm`: poses and
+/// frames, no mesh, maybe no joints) makes no scene: its animations play
+/// on a model with the same joints (raylib's `LoadModelAnimations`, FTE
+/// and GZDoom apply such a file to one), and alone there is nothing to
+/// draw nor any joint to key.
+#[cfg(feature = "scene")]
+fn iqm_animations_only(m: &crate::iqm::Iqm) -> Error {
+    let names: Vec<String> = m.anims.iter().map(|a| m.name(a.name)).collect();
+    Error::unwritable(
+        "meshes",
+        format!(
+            "the file holds animations only ({} animation{}: {}; {} poses, no mesh): they need \
+             a model with the same joints to play on; convert that model instead",
+            names.len(),
+            if names.len() == 1 { "" } else { "s" },
+            names.join(", "),
+            m.poses.len(),
+        ),
+    )
 }
 
 /// An IQM and, through `context`'s file source, DarkPlaces'

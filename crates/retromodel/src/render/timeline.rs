@@ -56,11 +56,15 @@ pub fn frame_times(animation: &Animation, fps: f32) -> Result<Vec<f32>> {
     let duration = f64::from(animation.duration());
     let steps = duration * f64::from(fps);
     let closed = is_closed_loop(animation);
-    // A step within a millionth of a frame of the end counts as the end.
+    // A step within a ten-thousandth of a frame of the end counts as the
+    // end: key times are f32 (`k / fps`), whose rounding at a few seconds
+    // is some millionths of a frame (IQM mrfixit's `idle`, 101 frames at
+    // 24 fps, ends at 4.1666665 s: 99.999996 steps at 24 fps, where a
+    // millionth's margin lost its last frame).
     let count = if closed {
-        (steps - 1e-6).ceil().max(1.0)
+        (steps - 1e-4).ceil().max(1.0)
     } else {
-        (steps + 1e-6).floor().max(0.0) + 1.0
+        (steps + 1e-4).floor().max(0.0) + 1.0
     };
     if !count.is_finite() || count > MAX_FRAMES as f64 {
         return Err(Error::InvalidOptions {
@@ -143,6 +147,20 @@ mod tests {
         assert_eq!(model_rate(&closed), DEFAULT_RATE);
         assert_eq!(frame_times(&closed, 10.0).unwrap(), [0.0, 0.1, 0.2]);
         assert_eq!(frame_times(&closed, 20.0).unwrap().len(), 6);
+    }
+
+    #[test]
+    fn f32_key_times_keep_the_last_frame() {
+        // 101 frames at 24 fps keyed at `k as f32 / 24.0` (as the IQM, MD2
+        // and MDL lifts key them): the end, 4.1666665 s, is a hair short of
+        // 100 / 24 in f64.
+        let times: Vec<f32> = (0..=100).map(|k| k as f32 / 24.0).collect();
+        let values: Vec<f32> = (0..=100).map(|k| k as f32).collect();
+        let open = weights(&times, &values, Some(24.0));
+        assert!(!is_closed_loop(&open));
+        assert_eq!(frame_times(&open, 24.0).unwrap().len(), 101);
+        assert_eq!(frame_times(&open, 12.0).unwrap().len(), 51);
+        assert_eq!(frame_times(&open, 6.0).unwrap().len(), 26);
     }
 
     #[test]
