@@ -1,26 +1,30 @@
-"""Blender add-on: Quake MDL, Quake II MD2, Quake III MD3 and MilkShape 3D
-models through retromodel.
+"""Blender add-on: Quake MDL, Quake II MD2, Quake III MD3, MilkShape 3D and
+Inter-Quake Models through retromodel.
 
 Import (File > Import > Quake MDL / Quake II MD2 / Quake III MD3 /
-MilkShape 3D): the model is converted by retromodel to binary glTF in
-memory and handed to Blender's own glTF importer (MDL, MD2 and MD3 frames
+MilkShape 3D, or Inter-Quake Model): the model is converted by retromodel
+to binary glTF in memory and handed to Blender's own glTF importer (MDL,
+MD2 and MD3 frames
 become shape keys with their animations, an MDL's frame groups animations
 at their intervals and its palette-indexed skins images through the Quake
 palette; an MD3's tags empties, and a Quake III player's three parts one
 model joined at its tags with animation.cfg's animations; MS3D skeletons
-an armature with its actions). The side panel chooses the animations, a
+an armature with its actions; an IQM's joints an armature, each animation
+an action named as in the file). The side panel chooses the animations, a
 frame range, scale or fit height, the Quake palette, how an MD2's skins
 come in and which is shown, an MD3's skin set and whole player, and
 whether an MS3D's clips become separate actions (import_options.py).
 
 Export (File > Export > Quake MDL / Quake II MD2 / Quake III MD3 /
-MilkShape 3D MS3D): the scene goes out through Blender's glTF exporter and
-retromodel compiles it into an MDL (its skin quantised to the Quake
+MilkShape 3D MS3D / Inter-Quake Model): the scene goes out through
+Blender's glTF exporter and retromodel compiles it into an MDL (its skin quantised to the Quake
 palette, the effect flags, sync type and eye position of the panel), an
 MD2 and its skin, an MD3 (or a Quake III player's three files,
 animation.cfg and skins), or an MS3D (armature, weights, every action as a
-clip on MilkShape's timeline) and its textures, as ``retromodel convert
-x.glb x.mdl`` / ``x.md2`` / ``x.md3`` / ``x.ms3d`` do. MDL and MD2 exports
+clip on MilkShape's timeline) and its textures, or an IQM (every action
+an animation from its first key, at the panel's frame rate, looping or
+not), as ``retromodel convert x.glb x.mdl`` / ``x.md2`` / ``x.md3`` /
+``x.ms3d`` / ``x.iqm`` do. MDL and MD2 exports
 of one shape-key animated mesh sample the shape keys themselves
 (fast_export.py); exports move Blender's progress indicator.
 
@@ -61,12 +65,12 @@ FAST_GLTF = {}
 EXPORT_ATTRIBUTES = bpy.app.version >= (3, 4, 0)
 
 bl_info = {
-    "name": "retromodel: Quake MDL, MD2, MD3 and MilkShape 3D",
+    "name": "retromodel: Quake MDL, MD2, MD3, MilkShape 3D and IQM",
     "author": "retromodel",
     "version": (0, 1, 0),
     "blender": (3, 4, 0),
     "location": "File > Import / Export",
-    "description": "Import MDL, MD2, MD3 (a whole Quake III player too), MS3D and MilkShape ASCII; export MDL, MD2, MD3 and MS3D (via glTF and retromodel)",
+    "description": "Import MDL, MD2, MD3 (a whole Quake III player too), MS3D, MilkShape ASCII and IQM; export MDL, MD2, MD3, MS3D and IQM (via glTF and retromodel)",
     "category": "Import-Export",
 }
 
