@@ -15,7 +15,8 @@ Blender's own evaluation of the mesh (the depsgraph) puts it, within 1e-3
 of the model's size, at frames of each animation. Then exports a scene made
 here (an armature of two bones, a mesh weighted to them, two actions keyed
 from frames other than 0) with nothing typed: both actions are in the file
-by name with their frame counts, looping.
+by name with their frame counts, looping; with 130 more bones and "Engine"
+ioquake3 (128 joints at most), the export is refused in the panel's words.
 """
 
 import os
@@ -313,4 +314,24 @@ print(
     + ", ".join(f"{n} ({got[n]['frames']} frames, looping)" for n in sorted(got))
     + " at the scene's 24 fps"
 )
+
+# ioquake3 loads no IQM of more than 128 joints: "Engine" set to it, the
+# export is refused in the panel's words and writes nothing.
+bpy.context.view_layer.objects.active = arm
+bpy.ops.object.mode_set(mode="EDIT")
+parent = armature.edit_bones["tip"]
+for i in range(130):
+    bone = armature.edit_bones.new(f"chain{i}")
+    bone.head, bone.tail = (0, 0, 2 + 0.1 * i), (0, 0, 2.1 + 0.1 * i)
+    bone.parent = parent
+    parent = bone
+bpy.ops.object.mode_set(mode="OBJECT")
+refused = os.path.join(outdir, "chain.iqm")
+try:
+    result = bpy.ops.export_scene.retromodel_iqm(filepath=refused, engine="ioquake3")
+except RuntimeError as e:  # the operator's error report
+    result = str(e)
+assert 'set "Engine" to one that loads it: ' in str(result) and "ioquake3" in str(result), result
+assert not os.path.exists(refused)
+print(f"iqm export refused for ioquake3: {str(result).splitlines()[0][:160]}")
 print("blender iqm: all checks passed")

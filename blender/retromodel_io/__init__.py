@@ -693,12 +693,18 @@ class ExportIqm(bpy.types.Operator, ExportHelper):
         for animation in document.get("animations", []):
             extras = animation.get("extras") if isinstance(animation.get("extras"), dict) else {}
             animation["extras"] = {**extras, "loop": self.loop}
-        out = rm.compile_iqm(
-            glb_with_json(document, rest),
-            fps=self.fps,
-            engine=self.engine,
-            name=name,
-        )
+        try:
+            out = rm.compile_iqm(
+                glb_with_json(document, rest),
+                fps=self.fps,
+                engine=self.engine,
+                name=name,
+            )
+        except rm.Error as e:
+            # An engine's refusal names the engines that load the model:
+            # the panel's "Engine" chooses one.
+            text = error_text(self, e).replace("(these load it: ", '(set "Engine" to one that loads it: ')
+            raise ValueError(text) from e
         return out.iqm, dict(out.files), list(out.warning_details), *iqm_notes(name, out.report)
 
 
