@@ -110,7 +110,8 @@ def skinned(data, frame):
     fmt, size, ofs = arrays[5]  # IQM_BLENDWEIGHTS, ubyte x 4
     assert (fmt, size) == (1, 4), (fmt, size)
     weights = [struct.unpack_from("<4B", data, ofs + 4 * v) for v in range(n)]
-    channels = struct.unpack_from(f"<{h['num_framechannels']}H", data, h["ofs_frames"] + 2 * h["num_framechannels"] * frame)
+    count = h["num_framechannels"]
+    channels = struct.unpack_from(f"<{count}H", data, h["ofs_frames"] + 2 * count * frame)
     k = 0
     posed = []
     for p in range(h["num_poses"]):
@@ -229,8 +230,9 @@ def roundtrip(name, textures=()):
     # makes a joint of every glTF node, so Blender's armature and mesh
     # objects come as joints too.
     names = [j["name"] for j in joints(data)]
-    assert set(names) >= {j["name"] for j in joints(source)}, sorted(set(j["name"] for j in joints(source)) - set(names))
-    extra = sorted(set(names) - {j["name"] for j in joints(source)})
+    wanted = {j["name"] for j in joints(source)}
+    assert set(names) >= wanted, sorted(wanted - set(names))
+    extra = sorted(set(names) - wanted)
     assert set(extra) <= {o.name for o in bpy.data.objects}, extra
 
     # The written file's vertices, skinned here, where Blender's evaluated

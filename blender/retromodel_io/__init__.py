@@ -2,30 +2,30 @@
 Inter-Quake Models through retromodel.
 
 Import (File > Import > Quake MDL / Quake II MD2 / Quake III MD3 /
-MilkShape 3D, or Inter-Quake Model): the model is converted by retromodel
-to binary glTF in memory and handed to Blender's own glTF importer (MDL,
-MD2 and MD3 frames
-become shape keys with their animations, an MDL's frame groups animations
-at their intervals and its palette-indexed skins images through the Quake
-palette; an MD3's tags empties, and a Quake III player's three parts one
-model joined at its tags with animation.cfg's animations; MS3D skeletons
-an armature with its actions; an IQM's joints an armature, each animation
-an action named as in the file). The side panel chooses the animations, a
-frame range, scale or fit height, the Quake palette, how an MD2's skins
-come in and which is shown, an MD3's skin set and whole player, and
-whether an MS3D's clips become separate actions (import_options.py).
+MilkShape 3D, or Inter-Quake Model): the model is converted by
+retromodel to binary glTF in memory and handed to Blender's own glTF
+importer (MDL, MD2 and MD3 frames become shape keys with their
+animations, an MDL's frame groups animations at their intervals and its
+palette-indexed skins images through the Quake palette; an MD3's tags
+empties, and a Quake III player's three parts one model joined at its
+tags with animation.cfg's animations; MS3D skeletons an armature with
+its actions; an IQM's joints an armature, each animation an action named
+as in the file). The side panel chooses the animations, a frame range,
+scale or fit height, the Quake palette, how an MD2's skins come in and
+which is shown, an MD3's skin set and whole player, and whether an
+MS3D's clips become separate actions (import_options.py).
 
 Export (File > Export > Quake MDL / Quake II MD2 / Quake III MD3 /
 MilkShape 3D MS3D / Inter-Quake Model): the scene goes out through
-Blender's glTF exporter and retromodel compiles it into an MDL (its skin quantised to the Quake
-palette, the effect flags, sync type and eye position of the panel), an
-MD2 and its skin, an MD3 (or a Quake III player's three files,
-animation.cfg and skins), or an MS3D (armature, weights, every action as a
-clip on MilkShape's timeline) and its textures, or an IQM (every action
-an animation from its first key, at the panel's frame rate, looping or
-not), as ``retromodel convert x.glb x.mdl`` / ``x.md2`` / ``x.md3`` /
-``x.ms3d`` / ``x.iqm`` do. MDL and MD2 exports
-of one shape-key animated mesh sample the shape keys themselves
+Blender's glTF exporter and retromodel compiles it into an MDL (its skin
+quantised to the Quake palette, the effect flags, sync type and eye
+position of the panel), an MD2 and its skin, an MD3 (or a Quake III
+player's three files, animation.cfg and skins), or an MS3D (armature,
+weights, every action as a clip on MilkShape's timeline) and its
+textures, or an IQM (every action an animation from its first key, at
+the panel's frame rate, looping or not), as ``retromodel convert x.glb
+x.mdl`` / ``x.md2`` / ``x.md3`` / ``x.ms3d`` / ``x.iqm`` do. MDL and MD2
+exports of one shape-key animated mesh sample the shape keys themselves
 (fast_export.py); exports move Blender's progress indicator.
 
 The ``retromodel`` Python package (the wheel from crates/retromodel-py)
@@ -665,7 +665,7 @@ class ExportIqm(bpy.types.Operator, ExportHelper):
     )
     loop: BoolProperty(
         name="Loop",
-        description="mark every animation as looping (the engine plays it over and over; off: it stops at its last frame)",
+        description="mark every animation as looping (played over and over; off: it stops at its last frame)",
         default=True,
     )
     use_selection: BoolProperty(name="Selected only", default=False)

@@ -24,8 +24,7 @@ def _retromodel():
 
 
 class ImportRetromodel(bpy.types.Operator, ImportHelper):
-    """Import a Quake MDL, Quake II MD2, Quake III MD3, MilkShape 3D MS3D or MilkShape 3D ASCII model,
-    or an Inter-Quake Model"""
+    """Import a Quake MDL, Quake II MD2, Quake III MD3, MilkShape 3D MS3D, MilkShape 3D ASCII or Inter-Quake Model"""
 
     bl_idname = "import_scene.retromodel"
     bl_label = "Import MDL / MD2 / MD3 / MS3D / IQM"
