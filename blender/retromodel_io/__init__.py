@@ -656,6 +656,8 @@ class ExportIqm(bpy.types.Operator, ExportHelper):
         default=24.0,
         min=0.1,
         max=1000.0,
+        # Not remembered from the last export: the scene's rate each time.
+        options={"SKIP_SAVE"},
     )
     engine: EnumProperty(
         name="Engine",
