@@ -265,7 +265,8 @@ roundtrip("raylib_guy.iqm")
 # A scene made here: two bones, a mesh weighted to them, two actions.
 addon_under_test.fresh()
 scene = bpy.context.scene
-scene.render.fps, scene.render.fps_base = 24, 1.0
+# 30 fps: the export's "Frames per second" is the scene's, not its own default (24).
+scene.render.fps, scene.render.fps_base = 30, 1.0
 armature = bpy.data.armatures.new("rig")
 arm = bpy.data.objects.new("rig", armature)
 scene.collection.objects.link(arm)
@@ -309,12 +310,12 @@ got = {a["name"]: a for a in animations(data)}
 assert sorted(got) == sorted(made), (sorted(got), made)
 for name, frames in made.items():
     assert got[name]["frames"] == frames and got[name]["loop"] == 1, (name, got[name], frames)
-    assert got[name]["fps"] == 24.0, got[name]
+    assert got[name]["fps"] == 30.0, got[name]
 assert {"root", "tip"} <= {j["name"] for j in joints(data)}, joints(data)
 print(
     "iqm export of a scene made in Blender: "
     + ", ".join(f"{n} ({got[n]['frames']} frames, looping)" for n in sorted(got))
-    + " at the scene's 24 fps"
+    + " at the scene's 30 fps"
 )
 
 # ioquake3 loads no IQM of more than 128 joints: "Engine" set to it, the
