@@ -43,6 +43,9 @@ RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-co
 # Quake MDL: import (shape keys, skins through the palette) and export.
 RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-code 1 --python "$here/test_mdl.py" -- "$RETROMODEL_CORPUS" "$work/out" >"$work/mdl.log" 2>&1 || { cat "$work/mdl.log"; exit 1; }; grep -E "^(mdl|blender mdl)" "$work/mdl.log"
 RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-code 1 --python "$here/test_md3.py" -- "$RETROMODEL_CORPUS" "$work/out" >"$work/md3.log" 2>&1 || { cat "$work/md3.log"; exit 1; }; grep -E "^(md3|blender md3)" "$work/md3.log"
+# Inter-Quake Model: import (an action per animation, named as in the file),
+# export back and of a scene made in Blender (every action, nothing typed).
+RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-code 1 --python "$here/test_iqm.py" -- "$RETROMODEL_CORPUS" "$work/out" >"$work/iqm.log" 2>&1 || { cat "$work/iqm.log"; exit 1; }; grep -E "^(iqm|blender iqm)" "$work/iqm.log"
 RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-code 1 --python "$here/test_md3_player.py" -- "$RETROMODEL_CORPUS" "$work/out" >"$work/md3_player.log" 2>&1 || { cat "$work/md3_player.log"; exit 1; }; grep -E "^blender md3 player" "$work/md3_player.log"
 # The export panel's text files: QuakeC's .qc beside an MD2 or MDL, GZDoom's MODELDEF beside an MD2 or MD3.
 RETROMODEL_PYTHONPATH="$work/site" blender -b --factory-startup --python-exit-code 1 --python "$here/test_textfiles.py" -- "$RETROMODEL_CORPUS" "$work/out" >"$work/textfiles.log" 2>&1 || { cat "$work/textfiles.log"; exit 1; }; grep -E "^blender textfiles" "$work/textfiles.log"

@@ -19,6 +19,10 @@
 #   test_md3.py         import an OpenArena MD3 (a mesh per surface, frames as
 #                       shape keys) and a whole player (parts at tags, cfg
 #                       actions); export MD3 with the panel's options
+#   test_iqm.py         import Inter-Quake Models (an action per animation,
+#                       named as in the file) and export them back, checked
+#                       against the files' bytes and Blender's evaluated
+#                       meshes; export a scene made in Blender (two actions)
 #   test_md3_player.py  export a Quake III player built in Blender (three parts
 #                       at tag empties, an action) as its seven files
 #   test_textfiles.py   export MD2/MDL with the .qc frame list, MD2/MD3 with
@@ -66,6 +70,7 @@ if [ -f "$here/test_import_options.py" ]; then scripts+=(test_import_options.py)
 if [ -f "$here/test_mdl.py" ]; then scripts+=(test_mdl.py); fi
 if [ -f "$here/test_md3.py" ]; then scripts+=(test_md3.py); fi
 if [ -f "$here/test_md3_player.py" ]; then scripts+=(test_md3_player.py); fi
+if [ -f "$here/test_iqm.py" ]; then scripts+=(test_iqm.py); fi
 if [ -f "$here/test_textfiles.py" ]; then scripts+=(test_textfiles.py); fi
 # BPY_SCRIPTS="test_mdl.py ..." runs only those (by hand, to save minutes).
 if [ -n "${BPY_SCRIPTS:-}" ]; then read -r -a scripts <<<"$BPY_SCRIPTS"; fi

@@ -1,27 +1,31 @@
-"""Blender add-on: Quake MDL, Quake II MD2, Quake III MD3 and MilkShape 3D
-models through retromodel.
+"""Blender add-on: Quake MDL, Quake II MD2, Quake III MD3, MilkShape 3D and
+Inter-Quake Models through retromodel.
 
 Import (File > Import > Quake MDL / Quake II MD2 / Quake III MD3 /
-MilkShape 3D): the model is converted by retromodel to binary glTF in
-memory and handed to Blender's own glTF importer (MDL, MD2 and MD3 frames
-become shape keys with their animations, an MDL's frame groups animations
-at their intervals and its palette-indexed skins images through the Quake
-palette; an MD3's tags empties, and a Quake III player's three parts one
-model joined at its tags with animation.cfg's animations; MS3D skeletons
-an armature with its actions). The side panel chooses the animations, a
-frame range, scale or fit height, the Quake palette, how an MD2's skins
-come in and which is shown, an MD3's skin set and whole player, and
-whether an MS3D's clips become separate actions (import_options.py).
+MilkShape 3D, or Inter-Quake Model): the model is converted by
+retromodel to binary glTF in memory and handed to Blender's own glTF
+importer (MDL, MD2 and MD3 frames become shape keys with their
+animations, an MDL's frame groups animations at their intervals and its
+palette-indexed skins images through the Quake palette; an MD3's tags
+empties, and a Quake III player's three parts one model joined at its
+tags with animation.cfg's animations; MS3D skeletons an armature with
+its actions; an IQM's joints an armature, each animation an action named
+as in the file). The side panel chooses the animations, a frame range,
+scale or fit height, the Quake palette, how an MD2's skins come in and
+which is shown, an MD3's skin set and whole player, and whether an
+MS3D's clips become separate actions (import_options.py).
 
 Export (File > Export > Quake MDL / Quake II MD2 / Quake III MD3 /
-MilkShape 3D MS3D): the scene goes out through Blender's glTF exporter and
-retromodel compiles it into an MDL (its skin quantised to the Quake
-palette, the effect flags, sync type and eye position of the panel), an
-MD2 and its skin, an MD3 (or a Quake III player's three files,
-animation.cfg and skins), or an MS3D (armature, weights, every action as a
-clip on MilkShape's timeline) and its textures, as ``retromodel convert
-x.glb x.mdl`` / ``x.md2`` / ``x.md3`` / ``x.ms3d`` do. MDL and MD2 exports
-of one shape-key animated mesh sample the shape keys themselves
+MilkShape 3D MS3D / Inter-Quake Model): the scene goes out through
+Blender's glTF exporter and retromodel compiles it into an MDL (its skin
+quantised to the Quake palette, the effect flags, sync type and eye
+position of the panel), an MD2 and its skin, an MD3 (or a Quake III
+player's three files, animation.cfg and skins), or an MS3D (armature,
+weights, every action as a clip on MilkShape's timeline) and its
+textures, or an IQM (every action an animation from its first key, at
+the panel's frame rate, looping or not), as ``retromodel convert x.glb
+x.mdl`` / ``x.md2`` / ``x.md3`` / ``x.ms3d`` / ``x.iqm`` do. MDL and MD2
+exports of one shape-key animated mesh sample the shape keys themselves
 (fast_export.py); exports move Blender's progress indicator.
 
 The ``retromodel`` Python package (the wheel from crates/retromodel-py)
@@ -46,7 +50,7 @@ from bpy.props import (
 from bpy_extras.io_utils import ExportHelper
 
 from . import fast_export, import_options, text_files, vertex_map
-from .glb_record import RECORD_KEY, glb_json, glb_with_json, restore_record
+from .glb_record import RECORD_KEY, animations_from_zero, glb_json, glb_with_json, restore_record
 from .importer import ImportRetromodel
 from .messages import Progress, advice_text, error_text
 from .scene_tools import _numpy_bool_alias, _write_atomically, keys_say_all
@@ -61,12 +65,12 @@ FAST_GLTF = {}
 EXPORT_ATTRIBUTES = bpy.app.version >= (3, 4, 0)
 
 bl_info = {
-    "name": "retromodel: Quake MDL, MD2, MD3 and MilkShape 3D",
+    "name": "retromodel: Quake MDL, MD2, MD3, MilkShape 3D and IQM",
     "author": "retromodel",
     "version": (0, 1, 0),
     "blender": (3, 4, 0),
     "location": "File > Import / Export",
-    "description": "Import MDL, MD2, MD3 (a whole Quake III player too), MS3D and MilkShape ASCII; export MDL, MD2, MD3 and MS3D (via glTF and retromodel)",
+    "description": "Import MDL, MD2, MD3 (a whole Quake III player too), MS3D, MilkShape ASCII and IQM; export MDL, MD2, MD3, MS3D and IQM (via glTF and retromodel)",
     "category": "Import-Export",
 }
 
@@ -86,7 +90,8 @@ def _retromodel():
 def export_through_gltf(operator, compile_model):
     """Writes the scene through Blender's glTF exporter (to a temporary GLB),
     has ``compile_model(rm, glb_path, name)`` make ``(model bytes, {name:
-    bytes} of files beside it, warning details)`` and writes them beside
+    bytes} of files beside it, warning details)`` (and, after them, notes
+    for Blender's report area as information) and writes them beside
     ``operator.filepath``; errors and warnings go to Blender's report area,
     their advice worded with the panel's labels. Custom properties go into
     the GLB as extras (Blender's importer made them of the extras
@@ -151,7 +156,7 @@ def _export(operator, compile_model, rm, progress, tmp):
     with open(glb, "wb") as f:
         f.write(restored)
     try:
-        model, beside, warnings = compile_model(rm, glb, os.path.basename(operator.filepath))
+        model, beside, warnings, *notes = compile_model(rm, glb, os.path.basename(operator.filepath))
     except (ValueError, OSError) as e:
         operator.report({"ERROR"}, error_text(operator, e))
         return {"CANCELLED"}
@@ -163,6 +168,8 @@ def _export(operator, compile_model, rm, progress, tmp):
     progress.step(1.0, "done")
     for w in warnings:
         operator.report({"WARNING"}, advice_text(operator, w["message"], w["remedies"]))
+    for note in notes:
+        operator.report({"INFO"}, note)
     return {"FINISHED"}
 
 
@@ -622,11 +629,106 @@ class ExportMd3(bpy.types.Operator, ExportHelper, text_files.ModeldefOption):
         )
 
 
+# The engines that load IQMs (retromodel's IQM engine profiles).
+IQM_ENGINES = [
+    ("none", "none", "only the format's own limits"),
+    ("ioquake3", "ioquake3", "meet ioquake3's limits (128 bones; 999 vertices and 1999 triangles per mesh)"),
+    ("daemon", "daemon", "meet the Daemon engine's limits (Unvanquished; 256 bones, uniform scale)"),
+    ("fte", "fte", "meet FTE's limits (256 bones, 65536 vertices per mesh)"),
+    ("quakespasm-spiked", "quakespasm-spiked", "meet QuakeSpasm-Spiked's limits (256 bones, 65535 vertices)"),
+    ("darkplaces", "darkplaces", "meet DarkPlaces' limits"),
+    ("gzdoom", "gzdoom", "meet GZDoom's limits"),
+    ("raylib", "raylib", "meet raylib's limits (65536 vertices per mesh)"),
+]
+
+
+class ExportIqm(bpy.types.Operator, ExportHelper):
+    """Export the scene as an Inter-Quake Model (an armature's bones its joints, every action an animation)"""
+
+    bl_idname = "export_scene.retromodel_iqm"
+    bl_label = "Export IQM"
+
+    filename_ext = ".iqm"
+    filter_glob: StringProperty(default="*.iqm", options={"HIDDEN"})
+    fps: FloatProperty(
+        name="Frames per second",
+        description="the rate every action is sampled at (default: the scene's frame rate)",
+        default=24.0,
+        min=0.1,
+        max=1000.0,
+        # Not remembered from the last export: the scene's rate each time.
+        options={"SKIP_SAVE"},
+    )
+    engine: EnumProperty(
+        name="Engine",
+        description="the engine the model is for: meshes are split to its limits, and what it refuses is an error",
+        items=IQM_ENGINES,
+        default="none",
+    )
+    loop: BoolProperty(
+        name="Loop",
+        description="mark every animation as looping (played over and over; off: it stops at its last frame)",
+        default=True,
+    )
+    use_selection: BoolProperty(name="Selected only", default=False)
+
+    def invoke(self, context, event):
+        self._scene_fps(context)
+        return super().invoke(context, event)
+
+    def execute(self, context):
+        self._scene_fps(context)
+        return export_through_gltf(self, self.compile)
+
+    def _scene_fps(self, context):
+        """"Frames per second" unless chosen: the scene's rate."""
+        if not self.properties.is_property_set("fps"):
+            render = context.scene.render
+            self.fps = render.fps / render.fps_base
+
+    def compile(self, rm, glb, name):
+        with open(glb, "rb") as f:
+            document, rest = glb_json(f.read())
+        # Every action's animation starts at its first key, and loops or
+        # not as "Loop" says (the compile reads each animation's `loop`).
+        rest = animations_from_zero(document, rest)
+        for animation in document.get("animations", []):
+            extras = animation.get("extras") if isinstance(animation.get("extras"), dict) else {}
+            animation["extras"] = {**extras, "loop": self.loop}
+        try:
+            out = rm.compile_iqm(
+                glb_with_json(document, rest),
+                fps=self.fps,
+                engine=self.engine,
+                name=name,
+            )
+        except rm.Error as e:
+            # An engine's refusal names the engines that load the model:
+            # the panel's "Engine" chooses one.
+            text = error_text(self, e).replace("(these load it: ", '(set "Engine" to one that loads it: ')
+            raise ValueError(text) from e
+        return out.iqm, dict(out.files), list(out.warning_details), *iqm_notes(name, out.report)
+
+
+def iqm_notes(name, report):
+    """What an IQM export wrote, for Blender's report area."""
+    if not report:
+        return []
+    animations = ", ".join(f"{a['name']} ({a['frames']} frames)" for a in report["animations"]) or "none"
+    return [
+        f"{name}: {report['meshes']} meshes, {report['vertices']} vertices, {report['joints']} bones; "
+        f"animations: {animations}; largest error {report['largest_error']:.4g} "
+        f"(the model is {report['extent']:.4g} across)"
+    ]
+
+
 def _menu_import(self, context):
     self.layout.operator(
         ImportRetromodel.bl_idname,
         text="Quake MDL / Quake II MD2 / Quake III MD3 / MilkShape 3D (.mdl, .md2, .md3, .ms3d, .txt)",
     )
+    # The same import, its file browser showing IQMs.
+    self.layout.operator(ImportRetromodel.bl_idname, text="Inter-Quake Model (.iqm)").filter_glob = "*.iqm"
 
 
 def _menu_export(self, context):
@@ -634,6 +736,7 @@ def _menu_export(self, context):
     self.layout.operator(ExportMd2.bl_idname, text="Quake II MD2 (.md2)")
     self.layout.operator(ExportMd3.bl_idname, text="Quake III MD3 (.md3)")
     self.layout.operator(ExportMs3d.bl_idname, text="MilkShape 3D (.ms3d)")
+    self.layout.operator(ExportIqm.bl_idname, text="Inter-Quake Model (.iqm)")
 
 
 def register():
@@ -642,6 +745,7 @@ def register():
     bpy.utils.register_class(ExportMd2)
     bpy.utils.register_class(ExportMd3)
     bpy.utils.register_class(ExportMs3d)
+    bpy.utils.register_class(ExportIqm)
     bpy.types.TOPBAR_MT_file_import.append(_menu_import)
     bpy.types.TOPBAR_MT_file_export.append(_menu_export)
 
@@ -649,6 +753,7 @@ def register():
 def unregister():
     bpy.types.TOPBAR_MT_file_export.remove(_menu_export)
     bpy.types.TOPBAR_MT_file_import.remove(_menu_import)
+    bpy.utils.unregister_class(ExportIqm)
     bpy.utils.unregister_class(ExportMs3d)
     bpy.utils.unregister_class(ExportMd3)
     bpy.utils.unregister_class(ExportMd2)

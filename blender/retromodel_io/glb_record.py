@@ -67,3 +67,54 @@ def restore_record(glb: bytes, record) -> bytes:
             animations, key=lambda a: order.get(a.get("name"), (len(order), None))[0]
         )
     return glb_with_json(document, rest)
+
+
+def animations_from_zero(document, rest: bytes) -> bytes:
+    """Moves each of ``document``'s animations to start at time 0 (its
+    samplers' key times less the earliest of them), in the binary chunk
+    ``rest`` (returned changed): Blender's glTF exporter times keys from
+    the scene's frame 0, so an action keyed from frame 1 would start a
+    frame late, and a compiler sampling from 0 would count a frame more."""
+    data = bytearray(rest)
+    views = document.get("bufferViews", [])
+    accessors = document.get("accessors", [])
+    moved = set()
+    for animation in document.get("animations", []):
+        inputs = {s["input"] for s in animation.get("samplers", []) if isinstance(s.get("input"), int)}
+        inputs = [i for i in inputs if i < len(accessors) and i not in moved]
+        times = {i: _floats(data, views, accessors[i]) for i in inputs}
+        if not any(times.values()):
+            continue
+        start = min(min(t) for t in times.values() if t)
+        if start == 0:
+            continue
+        for i, values in times.items():
+            if values is None:
+                continue
+            values = [t - start for t in values]
+            _put_floats(data, views, accessors[i], values)
+            accessors[i]["min"], accessors[i]["max"] = [min(values)], [max(values)]
+            moved.add(i)
+    return bytes(data)
+
+
+def _float_place(views, accessor):
+    """Where a float SCALAR accessor's values are in the binary chunk
+    (after its 8-byte header), or ``None``."""
+    if accessor.get("componentType") != 5126 or accessor.get("type") != "SCALAR" or "bufferView" not in accessor:
+        return None
+    view = views[accessor["bufferView"]]
+    if view.get("buffer", 0) != 0 or view.get("byteStride", 4) != 4:
+        return None
+    return 8 + view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+
+
+def _floats(data, views, accessor):
+    at = _float_place(views, accessor)
+    if at is None or at + 4 * accessor["count"] > len(data):
+        return None
+    return list(struct.unpack_from(f"<{accessor['count']}f", data, at))
+
+
+def _put_floats(data, views, accessor, values):
+    struct.pack_into(f"<{len(values)}f", data, _float_place(views, accessor), *values)

@@ -90,6 +90,22 @@ def _action_animation(action, names):
     return max(prefixes, key=len) if prefixes else None
 
 
+def name_actions(objects, record):
+    """Names each action the import made after the animation it was made
+    of: Blender's glTF importer puts every animation on an NLA track named
+    after it, and names the action NAME_OBJECT (up to Blender 4.x) or NAME
+    (5.x, one action whose slots move every object)."""
+    names = {a["name"] for a in record["animations"] if a["name"]}
+    for obj in objects:
+        data = obj.animation_data
+        if data is None:
+            continue
+        for track in data.nla_tracks:
+            for strip in track.strips:
+                if track.name in names and strip.action is not None and strip.action.name != track.name:
+                    strip.action.name = track.name
+
+
 def cut_md2_frames(actions, record, frame_range, scene_fps):
     """Cuts MD2 animations (``actions``, made by the import) to the
     model's frames ``first..=last`` (frame numbers as in the file, from 0):

@@ -1,7 +1,7 @@
 """The import operator (File > Import > Quake MDL / Quake II MD2 / Quake
-III MD3 / MilkShape 3D): retromodel converts the model to binary glTF in
-memory and Blender's own glTF importer brings it in; the side panel's
-options are import_options.py's."""
+III MD3 / MilkShape 3D, and File > Import > Inter-Quake Model): retromodel
+converts the model to binary glTF in memory and Blender's own glTF
+importer brings it in; the side panel's options are import_options.py's."""
 
 import json
 import os
@@ -24,23 +24,23 @@ def _retromodel():
 
 
 class ImportRetromodel(bpy.types.Operator, ImportHelper):
-    """Import a Quake MDL, Quake II MD2, Quake III MD3, MilkShape 3D MS3D or MilkShape 3D ASCII model"""
+    """Import a Quake MDL, Quake II MD2, Quake III MD3, MilkShape 3D MS3D, MilkShape 3D ASCII or Inter-Quake Model"""
 
     bl_idname = "import_scene.retromodel"
-    bl_label = "Import MDL / MD2 / MD3 / MS3D"
+    bl_label = "Import MDL / MD2 / MD3 / MS3D / IQM"
     bl_options = {"REGISTER", "UNDO"}
 
-    filter_glob: StringProperty(default="*.mdl;*.md2;*.md3;*.ms3d;*.txt", options={"HIDDEN"})
+    filter_glob: StringProperty(default="*.mdl;*.md2;*.md3;*.ms3d;*.txt;*.iqm", options={"HIDDEN"})
     set_frame_rate: BoolProperty(
         name="Scene frame rate",
-        description="set the scene's frame rate to the model's (MDL and MD2: 10, MS3D: its own), so that "
+        description="set the scene's frame rate to the model's (MDL and MD2: 10, MS3D and IQM: its own), so that "
         "Blender's frames are the model's frames and exporting samples them exactly",
         default=True,
     )
 
     animations: StringProperty(
         name="Animations",
-        description="the animations to import (MDL and MD2 animations, MS3D clips), comma-separated (empty: all)",
+        description="the animations to import (MDL, MD2 and IQM animations, MS3D clips), comma-separated (empty: all)",
         default="",
     )
     frames: EnumProperty(
@@ -162,6 +162,10 @@ class ImportRetromodel(bpy.types.Operator, ImportHelper):
         scene = context.scene
         if frame_range and not timeline:
             import_options.cut_md2_frames(actions, record, frame_range, scene.render.fps / scene.render.fps_base)
+        if model.format == "iqm":
+            # Each IQM animation an action named as in the file (Blender's
+            # glTF importer adds the armature's name to it).
+            import_options.name_actions(objects, record)
         if self.fit_height or self.scale != 1.0:
             import_options.scale_objects(objects, self.scale, self.fit_height)
         if model.format == "md2":

@@ -53,6 +53,9 @@ def word_remedy(operator, remedy):
     if label is None and kind in _BLENDER_EDITS:
         return _BLENDER_EDITS[kind]
     name = _label(operator, label) if label else None
+    if name is None and kind == "fewer_animations":
+        # An export without "Animations" (IQM: every action goes out).
+        return "export fewer actions (delete the ones not wanted)"
     if name is None:
         return remedy["text"]
     if kind == "lower_fps":
