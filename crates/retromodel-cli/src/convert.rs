@@ -32,7 +32,8 @@ pub struct Args {
     /// The model to read, or a folder to convert every model below it
     /// (with `--out-dir` and `--to`): Quake II MD2, Quake MDL (and Hexen
     /// II's), Quake III MD3 (a player: its lower.md3 or folder), MilkShape
-    /// 3D MS3D and ASCII `.txt`, MD5 `.md5mesh`, Inter-Quake Model `.iqm`,
+    /// 3D MS3D and ASCII `.txt`, MD5 `.md5mesh`, Inter-Quake Model `.iqm`
+    /// (and its text form `.iqe`),
     /// glTF 2.0 (`.glb`, `.gltf`), OBJ. Recognised by its bytes, not its
     /// name.
     input: PathBuf,
@@ -40,8 +41,8 @@ pub struct Args {
     /// (Quake), `.md3` (Quake III; a folder with --player), `.ms3d`, `.txt`
     /// (MilkShape 3D ASCII), `.md5mesh` (+ `.md5anim`, and `.md5scale`
     /// when a joint's scale animates: the Quake II rerelease's MD5),
-    /// `.iqm` (Inter-Quake Model), `.glb`, `.gltf` (+ `.bin`), `.obj`
-    /// (+ `.mtl` and PNG textures).
+    /// `.iqm` (Inter-Quake Model), `.iqe` (its text form), `.glb`, `.gltf`
+    /// (+ `.bin`), `.obj` (+ `.mtl` and PNG textures).
     /// Every input converts to every output, or the refusal names what
     /// the output cannot hold.
     #[arg(required_unless_present = "out_dir")]
@@ -622,10 +623,12 @@ impl Args {
         if (self.sex.is_some() || self.footsteps.is_some()) && !(md3_compiled && self.player) {
             bail!("--sex and --footsteps apply to .md3 output with --player (a Quake III player's animation.cfg)");
         }
-        let iqm_compiled = format == OutputFormat::Iqm && !self.input_is(retromodel::Format::Iqm);
+        let iqm_out = matches!(format, OutputFormat::Iqm | OutputFormat::Iqe);
+        let iqm_compiled = iqm_out
+            && !(self.input_is(retromodel::Format::Iqm) || self.input_is(retromodel::Format::Iqe));
         let (compile, mdl, md3) = if format == OutputFormat::Mdl {
             (None, self.mdl_options()?, None)
-        } else if iqm_compiled || format == OutputFormat::Iqm {
+        } else if iqm_out {
             self.check_no_mdl_flags()?;
             (None, None, None)
         } else if md3_compiled {

@@ -15,8 +15,8 @@ use retromodel_testkit::md5_builder::{rig_md5anim, rig_md5mesh};
 use retromodel_testkit::openarena::{openarena_dir, pk3_files, zip_entries};
 
 /// The outputs, by extension.
-const OUTPUTS: [&str; 10] = [
-    "md2", "mdl", "md3", "ms3d", "txt", "md5mesh", "iqm", "glb", "gltf", "obj",
+const OUTPUTS: [&str; 11] = [
+    "md2", "mdl", "md3", "ms3d", "txt", "md5mesh", "iqm", "iqe", "glb", "gltf", "obj",
 ];
 
 /// What a pair must give: written, or refused with these words.
@@ -50,6 +50,7 @@ fn looks_like(ext: &str, bytes: &[u8]) -> bool {
         "txt" => text.starts_with("// MilkShape 3D ASCII"),
         "md5mesh" => text.starts_with("MD5Version 10"),
         "iqm" => bytes.starts_with(b"INTERQUAKEMODEL\0"),
+        "iqe" => text.starts_with("# Inter-Quake Export"),
         "glb" => bytes.starts_with(b"glTF"),
         "gltf" => serde_json::from_slice::<serde_json::Value>(bytes)
             .is_ok_and(|j| j["asset"]["version"] == "2.0"),
@@ -96,7 +97,7 @@ fn sources(corpus: &Path, oa: &Path, tmp: &Path) -> Vec<(&'static str, PathBuf, 
 fn expected(from: &str, to: &str) -> Expect {
     match (from, to) {
         // Vertex animation cannot drive an MD5's joints.
-        ("md2" | "mdl" | "md3", "md5mesh" | "iqm") => Expect::Refused("morph targets"),
+        ("md2" | "mdl" | "md3", "md5mesh" | "iqm" | "iqe") => Expect::Refused("morph targets"),
         // Mr. Fixit is 1,861 vertices: past Quake's 1,024.
         ("iqm", "mdl") => Expect::Refused("quakespasm"),
         // The jeep is 2 618 triangles: past Quake's 2 048 (the message
@@ -169,7 +170,7 @@ fn every_format_converts_to_every_format_or_names_why_not() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(written, 9 * 10 - 8);
+    assert_eq!(written, 9 * 11 - 11);
 }
 
 /// `convert --help` names every input and output format (their

@@ -266,7 +266,8 @@ impl<'a> Converter<'a> {
         // A player is compiled from the scene, an MD3 player's too.
         let md3_compile = format == OutputFormat::Md3
             && (!matches!(model, Model::Md3(_)) || options.md3_player.is_some());
-        let iqm_compile = format == OutputFormat::Iqm && !matches!(model, Model::Iqm(_));
+        let iqm_compile = matches!(format, OutputFormat::Iqm | OutputFormat::Iqe)
+            && !matches!(model, Model::Iqm(_));
         if !format.is_scene_export()
             && !recompile
             && !ms3d_compile
@@ -292,7 +293,7 @@ impl<'a> Converter<'a> {
             return md3::compile_md3(&scene, output_name, options, skins_inside, warnings);
         }
         if iqm_compile {
-            return iqm::compile_iqm(&scene, output_name, options, skins_inside, warnings);
+            return iqm::compile_iqm(&scene, output_name, format, options, skins_inside, warnings);
         }
         if recompile {
             return self.compile(&scene, output_name, warnings);
@@ -568,6 +569,7 @@ impl<'a> Converter<'a> {
                 };
                 (m.to_bytes_with(layout)?, None)
             }
+            Model::Iqm(m) if format == OutputFormat::Iqe => (m.to_iqe().into_bytes(), None),
             Model::Iqm(m) if format == OutputFormat::Iqm => {
                 let layout = match options.layout {
                     crate::md2::Layout::Original => crate::iqm::Layout::Original,

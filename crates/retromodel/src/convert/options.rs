@@ -45,6 +45,10 @@ pub enum OutputFormat {
     /// asked); any other model compiled by
     /// [`iqm::compile`](crate::iqm::compile).
     Iqm,
+    /// Inter-Quake Export (`.iqe`), the IQM's text form that lsalzman/iqm's
+    /// compiler reads: an IQM written as text, any other model compiled
+    /// as for [`Iqm`](Self::Iqm) first.
+    Iqe,
 }
 
 impl OutputFormat {
@@ -60,6 +64,7 @@ impl OutputFormat {
         OutputFormat::Mdl,
         OutputFormat::Md3,
         OutputFormat::Iqm,
+        OutputFormat::Iqe,
     ];
 
     /// The format a file extension (any case, without the dot) stands for.
@@ -90,6 +95,7 @@ impl OutputFormat {
             OutputFormat::Mdl => "mdl",
             OutputFormat::Md3 => "md3",
             OutputFormat::Iqm => "iqm",
+            OutputFormat::Iqe => "iqe",
         }
     }
 
