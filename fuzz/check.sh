@@ -15,7 +15,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 inputs="$root/crates/retromodel/tests/regression"
-targets=(md2_parse md2_roundtrip mdl_parse mdl_roundtrip md3_parse md3_roundtrip ms3d_parse ms3d_roundtrip ms3d_ascii texture_decode export gltf_import gltf_to_ms3d gltf_to_md2 gltf_to_md5 gltf_to_mdl gltf_to_md3 md5_parse iqm_parse iqm_roundtrip gltf_to_iqm)
+targets=(md2_parse md2_roundtrip mdl_parse mdl_roundtrip md3_parse md3_roundtrip ms3d_parse ms3d_roundtrip ms3d_ascii texture_decode export gltf_import gltf_to_ms3d gltf_to_md2 gltf_to_md5 gltf_to_mdl gltf_to_md3 md5_parse iqm_parse iqm_roundtrip gltf_to_iqm iqe_parse)
 
 if [ -z "${FUZZ_CHECK_PLAIN:-}" ] && cargo fuzz --version >/dev/null 2>&1; then
   echo "fuzz/check.sh: cargo fuzz build -s none"

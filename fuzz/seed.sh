@@ -137,3 +137,15 @@ fi
 if [ -d "$here/corpus/gltf_to_md5" ]; then
   find "$here/corpus/md5_parse" -name '*.md5mesh' -type f -exec cp -n {} "$here/corpus/gltf_to_md5/" \;
 fi
+# IQM: the corpus's IQM files (raylib's guy and guyanim, lsalzman's mrfixit)
+# for the IQM targets, with the glTF seeds for gltf_to_iqm; IQE: our own
+# CC0 sources of the reference comparison (crates/retromodel/tests/data/).
+for t in iqm_parse iqm_roundtrip gltf_to_iqm iqe_parse; do mkdir -p "$here/corpus/$t"; done
+if [ -d "$corpus/iqm" ]; then
+  for t in iqm_parse iqm_roundtrip gltf_to_iqm; do
+    find "$corpus/iqm" -name '*.iqm' -type f -exec cp -n {} "$here/corpus/$t/" \;
+  done
+fi
+cp -n "$here/corpus/gltf_import/"* "$here/corpus/gltf_to_iqm/" 2>/dev/null || true
+cp -n "$root"/crates/retromodel/tests/data/iqm_reference/*.iqe "$here/corpus/iqe_parse/"
+for t in iqm_parse iqm_roundtrip gltf_to_iqm iqe_parse; do echo "$here/corpus/$t: $(ls "$here/corpus/$t" | wc -l) seeds"; done

@@ -100,3 +100,32 @@ pub fn check_roundtrip(data: &[u8]) -> bool {
     assert!(again.text.starts_with(&model.text));
     true
 }
+
+/// Parses `data` as IQE (the text form) and, when it parses, compiles it
+/// as the reference compiler does: an error, or an IQM that writes, reads
+/// back and writes its own IQE text, which parses again into a model of
+/// the same joints, meshes and frames. Returns whether `data` parsed.
+pub fn exercise_iqe(data: &[u8]) -> bool {
+    use retromodel::iqm::iqe::Iqe;
+    let Ok(iqe) = Iqe::parse(data) else {
+        return false;
+    };
+    let Ok(model) = iqe.to_iqm() else {
+        return true;
+    };
+    let bytes = model
+        .to_bytes_with(Layout::Standard)
+        .expect("a compiled IQE writes as IQM");
+    let read = Iqm::from_bytes(&bytes).expect("the IQM written reads back");
+    for problem in read.validate() {
+        let _ = problem.to_string();
+    }
+    let text = read.to_iqe();
+    let again = Iqe::parse(text.as_bytes()).expect("the IQE written parses");
+    if let Ok(back) = again.to_iqm() {
+        assert_eq!(back.joints.len(), read.joints.len(), "joints");
+        assert_eq!(back.num_frames, read.num_frames, "frames");
+        assert_eq!(back.meshes.len(), read.meshes.len(), "meshes");
+    }
+    true
+}

@@ -82,6 +82,7 @@ fn replay_dir(dir: &Path) -> Vec<Replayed> {
                 path.display()
             );
             let _ = iqm_compile_checks::exercise_compile(&data);
+            let _ = iqm_checks::exercise_iqe(&data);
             let exported = export_checks::exercise_export(&data);
             let _ = import_checks::exercise_import(&data);
             let _ = ms3d_compile_checks::exercise_gltf_to_ms3d(&data);
