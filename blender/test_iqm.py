@@ -226,9 +226,10 @@ def roundtrip(name, textures=()):
     assert [(a["name"], a["frames"], a["loop"]) for a in animations(data)] == [
         (a["name"], a["frames"], a["loop"]) for a in anims
     ], (animations(data), anims)
-    # Every joint of the source, parents before children; the library
-    # makes a joint of every glTF node, so Blender's armature and mesh
-    # objects come as joints too.
+    # Every joint of the source, parents before children; the library also
+    # makes a joint of an ancestor that moves or stands off the origin (an
+    # armature object Blender exports with a transform), never more than
+    # Blender's objects.
     names = [j["name"] for j in joints(data)]
     wanted = {j["name"] for j in joints(source)}
     assert set(names) >= wanted, sorted(wanted - set(names))
