@@ -136,20 +136,31 @@ impl Iqm {
             .unwrap_or(&[]);
         let mut at = 0;
         for (pose, slot) in self.poses.iter().zip(out.iter_mut()) {
-            let mut c = pose.channel_offset;
             let mask = pose.mask & 0x3ff;
             let count = mask.count_ones() as usize;
             // The pose's values, or as many as the frame still has.
             let mine = values.get(at..).unwrap_or(&[]);
             let mine = &mine[..count.min(mine.len())];
-            let mut m = mask;
-            for &v in mine {
-                let k = (m.trailing_zeros() as usize).min(CHANNELS - 1);
-                m &= m - 1;
-                c[k] += f32::from(v) * pose.channel_scale[k];
-            }
+            // Channel k takes the value at its rank among the masked
+            // channels; every channel is computed, none read back, so the
+            // ten come out as independent multiply-adds.
+            let channel = |k: usize| {
+                let offset = pose.channel_offset[k];
+                if mask & (1 << k) == 0 {
+                    return offset;
+                }
+                let rank = (mask & ((1 << k) - 1)).count_ones() as usize;
+                match mine.get(rank) {
+                    Some(&v) => offset + f32::from(v) * pose.channel_scale[k],
+                    None => offset,
+                }
+            };
+            *slot = JointTransform {
+                translate: [channel(0), channel(1), channel(2)],
+                rotate: [channel(3), channel(4), channel(5), channel(6)],
+                scale: [channel(7), channel(8), channel(9)],
+            };
             at += count;
-            *slot = JointTransform::from_channels(c);
         }
         true
     }
