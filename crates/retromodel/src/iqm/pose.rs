@@ -88,6 +88,34 @@ impl Pose {
     }
 }
 
+/// A pose's transform from its values in one frame (`mine`: the masked
+/// channels' values in channel order; a short one leaves the rest at
+/// their offsets). Channel `k` takes the value at its rank among the
+/// masked channels; every channel is computed on its own and the
+/// transform written once, so the ten come out as independent
+/// multiply-adds, with no scalar store read back as a vector (a
+/// store-forwarding stall that made this twice as slow).
+#[inline(always)]
+pub(super) fn decoded(pose: &Pose, mine: &[u16]) -> JointTransform {
+    let mask = pose.mask & 0x3ff;
+    let channel = |k: usize| {
+        let offset = pose.channel_offset[k];
+        if mask & (1 << k) == 0 {
+            return offset;
+        }
+        let rank = (mask & ((1 << k) - 1)).count_ones() as usize;
+        match mine.get(rank) {
+            Some(&v) => offset + f32::from(v) * pose.channel_scale[k],
+            None => offset,
+        }
+    };
+    JointTransform {
+        translate: [channel(0), channel(1), channel(2)],
+        rotate: [channel(3), channel(4), channel(5), channel(6)],
+        scale: [channel(7), channel(8), channel(9)],
+    }
+}
+
 impl Iqm {
     /// Frame `frame`'s local transforms, one per pose; `None` past the
     /// last frame.
@@ -141,25 +169,7 @@ impl Iqm {
             // The pose's values, or as many as the frame still has.
             let mine = values.get(at..).unwrap_or(&[]);
             let mine = &mine[..count.min(mine.len())];
-            // Channel k takes the value at its rank among the masked
-            // channels; every channel is computed, none read back, so the
-            // ten come out as independent multiply-adds.
-            let channel = |k: usize| {
-                let offset = pose.channel_offset[k];
-                if mask & (1 << k) == 0 {
-                    return offset;
-                }
-                let rank = (mask & ((1 << k) - 1)).count_ones() as usize;
-                match mine.get(rank) {
-                    Some(&v) => offset + f32::from(v) * pose.channel_scale[k],
-                    None => offset,
-                }
-            };
-            *slot = JointTransform {
-                translate: [channel(0), channel(1), channel(2)],
-                rotate: [channel(3), channel(4), channel(5), channel(6)],
-                scale: [channel(7), channel(8), channel(9)],
-            };
+            *slot = decoded(pose, mine);
             at += count;
         }
         true

@@ -86,22 +86,14 @@ impl Poser {
             let Some(pose) = model.poses.get(j) else {
                 break;
             };
-            let mut c = pose.channel_offset;
-            let mut mask = pose.mask & 0x3ff;
-            while mask != 0 {
-                let k = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                c[k] += f32::from(values.get(at).copied().unwrap_or(0)) * pose.channel_scale[k];
-                at += 1;
-            }
+            let count = (pose.mask & 0x3ff).count_ones() as usize;
+            let mine = values.get(at..).unwrap_or(&[]);
+            let t = super::pose::decoded(pose, &mine[..count.min(mine.len())]);
+            at += count;
             if j >= n {
                 continue;
             }
-            let local = affine(
-                [c[0], c[1], c[2]],
-                [c[3], c[4], c[5], c[6]],
-                [c[7], c[8], c[9]],
-            );
+            let local = affine(t.translate, t.rotate, t.scale);
             out[j] = match self.parents[j] {
                 Some(p) => out[p] * local,
                 None => local,

@@ -13,7 +13,7 @@ use super::{
     CHANNELS, EXTENSION_SIZE, HEADER_SIZE, JOINT_SIZE, MAGIC, MESH_SIZE, POSE_SIZE, TRIANGLE_SIZE,
     VERSION, VERTEX_ARRAY_SIZE,
 };
-use crate::bytes::{le_f32, le_i32, le_u16};
+use crate::bytes::{le_f32, le_i32};
 use crate::claims::Claims;
 use crate::error::{Error, Result};
 use crate::format_kind::Format;
@@ -282,16 +282,19 @@ impl Iqm {
         let num_framechannels = h.get("num_framechannels");
         let values = u64::from(num_frames) * u64::from(num_framechannels);
         let frames = if h.get("ofs_frames") != 0 || values != 0 {
-            claims
-                .claim(
-                    &format!("frames ({num_frames} × {num_framechannels} channels)"),
-                    u64::from(h.get("ofs_frames")),
-                    values,
-                    2,
-                )?
-                .chunks_exact(2)
-                .map(|v| le_u16(v, 0))
-                .collect()
+            let bytes = claims.claim(
+                &format!("frames ({num_frames} × {num_framechannels} channels)"),
+                u64::from(h.get("ofs_frames")),
+                values,
+                2,
+            )?;
+            // Filled in place rather than collected from an iterator:
+            // the loop vectorises.
+            let mut frames = vec![0u16; bytes.len() / 2];
+            for (v, b) in frames.iter_mut().zip(bytes.chunks_exact(2)) {
+                *v = u16::from_le_bytes([b[0], b[1]]);
+            }
+            frames
         } else {
             Vec::new()
         };
