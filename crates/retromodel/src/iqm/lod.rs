@@ -32,6 +32,12 @@
 //!
 //! None of this makes the engine refuse a level: every problem is a
 //! warning.
+//!
+//! Read at Xonotic's `xonotic-data.pk3dir` commit
+//! `29af6ee750b1027a33ef36d3c85ab144d5ddb2ef` (later versions keep the
+//! naming; map models' `LODmodel_attach`, `common/mapobjects/subs.qc`,
+//! takes its LODs from the map's `lodmodel1`/`lodtarget1` keys instead)
+//! and DarkPlaces commit `2f25af65533ac52fc5f1b526316cfb00dec8e28b`.
 
 use super::Iqm;
 use crate::problem::{Collector, Problem};
