@@ -80,11 +80,18 @@ fn frames(from: usize, to: usize) -> String {
 
 impl Iqm {
     /// The problems of `lod`, level `level` (1 or 2) of this model, as
-    /// Xonotic draws it in this model's place on DarkPlaces (see the
-    /// [module documentation](self)): warnings for animations (the
-    /// engine's frames) other than this model's in count, name, length,
-    /// rate or looping, and for joints other than this model's in count,
-    /// name or parent. Paths start `lod{level}.`.
+    /// Xonotic draws it in this model's place on DarkPlaces (its
+    /// `CSQCPlayer_LOD_Apply` swaps the model index only): with this
+    /// model's frame numbers, which index an IQM's animations in
+    /// DarkPlaces (one past the level's count plays its first:
+    /// `VM_FrameBlendFromFrameGroupBlend`), and with any skeleton object
+    /// the game posed for this model, applied by bone index and only to a
+    /// model of as many bones (`VM_UpdateEdictSkeleton`); attachments find
+    /// their bone by name. Warnings, as the engine refuses none of it: for
+    /// animations other than this model's in count, name, length, rate or
+    /// looping, or present in one only, and for joints other than this
+    /// model's in count, name or parent, or missing by name. Paths start
+    /// `lod{level}.`.
     pub fn check_lod(&self, lod: &Iqm, level: usize) -> Vec<Problem> {
         let mut c = Collector::default();
         let p = format!("lod{level}");
