@@ -28,6 +28,7 @@ mod advice;
 mod batch;
 mod convert;
 mod info;
+mod iqm_lod;
 mod load;
 mod md3_files;
 mod md3_lod;

@@ -152,6 +152,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 {
                     problems.extend(crate::md3_lod::lod_problems(path, m, engine));
                 }
+                // An IQM's levels of detail beside it, as Xonotic draws
+                // them on DarkPlaces.
+                if let (retromodel::Model::Iqm(m), None | Some(retromodel::Engine::Darkplaces)) =
+                    (&model, engine)
+                {
+                    problems.extend(crate::iqm_lod::lod_problems(path, m, engine));
+                }
                 problems
             }
             Err(err) => {

@@ -37,6 +37,7 @@ mod info;
 pub mod iqe;
 #[cfg(feature = "scene")]
 mod lift;
+mod lod;
 mod pose;
 mod poser;
 mod quantise;
@@ -58,6 +59,7 @@ pub use framegroups::{
 pub use info::{AnimInfo, ArrayInfo, Info, MeshInfo};
 #[cfg(feature = "scene")]
 pub use lift::{iqm_axes, DEFAULT_FPS, MAX_JOINT_FRAMES};
+pub use lod::lod_file_names;
 pub use pose::{FramePose, JointTransform};
 pub use poser::Poser;
 pub use vertex_array::{ArrayFormat, ArrayKind};
