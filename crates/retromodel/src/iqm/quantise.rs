@@ -2,8 +2,9 @@
 //! quantised per channel, as lsalzman/iqm's compiler does (`iqm.cpp`,
 //! `calcanimdata`): a channel's offset is its smallest value, its scale
 //! the range over 65,535, a value `u16(0.5 + (v − offset) / scale)`, and
-//! a channel whose range is below 1e-10 leaves the mask, its constant
-//! value the offset.
+//! a channel whose range is below 1e-10 (or no more than the `f32`
+//! rounding of its values: 4 ε of the largest) leaves the mask, its
+//! constant value the offset.
 
 use super::{Iqm, Pose, CHANNELS};
 
@@ -63,7 +64,12 @@ impl Iqm {
                             });
                     let range = hi - lo;
                     pose.channel_offset[c] = lo;
-                    if range >= 1e-10 {
+                    // Still when the range is below the reference's 1e-10
+                    // or within the `f32` rounding of the values (a
+                    // quaternion's `w` rebuilt each frame from the same
+                    // rotation varies by one rounding).
+                    let rounding = 4.0 * f32::EPSILON * lo.abs().max(hi.abs());
+                    if range >= 1e-10 && range > rounding {
                         pose.mask |= 1 << c;
                         pose.channel_scale[c] = range / 65535.0;
                     }
