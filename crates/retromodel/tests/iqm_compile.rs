@@ -447,3 +447,76 @@ fn iqm_to_gltf_to_iqm_gives_the_file_back() {
         assert_eq!(anims(&back), anims(&bytes), "{name}: animations");
     }
 }
+
+/// Each vertex's bytes in every array, sorted; each array's type,
+/// format and size.
+type Arrays = (Vec<Vec<u8>>, Vec<(String, u32, u32)>);
+
+/// Every vertex's arrays (type, format and the bytes of each), as sorted
+/// records; and the arrays' (type, format, size) in file order. Custom
+/// arrays are named by their text.
+fn all_arrays(b: &[u8]) -> Arrays {
+    let nv = field(b, 8);
+    let text_at = field(b, 4);
+    let mut records = vec![Vec::new(); nv];
+    let mut kinds = Vec::new();
+    for a in 0..field(b, 7) {
+        let at = field(b, 9) + 20 * a;
+        let (kind, format, size, offset) = (
+            u32_at(b, at),
+            u32_at(b, at + 8),
+            u32_at(b, at + 12),
+            u32_at(b, at + 16) as usize,
+        );
+        let name = if kind >= 0x10 {
+            let s = &b[text_at + (kind - 0x10) as usize..];
+            String::from_utf8_lossy(&s[..s.iter().position(|&c| c == 0).unwrap()]).into_owned()
+        } else {
+            kind.to_string()
+        };
+        kinds.push((name, format, size));
+        if kind == 3 {
+            continue; // tangents: recomputed
+        }
+        let bytes = [1usize, 1, 2, 2, 4, 4, 2, 4, 8][format as usize] * size as usize;
+        for (v, r) in records.iter_mut().enumerate() {
+            r.extend_from_slice(&b[offset + v * bytes..offset + (v + 1) * bytes]);
+        }
+    }
+    records.sort();
+    (records, kinds)
+}
+
+#[test]
+fn colours_custom_arrays_and_stored_formats_survive_gltf_and_back() {
+    use retromodel::convert::{ConvertOptions, Converter, OutputFormat};
+    // Our CC0 source with a half-float texcoord, a short normal, a custom
+    // float array `wind` and ubyte colours, compiled as the reference does.
+    let iqe = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/iqm_reference/extras.iqe"
+    ))
+    .unwrap();
+    let options = ConvertOptions::default();
+    let convert = |bytes: &[u8], from: &str, to: OutputFormat, name: &str| {
+        Converter::new(&options)
+            .convert(bytes, from, to, name)
+            .unwrap()
+            .files()
+            .unwrap()
+            .pop()
+            .unwrap()
+            .to_vec()
+    };
+    let iqm = convert(&iqe, "extras.iqe", OutputFormat::Iqm, "extras.iqm");
+    let glb = convert(&iqm, "extras.iqm", OutputFormat::Glb, "extras.glb");
+    let back = convert(&glb, "extras.glb", OutputFormat::Iqm, "back.iqm");
+    let (a, kinds_a) = all_arrays(&iqm);
+    let (b, kinds_b) = all_arrays(&back);
+    assert!(
+        kinds_a.iter().any(|k| k.0 == "wind") && kinds_a.iter().any(|k| k.0 == "6"),
+        "{kinds_a:?}"
+    );
+    assert_eq!(kinds_b, kinds_a, "array types, formats and sizes");
+    assert_eq!(b, a, "every vertex's values, byte for byte");
+}

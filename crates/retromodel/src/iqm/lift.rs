@@ -183,18 +183,20 @@ fn lift_meshes(model: &Iqm, skinned: bool) -> (Vec<Mesh>, Vec<Material>, Vec<Tex
                 materials.len() - 1
             }
         };
-        let v3 = |a: Option<&super::VertexArray>, v: usize| {
+        // Integer normals and texture coordinates are normalised (a short
+        // normal's 32767 is 1); positions are taken as stored.
+        let v3 = |a: Option<&super::VertexArray>, v: usize, unit: bool| {
             a.map_or([0.0; 3], |a| {
-                let x = a.vertex4(v, false);
+                let x = a.vertex4(v, unit);
                 iqm_axes([x[0] as f32, x[1] as f32, x[2] as f32])
             })
         };
-        let positions_out: Vec<[f32; 3]> = range.clone().map(|v| v3(positions, v)).collect();
+        let positions_out: Vec<[f32; 3]> = range.clone().map(|v| v3(positions, v, false)).collect();
         let uvs: Vec<[f32; 2]> = range
             .clone()
             .map(|v| {
                 texcoords.map_or([0.0; 2], |a| {
-                    let x = a.vertex4(v, false);
+                    let x = a.vertex4(v, true);
                     [x[0] as f32, x[1] as f32]
                 })
             })
@@ -208,7 +210,7 @@ fn lift_meshes(model: &Iqm, skinned: bool) -> (Vec<Mesh>, Vec<Material>, Vec<Tex
             .filter(|t| t.iter().all(|&v| range.contains(&(v as usize))))
             .flat_map(|t| [t[0], t[2], t[1]].map(|v| v - first as u32))
             .collect();
-        let mut normals_out: Vec<[f32; 3]> = range.clone().map(|v| v3(normals, v)).collect();
+        let mut normals_out: Vec<[f32; 3]> = range.clone().map(|v| v3(normals, v, true)).collect();
         if normals.is_none() {
             repair_normals(&positions_out, &indices, &mut normals_out);
         }
@@ -242,6 +244,7 @@ fn lift_meshes(model: &Iqm, skinned: bool) -> (Vec<Mesh>, Vec<Material>, Vec<Tex
             indices,
             material: Some(material),
             skin,
+            extras: super::carried::record(model, range.clone()),
             ..Mesh::default()
         });
     }

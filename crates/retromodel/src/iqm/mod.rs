@@ -30,6 +30,8 @@
 
 mod adjacency;
 #[cfg(feature = "scene")]
+mod carried;
+#[cfg(feature = "scene")]
 pub mod compile;
 mod engine;
 mod framegroups;

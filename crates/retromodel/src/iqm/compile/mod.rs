@@ -22,7 +22,7 @@
 //!   lsalzman/iqm's compiler does (`iqm.cpp`, `calcanimdata`).
 //! - **Exactness** is measured, not assumed: every frame of the written
 //!   file is skinned as the engines skin it and compared with the scene
-//!   posed at the same time; [`IqmCompiled::largest_error`] is the worst
+//!   posed at the same time; [`IqmReport::largest_error`] is the worst
 //!   distance.
 //! - A scene whose animations play morph targets (MD2, MDL and MD3
 //!   vertex animation) is refused: IQM moves vertices only with joints.
@@ -38,6 +38,7 @@
 //! # Ok::<(), retromodel::Error>(())
 //! ```
 
+mod carried;
 mod frames;
 mod meshes;
 mod skeleton;
@@ -158,6 +159,7 @@ pub fn compile(scene: &Scene, options: &IqmCompileOptions) -> Result<IqmCompiled
     let mut warnings = Vec::new();
     let limits = mesh_limits(options);
     let sources = meshes::build(scene, &skeleton, limits, &mut model, &mut warnings)?;
+    carried::add(scene, &mut model, &sources);
     skeleton.write_joints(&mut model);
     // Without joints nothing can move: the animations are left out.
     let plan = if skeleton.joints.is_empty() {
