@@ -219,13 +219,32 @@ impl Model {
                 problems
             }
             // An engine that loads IQM: its loader's rules first
-            // (`Iqm::validate_for`), then the model's own problems not
-            // already reported at the same place.
+            // (`Iqm::validate_for`, which says what the engine refuses),
+            // then the model's own problems not already reported at or
+            // below the same place, as warnings: a profile refuses only
+            // what its engine refuses (ioquake3's own `R_LoadIQM`, built
+            // from its source, loads a triangle index equal to the vertex
+            // count, which `validate` alone calls an error:
+            // tools/engine_loaders/iqm_run.sh).
             Model::Iqm(m) if engine.loads(crate::EngineFormat::Iqm) => {
                 let mut problems = m.validate_for(engine);
-                let seen: std::collections::HashSet<String> =
-                    problems.iter().map(|p| p.path.clone()).collect();
-                problems.extend(m.validate().into_iter().filter(|p| !seen.contains(&p.path)));
+                let seen: Vec<String> = problems.iter().map(|p| p.path.clone()).collect();
+                let covered = |path: &str| {
+                    seen.iter().any(|s| {
+                        path == s
+                            || path.starts_with(&format!("{s}."))
+                            || path.starts_with(&format!("{s}["))
+                    })
+                };
+                problems.extend(
+                    m.validate()
+                        .into_iter()
+                        .filter(|p| !covered(&p.path))
+                        .map(|p| Problem {
+                            severity: crate::problem::Severity::Warning,
+                            ..p
+                        }),
+                );
                 problems
             }
             // The Quake rerelease's MD5 replacement, without its MDL.
