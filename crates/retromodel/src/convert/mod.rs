@@ -39,6 +39,7 @@ mod outputs;
 mod palette;
 #[cfg(feature = "textures")]
 mod prepare;
+mod rewrite;
 mod warning;
 
 pub use crate::md2::compile::CompileOptions;
@@ -536,85 +537,6 @@ impl<'a> Converter<'a> {
         let (files, more) = md5::md5_files(scene, &compile, scale, None, output_name, "")?;
         warnings.extend(more);
         Ok(Conversion::of_plan(Plan::whole(files), warnings))
-    }
-
-    /// MD2 to MD2 (laid out and repaired as asked), MS3D and MilkShape
-    /// ASCII to either.
-    fn rewrite(&self, model: Model, format: OutputFormat, output_name: &str) -> Result<Conversion> {
-        use crate::ms3d::ascii::AsciiModel;
-        let options = self.options;
-        let text = |a: &AsciiModel| a.to_bytes();
-        let mut warnings = Vec::new();
-        let mut milkshape = |m: &crate::ms3d::Ms3d| {
-            warnings.extend(
-                m.validate_for_milkshape()
-                    .into_iter()
-                    .map(Warning::Milkshape),
-            );
-        };
-        let mut mdl_repair = None;
-        let (bytes, repair) = match model {
-            Model::Mdl(mut m) if format == OutputFormat::Mdl => {
-                mdl_repair = options.repair.then(|| m.repair());
-                let layout = match options.layout {
-                    crate::md2::Layout::Original => crate::mdl::Layout::Original,
-                    crate::md2::Layout::Standard => crate::mdl::Layout::Standard,
-                };
-                (m.to_bytes_with(layout)?, None)
-            }
-            Model::Md3(m) if format == OutputFormat::Md3 => {
-                let layout = match options.layout {
-                    crate::md2::Layout::Original => crate::md3::Layout::Original,
-                    crate::md2::Layout::Standard => crate::md3::Layout::Standard,
-                };
-                (m.to_bytes_with(layout)?, None)
-            }
-            Model::Iqm(m) if format == OutputFormat::Iqe => (m.to_iqe().into_bytes(), None),
-            Model::Iqm(m) if format == OutputFormat::Iqm => {
-                let layout = match options.layout {
-                    crate::md2::Layout::Original => crate::iqm::Layout::Original,
-                    crate::md2::Layout::Standard => crate::iqm::Layout::Standard,
-                };
-                (m.to_bytes_with(layout)?, None)
-            }
-            Model::Md2(mut m) if format == OutputFormat::Md2 => {
-                let repair = options.repair.then(|| m.repair());
-                (m.to_bytes_with(options.layout)?, repair)
-            }
-            Model::Ms3d(m) if format == OutputFormat::Ms3d => {
-                milkshape(&m);
-                (m.to_bytes()?, None)
-            }
-            Model::Ms3d(m) if format == OutputFormat::Ms3dAscii => {
-                warnings.extend(AsciiModel::losses(&m).into_iter().map(Warning::Ms3dAscii));
-                (text(&AsciiModel::from_ms3d(&m)), None)
-            }
-            Model::Ms3dAscii(a) if format == OutputFormat::Ms3d => {
-                let m = a.to_ms3d()?;
-                milkshape(&m);
-                (m.to_bytes()?, None)
-            }
-            Model::Ms3dAscii(a) if format == OutputFormat::Ms3dAscii => (text(&a), None),
-            other => {
-                return Err(Error::Unconvertible {
-                    from: other.format(),
-                    to: format.extension(),
-                })
-            }
-        };
-        Ok(Conversion {
-            plan: Plan::whole(vec![(output_name.to_string(), bytes)]),
-            warnings,
-            repair,
-            report: None,
-            ms3d_report: None,
-            mdl_repair,
-            #[cfg(feature = "textures")]
-            mdl_report: None,
-            md3_report: None,
-            md3_player_report: None,
-            iqm_report: None,
-        })
     }
 
     /// The texture source, as a reader's resource source.

@@ -115,6 +115,7 @@ use crate::engine::{Engine, EngineFormat};
 use crate::problem::{Collector, Problem, Severity};
 
 mod loaders;
+mod ports;
 
 /// `IQM_MAX_JOINTS` (ioquake3 `code/renderercommon/iqm.h`).
 pub const IOQUAKE3_MAX_JOINTS: usize = 128;
@@ -164,10 +165,10 @@ impl Iqm {
             Engine::Ioquake3 => loaders::ioquake3(&mut k),
             Engine::Daemon => loaders::daemon(&mut k),
             Engine::Fte => loaders::fte(&mut k),
-            Engine::QuakespasmSpiked => loaders::quakespasm_spiked(&mut k),
-            Engine::Darkplaces => loaders::darkplaces(&mut k),
-            Engine::Gzdoom => loaders::gzdoom(&mut k),
-            Engine::Raylib => loaders::raylib(&mut k),
+            Engine::QuakespasmSpiked => ports::quakespasm_spiked(&mut k),
+            Engine::Darkplaces => ports::darkplaces(&mut k),
+            Engine::Gzdoom => ports::gzdoom(&mut k),
+            Engine::Raylib => ports::raylib(&mut k),
             _ => {
                 k.c.error("format", engine.does_not_load(EngineFormat::Iqm), None)
             }
