@@ -49,7 +49,7 @@ impl Format {
     /// assert_eq!(Format::detect(b"IDP2\x08\0\0\0....").unwrap(), Format::Md2);
     /// assert_eq!(Format::detect(b"IDP3\x0f\0\0\0").unwrap(), Format::Md3);
     /// let err = Format::detect(b"IDPX\x04\0\0\0").unwrap_err();
-    /// assert_eq!(err.to_string(), "this is a Kingpin MDX model (starts with \"IDPX\"), which retromodel does not read (it reads MD2, MDL, MD3, MS3D, MD5, MilkShape 3D ASCII, glTF and OBJ)");
+    /// assert_eq!(err.to_string(), "this is a Kingpin MDX model (starts with \"IDPX\"), which retromodel does not read (it reads MD2, MDL, MD3, MS3D, MD5, IQM, MilkShape 3D ASCII, glTF and OBJ)");
     /// assert_eq!(Format::detect(b"glTF\x02\0\0\0").unwrap(), Format::Gltf);
     /// assert_eq!(Format::detect(b"IDPO\x06\0\0\0").unwrap(), Format::Mdl);
     /// assert_eq!(Format::detect(b"RAPO\x32\0\0\0").unwrap(), Format::Mdl);

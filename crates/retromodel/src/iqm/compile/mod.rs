@@ -204,6 +204,12 @@ pub fn compile(scene: &Scene, options: &IqmCompileOptions) -> Result<IqmCompiled
         refuse_for(&model, engine)?;
     }
     let (largest_error, extent) = frames::measure(scene, &model, &plan, &sources)?;
+    if !largest_error.is_finite() || !extent.is_finite() {
+        return Err(Error::unwritable(
+            "positions",
+            "skinned in 32-bit floats, as the engines skin them, some vertices leave the range of finite numbers: the model's coordinates or its joints' transforms are too large",
+        ));
+    }
     let report = IqmReport {
         meshes: model.meshes.len(),
         vertices: model.vertex_count(),
