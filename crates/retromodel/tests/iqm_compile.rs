@@ -5,6 +5,8 @@
 //! scene and back), and against the walker glTF's animation channels
 //! sampled by the test kit's glTF sampler.
 
+#![cfg(feature = "gltf")]
+
 use retromodel::iqm::compile::{compile, IqmCompileOptions};
 use retromodel::iqm::Layout;
 use retromodel::scene::Scene;

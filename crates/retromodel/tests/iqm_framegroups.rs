@@ -6,6 +6,8 @@
 //! `Model::read_with` finding `raylib_guy.iqm.framegroups` beside the
 //! model.
 
+#![cfg(feature = "textures")]
+
 use retromodel::iqm::{parse_framegroups, Iqm};
 use retromodel::texture::MemorySource;
 use retromodel::{Model, ReadContext, Severity};
