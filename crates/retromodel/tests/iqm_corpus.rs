@@ -269,3 +269,14 @@ fn front_faces_are_clockwise_against_the_stored_normals() {
     eprintln!("clockwise faces agreeing with normals: {agree} of {total}");
     assert!(agree * 10 > total * 9, "{agree} of {total}");
 }
+
+#[test]
+fn every_truncated_prefix_of_a_corpus_iqm_is_a_clean_error() {
+    let Some((dir, _)) = iqm_facts() else { return };
+    let bytes = std::fs::read(dir.join("raylib_guy.iqm")).unwrap();
+    for len in 0..bytes.len() {
+        let err = Iqm::from_bytes(&bytes[..len]).expect_err("a prefix is missing sections");
+        let o = err.offset().unwrap_or(0);
+        assert!(o <= bytes.len() as u64, "{len}: {err}");
+    }
+}
